@@ -1,0 +1,1 @@
+"""Bytecode encoding and decoding: one module per section, each holding its read and write side by side."""

@@ -1,0 +1,102 @@
+"""What a model is: the interfaces between dialect models and the bytecode reader/writer.
+
+A model never sees the file: it reads and writes through `EntryReader`/`EntryWriter`, the same primitives a
+dialect's bytecode interface uses upstream (varints, attribute/type/string references, raw bytes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..ir.attributes import Attribute
+from ..ir.types import Type
+
+
+class EntryReader(Protocol):
+    """Reads one properties payload or one custom attribute/type encoding."""
+
+    version: int
+    """The bytecode version of the file."""
+
+    def varint(self) -> int: ...
+    def signed_varint(self) -> int: ...
+    def byte(self) -> int: ...
+    def bytes(self, n: int) -> memoryview: ...
+    def blob(self) -> memoryview: ...
+    def attr(self) -> Attribute: ...
+    def optional_attr(self) -> Attribute | None: ...
+    def type(self) -> Type: ...
+    def string(self) -> bytes: ...
+    def sparse_array(self) -> list[int]: ...
+    def at_end(self) -> bool: ...
+
+
+class EntryWriter(Protocol):
+    """Writes one properties payload or one custom attribute/type encoding."""
+
+    version: int
+
+    def varint(self, v: int) -> None: ...
+    def signed_varint(self, v: int) -> None: ...
+    def byte(self, b: int) -> None: ...
+    def raw(self, data: bytes) -> None: ...
+    def blob(self, data: bytes) -> None: ...
+    def attr(self, a: Attribute) -> None: ...
+    def optional_attr(self, a: Attribute | None) -> None: ...
+    def type(self, t: Type) -> None: ...
+    def string(self, s: bytes) -> None: ...
+    def sparse_array(self, values: list[int]) -> None: ...
+
+
+class ModelError(Exception):
+    """A model cannot decode or encode something; the caller turns the item into a fallback."""
+
+
+@dataclass
+class OpInfo:
+    """What hover and completion say about an op; every field is optional."""
+
+    name: str
+    summary: str = ""
+    description: str = ""
+    operands: list[str] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+    attributes: list[str] = field(default_factory=list)
+    regions: list[str] = field(default_factory=list)
+    isolated_from_above: bool = False
+
+
+class OpModel(Protocol):
+    """Knows one op: how its properties are laid out, and what to say about it."""
+
+    name: str
+    """Full op name, e.g. `arith.constant`."""
+
+    def info(self) -> OpInfo: ...
+
+    def has_properties(self) -> bool: ...
+
+    def decode_properties(self, r: EntryReader) -> dict[str, Attribute]:
+        """Decode a payload into named fields in print order; raise ModelError if it does not fit."""
+        ...
+
+    def encode_properties(self, values: dict[str, Attribute], w: EntryWriter) -> None:
+        """Write named fields back; raise ModelError if they do not fit the layout."""
+        ...
+
+
+class AttrTypeCodec(Protocol):
+    """Decodes and encodes one dialect's custom attribute/type encodings.
+
+    Decoded values are usually `DialectAttr`/`DialectType` carrying the dialect's canonical text, so that the
+    text parser finds the same object; `encode_*` gets them back and writes the binary form, or returns
+    False to let the writer store the text form instead.
+    """
+
+    dialect: str
+
+    def decode_attribute(self, r: EntryReader) -> Attribute: ...
+    def decode_type(self, r: EntryReader) -> Type: ...
+    def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool: ...
+    def encode_type(self, t: Type, w: EntryWriter) -> bool: ...
