@@ -15,13 +15,13 @@ from .types import Type
 
 
 class Value:
-    """An SSA value. `use_order` is the stored use-list permutation (reader order), if any."""
+    """An SSA value. `use_order` is the stored use-list order (pair form?, entries), if any."""
 
     __slots__ = ("type", "use_order")
 
     def __init__(self, type: Type) -> None:
         self.type = type
-        self.use_order: tuple[int, ...] | None = None
+        self.use_order: tuple[bool, tuple[int, ...]] | None = None
 
 
 class OpResult(Value):

@@ -1,0 +1,90 @@
+"""Dialect section (format 4): dialect names with optional version sections, and op names by dialect."""
+
+from __future__ import annotations
+
+from ..ir.module import DialectEntry
+from ..ir.operation import OpName
+from .sections import read_section, write_section
+from .stream import ByteReader, ByteWriter
+
+DIALECT_VERSION_SECTION = 7
+
+
+def _string(strings: list[bytes], idx: int, r: ByteReader, at: int) -> str:
+    if idx >= len(strings):
+        raise r.error(f"string index {idx} out of range ({len(strings)} strings)", at)
+    return strings[idx].decode("utf-8", "surrogateescape")
+
+
+def decompile_dialects(
+    r: ByteReader, version: int, strings: list[bytes]
+) -> tuple[list[DialectEntry], list[OpName]]:
+    n = r.count("dialect", 1)
+    dialects: list[DialectEntry] = []
+    for _ in range(n):
+        at = r.pos
+        if version >= 1:
+            idx, has_version = r.varint_flag()
+        else:
+            idx, has_version = r.varint(), False
+        entry = DialectEntry(_string(strings, idx, r, at))
+        if has_version:
+            sec_at = r.pos
+            sec = read_section(r)
+            if sec.id != DIALECT_VERSION_SECTION:
+                raise r.error(f"expected dialect version section (id 7), found id {sec.id}", sec_at)
+            entry.version = bytes(sec.data.bytes(sec.data.remaining))
+        dialects.append(entry)
+    if version >= 4:
+        r.varint()  # total op-name count: only a size hint
+    op_names: list[OpName] = []
+    while not r.at_end():
+        at = r.pos
+        d = r.varint()
+        if d >= len(dialects):
+            raise r.error(f"op name group names dialect #{d} but there are {len(dialects)}", at)
+        count = r.count("op name", 1)
+        dialect = dialects[d].name
+        for _ in range(count):
+            at = r.pos
+            if version >= 5:
+                idx, registered = r.varint_flag()
+            else:
+                idx, registered = r.varint(), True
+            op_names.append(OpName(dialect, _string(strings, idx, r, at), registered))
+    return dialects, op_names
+
+
+def compile_dialects(
+    version: int,
+    dialects: list[tuple[int, bytes | None]],
+    op_names: list[tuple[int, int, bool]],
+) -> bytes:
+    """`dialects`: (name str#, version payload); `op_names`: (dialect#, name str#, registered) in order."""
+    w = ByteWriter()
+    w.varint(len(dialects))
+    for name_idx, payload in dialects:
+        if version >= 1:
+            w.varint_flag(name_idx, payload is not None)
+            if payload is not None:
+                inner = ByteWriter(w.offset)
+                write_section(inner, DIALECT_VERSION_SECTION, payload)
+                w.raw(inner.buf)
+        else:
+            w.varint(name_idx)
+    if version >= 4:
+        w.varint(len(op_names))
+    i = 0
+    while i < len(op_names):
+        j = i
+        while j < len(op_names) and op_names[j][0] == op_names[i][0]:
+            j += 1
+        w.varint(op_names[i][0])
+        w.varint(j - i)
+        for _, name_idx, registered in op_names[i:j]:
+            if version >= 5:
+                w.varint_flag(name_idx, registered)
+            else:
+                w.varint(name_idx)
+        i = j
+    return bytes(w.buf)

@@ -1,0 +1,81 @@
+"""Properties section (format 7): the table of op property payloads, and decoding one op's payload.
+
+How a payload decodes depends on what the registry knows at read time: a model decodes it into named
+attributes; an op whose name was not registered when written stores one attribute reference; anything else
+is kept as a fallback holding the exact bytes and the reason.
+"""
+
+from __future__ import annotations
+
+from ..errors import DecodeError
+from ..ir.module import FallbackNote
+from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, OpName, Properties
+from ..models.api import ModelError
+from ..models.registry import Registry
+from .attrtypes import AttrTypeTable
+from .sections import Section
+from .stream import ByteReader, ByteWriter
+
+
+def decompile_properties_table(sec: Section) -> list[tuple[int, int]]:
+    """(absolute offset, size) of every payload."""
+    r = sec.data
+    n = r.count("properties entry", 1)
+    out = []
+    for _ in range(n):
+        at = r.pos
+        size = r.varint()
+        if size > r.remaining:
+            raise r.error(f"properties entry of {size} bytes runs past the section", at)
+        out.append((r.pos, size))
+        r.pos += size
+    if not r.at_end():
+        raise r.error("trailing bytes after the last properties entry")
+    return out
+
+
+def compile_properties_table(payloads: list[bytes]) -> bytes:
+    w = ByteWriter()
+    w.varint(len(payloads))
+    for p in payloads:
+        w.blob(p)
+    return bytes(w.buf)
+
+
+def decode_op_properties(
+    op_name: OpName, offset: int, size: int, table: AttrTypeTable, registry: Registry,
+    fallbacks: list[FallbackNote],
+) -> Properties:
+    raw = bytes(table.data[offset:offset + size])
+    full = op_name.full
+    lookup = registry.op(full)
+    model = lookup.model
+    if model is None and not op_name.registered:
+        r = table.reader(offset, offset + size, "Properties")
+        attr = r.attr()
+        if not r.at_end():
+            raise DecodeError(f"properties of unregistered op {full} have trailing bytes", r.pos,
+                              "Properties")
+        return Properties(PROPS_ATTRIBUTE, attribute=attr, raw=raw, offset=offset)
+    reason = lookup.reason
+    if model is not None:
+        r = table.reader(offset, offset + size, "Properties")
+        try:
+            values = model.decode_properties(r)
+            return Properties(PROPS_DECODED, values=values, raw=raw, model=lookup.origin,
+                              offset=offset)
+        except DecodeError as exc:
+            reason = f"the model ({lookup.origin}) could not decode it: {exc.message} at byte " \
+                     f"{exc.offset - offset} of the payload"
+        except (ModelError, ValueError) as exc:
+            reason = f"the model ({lookup.origin}) could not decode it at byte {r.pos - offset} " \
+                     f"of the payload: {exc}"
+        except Exception as exc:  # a model's bug must not break the file
+            reason = f"the model ({lookup.origin}) raised {type(exc).__name__}: {exc}"
+    fallbacks.append(FallbackNote("op", full, reason, offset, size))
+    return Properties(PROPS_FALLBACK, raw=raw, reason=reason, offset=offset)
+
+
+def check_payload_reader(r: ByteReader) -> None:
+    if not r.at_end():
+        raise r.error("trailing bytes in properties payload")

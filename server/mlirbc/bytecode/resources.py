@@ -1,0 +1,139 @@
+"""Resource sections (format 8): the offset index (id 6) and the payloads (id 5), read and written.
+
+Blobs are exposed as zero-copy `memoryview`s into the file buffer.
+"""
+
+from __future__ import annotations
+
+from ..ir.module import (
+    RESOURCE_BLOB,
+    RESOURCE_BOOL,
+    RESOURCE_STRING,
+    DialectEntry,
+    ResourceEntry,
+    ResourceGroup,
+)
+from .sections import Section
+from .stream import ByteReader, ByteWriter
+
+
+def decompile_resources(
+    offsets: Section, payload: Section, strings: list[bytes], dialects: list[DialectEntry]
+) -> list[ResourceGroup]:
+    r = offsets.data
+    data = payload.data
+    groups: list[ResourceGroup] = []
+
+    def string(at: int, idx: int) -> bytes:
+        if idx >= len(strings):
+            raise r.error(f"string index {idx} out of range ({len(strings)} strings)", at)
+        return strings[idx]
+
+    def entries(group: ResourceGroup) -> None:
+        n = r.count("resource entry", 3)
+        for _ in range(n):
+            at = r.pos
+            key = string(at, r.varint()).decode("utf-8", "surrogateescape")
+            size = r.varint()
+            kind_at = r.pos
+            kind = r.byte()
+            if kind > RESOURCE_STRING:
+                raise r.error(f"unknown resource kind {kind}", kind_at)
+            if size > data.remaining:
+                raise r.error(f"resource '{key}' of {size} bytes runs past the Resource section", at)
+            sub = data.sub(size)
+            group.entries.append(_read_entry(sub, key, kind, size, group, strings))
+
+    n_external = r.count("external resource group", 2)
+    for _ in range(n_external):
+        at = r.pos
+        name = string(at, r.varint()).decode("utf-8", "surrogateescape")
+        g = ResourceGroup(name, False)
+        entries(g)
+        groups.append(g)
+    while not r.at_end():
+        at = r.pos
+        d = r.varint()
+        if d >= len(dialects):
+            raise r.error(f"resource group names dialect #{d} but there are {len(dialects)}", at)
+        g = ResourceGroup(dialects[d].name, True)
+        entries(g)
+        groups.append(g)
+    if not data.at_end():
+        raise data.error(f"{data.remaining} bytes in the Resource section belong to no resource")
+    return groups
+
+
+def _read_entry(sub: ByteReader, key: str, kind: int, size: int, group: ResourceGroup,
+                strings: list[bytes]) -> ResourceEntry:
+    if size == 0:
+        if not group.is_dialect:
+            raise sub.error(f"external resource '{key}' in group '{group.name}' has no data")
+        return ResourceEntry(key, kind)
+    if kind == RESOURCE_BOOL:
+        b = sub.byte()
+        entry = ResourceEntry(key, kind, flag=bool(b))
+    elif kind == RESOURCE_STRING:
+        at = sub.pos
+        idx = sub.varint()
+        if idx >= len(strings):
+            raise sub.error(f"string index {idx} out of range", at)
+        entry = ResourceEntry(key, kind, string=strings[idx])
+    else:
+        at = sub.pos
+        alignment = sub.varint()
+        if alignment == 0 or alignment & (alignment - 1):
+            raise sub.error(f"blob alignment {alignment} is not a power of two", at)
+        length = sub.varint()
+        while sub.pos % alignment:
+            pad_at = sub.pos
+            if sub.byte() != 0xCB:
+                raise sub.error("blob padding byte is not 0xcb", pad_at)
+        entry = ResourceEntry(key, kind, blob=sub.bytes(length), alignment=alignment)
+    if not sub.at_end():
+        raise sub.error(f"resource '{key}' has {sub.remaining} unexpected trailing bytes")
+    return entry
+
+
+def dialect_resource_keys(groups: list[ResourceGroup]) -> list[str]:
+    """Handle index -> key, counting the entries of dialect groups in section order."""
+    return [e.key for g in groups if g.is_dialect for e in g.entries]
+
+
+def compile_resources(
+    groups: list[ResourceGroup], string_index: dict[bytes, int], dialect_index: dict[str, int],
+    payload_base: int,
+) -> tuple[bytes, bytes, int]:
+    """Return (offset section data, resource section data, alignment of the resource section).
+
+    `payload_base` is the absolute offset where the resource data will start if unpadded; padding of
+    blobs is computed relative to the section start, which the caller aligns to the largest blob alignment.
+    """
+    off = ByteWriter()
+    pay = ByteWriter(0)
+    max_align = 1
+    externals = [g for g in groups if not g.is_dialect]
+    off.varint(len(externals))
+    for g in [*externals, *[g for g in groups if g.is_dialect]]:
+        if g.is_dialect:
+            off.varint(dialect_index[g.name])
+        else:
+            off.varint(string_index[g.name.encode("utf-8", "surrogateescape")])
+        off.varint(len(g.entries))
+        for e in g.entries:
+            start = len(pay.buf)
+            if e.kind == RESOURCE_BOOL:
+                pay.byte(1 if e.flag else 0)
+            elif e.kind == RESOURCE_STRING:
+                pay.varint(string_index[e.string])
+            elif e.blob is not None:
+                pay.varint(e.alignment)
+                pay.varint(len(e.blob))
+                if e.alignment > 1:
+                    pay.align(e.alignment)
+                max_align = max(max_align, e.alignment)
+                pay.raw(e.blob)
+            off.varint(string_index[e.key.encode("utf-8", "surrogateescape")])
+            off.varint(len(pay.buf) - start)
+            off.byte(e.kind)
+    return bytes(off.buf), bytes(pay.buf), max_align

@@ -1,0 +1,60 @@
+"""Section framing (format 1.8): id byte with alignment flag, length, optional alignment and padding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .stream import ByteReader, ByteWriter
+
+SECTION_NAMES = {
+    0: "String", 1: "Dialect", 2: "AttrType", 3: "AttrTypeOffset", 4: "IR", 5: "Resource",
+    6: "ResourceOffset", 7: "DialectVersions", 8: "Properties",
+}
+MAX_SECTION_ID = 8
+
+
+@dataclass
+class Section:
+    id: int
+    header_offset: int
+    data: ByteReader
+    alignment: int = 1
+
+    @property
+    def name(self) -> str:
+        return SECTION_NAMES.get(self.id, str(self.id))
+
+
+def read_section(r: ByteReader) -> Section:
+    """Read one framed section; `r` moves past it."""
+    start = r.pos
+    id_flag = r.byte()
+    sid = id_flag & 0x7F
+    length = r.varint()
+    alignment = 1
+    if id_flag & 0x80:
+        align_at = r.pos
+        alignment = r.varint()
+        if alignment == 0 or alignment & (alignment - 1):
+            raise r.error(f"section alignment {alignment} is not a power of two", align_at)
+        while r.pos % alignment:
+            pad_at = r.pos
+            if r.byte() != 0xCB:
+                raise r.error("section padding byte is not 0xcb", pad_at)
+    if length > r.remaining:
+        raise r.error(f"section {SECTION_NAMES.get(sid, sid)} (id {sid}) declares {length} bytes "
+                      f"but only {r.remaining} remain", start)
+    name = SECTION_NAMES.get(sid, f"id {sid}")
+    return Section(sid, start, r.sub(length, section=name), alignment)
+
+
+def write_section(w: ByteWriter, sid: int, data: bytes | bytearray, alignment: int = 1) -> None:
+    """Frame `data` as section `sid`; pad to `alignment` only when the data would start unaligned."""
+    w.byte(sid)
+    flag_at = len(w.buf) - 1
+    w.varint(len(data))
+    if alignment > 1 and w.offset % alignment:
+        w.buf[flag_at] |= 0x80
+        w.varint(alignment)
+        w.align(alignment)
+    w.raw(data)
