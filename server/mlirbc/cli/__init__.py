@@ -1,0 +1,1 @@
+"""The `mlirbc` command line."""

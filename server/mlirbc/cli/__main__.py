@@ -1,0 +1,5 @@
+"""Allows `python -m mlirbc.cli`."""
+
+from .main import main
+
+raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""Facts about a decoded file for `mlirbc info` and the server's `mlirbc/info` request."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .bytecode.sections import SECTION_NAMES
+from .ir.module import RESOURCE_BLOB, Module
+from .ir.operation import PROPS_DECODED
+from .models.registry import Registry
+
+_KINDS = ("blob", "bool", "string")
+
+
+def module_info(module: Module, size: int, registry: Registry | None = None) -> dict[str, Any]:
+    ops: Counter[str] = Counter()
+    models: dict[str, str] = {}
+    if module.root is not None:
+        for op in module.root.walk():
+            ops[op.name] += 1
+            p = op.properties
+            if p is not None and p.kind == PROPS_DECODED and p.model:
+                models.setdefault(op.name, p.model)
+    counts = Counter(n.kind for n in module.fallbacks)
+    reasons: Counter[tuple[str, str, str]] = Counter(
+        (n.kind, n.name, n.reason) for n in module.fallbacks)
+    src = module.source
+    sections = []
+    if src is not None:
+        for sid, (start, end) in sorted(src.sections.items(), key=lambda kv: kv[1][0]):
+            sections.append({"id": sid, "name": SECTION_NAMES.get(sid, str(sid)), "offset": start,
+                             "end": end, "size": end - start})
+    info: dict[str, Any] = {
+        "size": size,
+        "version": module.version,
+        "producer": module.producer,
+        "sections": sections,
+        "dialects": [{"name": d.name, "version": d.version.hex() if d.version is not None else None}
+                     for d in module.dialects],
+        "ops": dict(sorted(ops.items())),
+        "op_count": sum(ops.values()),
+        "fallbacks": {"op": counts.get("op", 0), "attribute": counts.get("attribute", 0),
+                      "type": counts.get("type", 0)},
+        "fallback_reasons": [{"kind": k, "name": n, "reason": r, "count": c}
+                             for (k, n, r), c in sorted(reasons.items())],
+        "resources": [
+            {"group": g.name, "dialect": g.is_dialect, "key": e.key, "kind": _KINDS[e.kind],
+             "size": (len(e.blob) if e.blob is not None else 0) if e.kind == RESOURCE_BLOB else None}
+            for g in module.resources for e in g.entries],
+        "models": dict(sorted(models.items())),
+        "error": str(module.error) if module.error is not None else None,
+    }
+    if registry is not None:
+        info["replaced_models"] = [
+            {"key": reg.key, "origin": reg.origin, "replaced": [r.origin for r in reg.replaced]}
+            for reg in registry.registrations() if reg.replaced]
+    return info
