@@ -7,6 +7,7 @@ JAX/IREE files), so resolution uses an explicit work stack, never recursion over
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Union
 
@@ -149,7 +150,7 @@ class EntryDecoder(ByteReader):
 class AttrTypeTable:
     def __init__(self, data: memoryview, version: int, strings: list[bytes],
                  dialects: list[DialectEntry], registry: Registry, resource_keys: list[str],
-                 offsets: Section, entries: Section) -> None:
+                 offsets: Section, entries: Section, producer: str = "") -> None:
         self.data = data
         self.version = version
         self.strings = strings
@@ -188,6 +189,8 @@ class AttrTypeTable:
         if not r.at_end():
             raise r.error("trailing bytes after the last attribute/type group")
         self.raw = raw
+        self.producer = producer
+        self.newer_producer = producer_may_be_newer(producer)
         self.values: list[list[Value | None]] = [[None] * n_attrs, [None] * n_types]
         self.models: list[list[str]] = [[""] * n_attrs, [""] * n_types]
         self.reasons: list[list[str]] = [[""] * n_attrs, [""] * n_types]
@@ -304,7 +307,11 @@ class AttrTypeTable:
         except _Pending:
             raise
         except builtin_codec.UnknownCode as exc:
-            return self._fallback(kind, idx, e, dialect, f"{exc} (written by a newer MLIR?)")
+            if not self.newer_producer:
+                raise DecodeError(f"builtin {_KIND[kind]} #{idx}: {exc}, which the producer "
+                                  f"'{self.producer}' does not write", e.offset, "AttrType") from None
+            return self._fallback(kind, idx, e, dialect,
+                                  f"{exc} (written by {self.producer}, newer than MLIR 22)")
         except (ModelError, ValueError, DecodeError) as exc:
             if dialect == "builtin":
                 msg = exc.message if isinstance(exc, DecodeError) else str(exc)
@@ -351,6 +358,16 @@ class AttrTypeTable:
                 return FloatType.get(text)
             return DialectType.get(dialect, text)
         return DialectAttr.get(dialect, text)
+
+
+def producer_may_be_newer(producer: str) -> bool:
+    """Whether a producer may write builtin codes MLIR 22 does not know.
+
+    Upstream MLIR up to 22 never writes an unknown code, so in their files one is damage; a newer MLIR
+    (IREE's `MLIR24.0.0git`) or another producer (`StableHLO_v1.15.0`) may have newer codes.
+    """
+    m = re.match(r"MLIR(\d+)", producer)
+    return m is None or int(m.group(1)) > 22
 
 
 class _NoModel(Exception):

@@ -170,9 +170,9 @@ class IRDecoder:
         name = self.op_names[idx]
         mask_at = r.pos
         mask = r.byte()
-        if mask & 0x80 or (mask & _HAS_PROPERTIES and self.version < 5) or (
-                mask & _HAS_USELIST and self.version < 3):
-            raise r.error(f"invalid op mask 0x{mask:02x} for bytecode version {self.version}", mask_at)
+        if mask & _HAS_PROPERTIES and self.props is None:
+            raise r.error(f"op mask 0x{mask:02x} announces properties but the file has no "
+                          "Properties section", mask_at)
         op = Operation(name, self._location(r))
         op.offset = start
         if self.root is None:
@@ -259,7 +259,13 @@ class IRDecoder:
         num_blocks = r.count("block", 1)
         if num_blocks == 0:
             return
-        num_values = r.count("value", 1)
+        at = r.pos
+        num_values = r.varint()
+        # A region may declare more values than it defines (upstream accepts that), so the bound
+        # only keeps a hostile count from allocating: a few slots per remaining byte.
+        if num_values > 16 * r.remaining + 4096:
+            raise r.error(f"region declares {num_values} values, more than the remaining "
+                          f"{r.remaining} bytes could define", at)
         base = len(values)
         values.extend([None] * num_values)
         state = _RegionState(base, base + num_values)

@@ -68,7 +68,7 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
     fallbacks: list[FallbackNote] = []
     module = Module(None, version, producer, dialects, resources, source, fallbacks)
     table = AttrTypeTable(buf, version, strings, dialects, reg, dialect_resource_keys(resources),
-                          sections[3], sections[2])
+                          sections[3], sections[2], producer)
     props = decompile_properties_table(sections[8]) if version >= 5 and 8 in sections else None
     source.properties = props or []
     decoder = IRDecoder(version, op_names, table, props, reg, fallbacks)

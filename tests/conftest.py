@@ -1,0 +1,20 @@
+"""Shared pytest set-up: the corpus must be present; the server package is importable from `server/`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+_SERVER = Path(__file__).resolve().parent.parent / "server"
+if str(_SERVER) not in sys.path:
+    sys.path.insert(0, str(_SERVER))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import CORPUS  # noqa: E402
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not (CORPUS / "MANIFEST.tsv").exists():
+        raise pytest.UsageError(f"the shared corpus is missing at {CORPUS} (set MLIRBC_CORPUS)")
