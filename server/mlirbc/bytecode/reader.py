@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import DecodeError
 from ..ir.module import FallbackNote, Module, SourceTables
+from ..ir.verify import verify
 from ..models.registry import Registry, default_registry
 from .attrtypes import ATTR, TYPE, AttrTypeTable
 from .dialects import decompile_dialects
@@ -78,6 +79,9 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
             raise sections[4].data.error("trailing bytes after the root op")
         if decode_all_entries:
             table.decode_all()
+        problem = verify(module.root)
+        if problem is not None:
+            raise problem
     except DecodeError as exc:
         module.root = decoder.root
         module.error = exc
