@@ -1,0 +1,145 @@
+// FileSystemProvider for the `mlirbc:` scheme: reading a view converts the bytecode file to MLIR text
+// through the server; writing a view asks the server to encode its own copy of the view and writes those
+// bytes to the file. A refusal (invalid text) is reported and nothing is written.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { fileUriFor, viewUriFor } from './uris';
+
+/** The two conversions, implemented by the language client (or a fake in tests). */
+export interface Converter {
+  /** Text of the bytecode file at `fileUri` (`mlir/convertFromBytecode`). */
+  fromBytecode(fileUri: vscode.Uri): Promise<string>;
+  /** Bytes of the server's copy of the open view `viewUri` (`mlir/convertToBytecode`). */
+  toBytecode(viewUri: vscode.Uri): Promise<Uint8Array>;
+}
+
+/** Access to the real files (defaults to `vscode.workspace.fs`; replaced in tests). */
+export interface FileAccess {
+  stat(uri: vscode.Uri): Thenable<vscode.FileStat>;
+  readDirectory(uri: vscode.Uri): Thenable<[string, vscode.FileType][]>;
+  writeFile(uri: vscode.Uri, content: Uint8Array): Thenable<void>;
+  /** Calls `onChange` when the file changes on disk. */
+  watch(uri: vscode.Uri, onChange: () => void): vscode.Disposable;
+}
+
+export function workspaceFileAccess(): FileAccess {
+  return {
+    stat: (uri) => vscode.workspace.fs.stat(uri),
+    readDirectory: (uri) => vscode.workspace.fs.readDirectory(uri),
+    writeFile: (uri, content) => vscode.workspace.fs.writeFile(uri, content),
+    watch: (uri, onChange) => {
+      const pattern = new vscode.RelativePattern(
+        vscode.Uri.joinPath(uri, '..'),
+        path.posix.basename(uri.path),
+      );
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern, true, false, false);
+      const subs = [watcher.onDidChange(onChange), watcher.onDidDelete(onChange), watcher];
+      return vscode.Disposable.from(...subs);
+    },
+  };
+}
+
+/** Error raised when the server refuses to encode a view; nothing was written. */
+export class SaveRefusedError extends Error {
+  constructor(
+    readonly file: vscode.Uri,
+    readonly reason: string,
+  ) {
+    super(`mlirbc: not saved, the text is not valid: ${reason}`);
+    this.name = 'SaveRefusedError';
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export interface BytecodeFsOptions {
+  /** Reports a refused save to the user (the thrown error is shown by VS Code too). */
+  onSaveRefused?: (err: SaveRefusedError) => void;
+  /** Called after bytes were written to `fileUri`. */
+  onSaved?: (fileUri: vscode.Uri, size: number) => void;
+  /** Milliseconds during which change events caused by our own write are ignored. */
+  ownWriteQuietMs?: number;
+}
+
+export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+  /** File URI (string) -> time of our last write, to ignore the watcher echo of our own saves. */
+  private readonly recentWrites = new Map<string, number>();
+
+  constructor(
+    private readonly converter: Converter,
+    private readonly files: FileAccess = workspaceFileAccess(),
+    private readonly options: BytecodeFsOptions = {},
+  ) {}
+
+  watch(viewUri: vscode.Uri): vscode.Disposable {
+    const fileUri = fileUriFor(viewUri);
+    return this.files.watch(fileUri, () => {
+      const wroteAt = this.recentWrites.get(fileUri.toString());
+      if (wroteAt !== undefined && Date.now() - wroteAt < (this.options.ownWriteQuietMs ?? 1500)) return;
+      this.changes.fire([{ type: vscode.FileChangeType.Changed, uri: viewUriFor(fileUri) }]);
+    });
+  }
+
+  async stat(viewUri: vscode.Uri): Promise<vscode.FileStat> {
+    const st = await this.files.stat(fileUriFor(viewUri));
+    return { type: st.type, ctime: st.ctime, mtime: st.mtime, size: st.size };
+  }
+
+  async readDirectory(viewUri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    return [...(await this.files.readDirectory(fileUriFor(viewUri)))];
+  }
+
+  async readFile(viewUri: vscode.Uri): Promise<Uint8Array> {
+    const fileUri = fileUriFor(viewUri);
+    let text: string;
+    try {
+      text = await this.converter.fromBytecode(fileUri);
+    } catch (err) {
+      throw new Error(`mlirbc: cannot open ${fileUri.fsPath || fileUri.toString()}: ${messageOf(err)}`);
+    }
+    return new TextEncoder().encode(text);
+  }
+
+  async writeFile(
+    viewUri: vscode.Uri,
+    _content: Uint8Array,
+    options: { readonly create: boolean; readonly overwrite: boolean },
+  ): Promise<void> {
+    const fileUri = fileUriFor(viewUri);
+    if (!options.create) {
+      await this.files.stat(fileUri); // throws FileNotFound when the file is gone
+    }
+    let bytes: Uint8Array;
+    try {
+      // The server encodes its own copy of the view (kept in sync by didOpen/didChange).
+      bytes = await this.converter.toBytecode(viewUri);
+    } catch (err) {
+      const refused = new SaveRefusedError(fileUri, messageOf(err));
+      this.options.onSaveRefused?.(refused);
+      throw refused;
+    }
+    this.recentWrites.set(fileUri.toString(), Date.now());
+    await this.files.writeFile(fileUri, bytes);
+    this.options.onSaved?.(fileUri, bytes.byteLength);
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('mlirbc views cannot create folders');
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('mlirbc views cannot delete files; delete the .mlirbc file');
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('mlirbc views cannot rename files; rename the .mlirbc file');
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+}

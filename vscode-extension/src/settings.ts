@@ -1,0 +1,69 @@
+// The extension's settings (`mlirbc.*`) and the object the server receives for them, both as
+// `initializationOptions` and as the answer to `workspace/configuration` for section `mlirbc`.
+// No `vscode` import: settings are read through a small getter so tests and the contract test share it.
+
+export const SECTION = 'mlirbc';
+
+/** Reads one setting below `mlirbc.` (like `WorkspaceConfiguration.get`). */
+export type SettingGetter = <T>(key: string) => T | undefined;
+
+export interface ServerLaunchSettings {
+  command: string;
+  args: string[];
+}
+
+/** What the server is told; mirrors the `mlirbc.output.*` and `mlirbc.models.*` settings. */
+export interface ServerSettings {
+  output: { version: number | null; producer: string | null };
+  models: { disabled: string[]; odsJson: string[]; plugins: string[] };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function optionalNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+export function readLaunchSettings(get: SettingGetter): ServerLaunchSettings {
+  const command = get<unknown>('server.command');
+  return {
+    command: typeof command === 'string' ? command.trim() : '',
+    args: stringList(get<unknown>('server.args')),
+  };
+}
+
+export function readServerSettings(get: SettingGetter): ServerSettings {
+  return {
+    output: {
+      version: optionalNumber(get<unknown>('output.version')),
+      producer: optionalString(get<unknown>('output.producer')),
+    },
+    models: {
+      disabled: stringList(get<unknown>('models.disabled')),
+      odsJson: stringList(get<unknown>('models.odsJson')),
+      plugins: stringList(get<unknown>('models.plugins')),
+    },
+  };
+}
+
+/**
+ * Answers one `workspace/configuration` item: `mlirbc` gives the whole settings object,
+ * `mlirbc.output` / `mlirbc.models.odsJson` a part of it; any other section gives `undefined`.
+ */
+export function configurationFor(section: string | undefined, settings: ServerSettings): unknown {
+  if (section === undefined) return undefined;
+  if (section === SECTION) return settings;
+  if (!section.startsWith(`${SECTION}.`)) return undefined;
+  let node: unknown = settings;
+  for (const part of section.slice(SECTION.length + 1).split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}

@@ -1,0 +1,51 @@
+// Unit tests of package.json's contributions: custom editor, language, settings and commands stay in step
+// with the code.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { VIEW_TYPE } from '../../src/customEditor';
+import { SECTION } from '../../src/settings';
+
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+const contributes = manifest.contributes;
+
+describe('package.json', () => {
+  it('opens *.mlirbc with the custom editor by default', () => {
+    const editor = contributes.customEditors.find((e: { viewType: string }) => e.viewType === VIEW_TYPE);
+    assert.ok(editor);
+    assert.strictEqual(editor.priority, 'default');
+    assert.deepStrictEqual(editor.selector, [{ filenamePattern: '*.mlirbc' }]);
+  });
+
+  it('contributes the mlir language with its grammar and configuration', () => {
+    const lang = contributes.languages.find((l: { id: string }) => l.id === 'mlir');
+    assert.ok(lang && fs.existsSync(path.resolve(__dirname, '..', '..', '..', lang.configuration)));
+    assert.ok(!lang.extensions.includes('.mlirbc'), 'raw .mlirbc files are not mlir text');
+    assert.strictEqual(contributes.grammars[0].scopeName, 'source.mlir');
+  });
+
+  it('has the settings that mirror the server options', () => {
+    const keys = Object.keys(contributes.configuration.properties).sort();
+    assert.deepStrictEqual(
+      keys,
+      ['models.disabled', 'models.odsJson', 'models.plugins', 'output.producer', 'output.version', 'server.args', 'server.command']
+        .map((k) => `${SECTION}.${k}`)
+        .sort(),
+    );
+  });
+
+  it('has the commands', () => {
+    const commands = contributes.commands.map((c: { command: string; title: string }) => `${c.command}: ${c.title}`);
+    assert.deepStrictEqual(commands, [
+      'mlirbc.showInfo: Show Bytecode Info',
+      'mlirbc.reopenRaw: Reopen as Raw Bytes/Text',
+      'mlirbc.reopenAsText: Reopen as MLIR Text',
+      'mlirbc.restartServer: Restart Server',
+    ]);
+  });
+
+  it('bundles to dist/extension.js without install scripts', () => {
+    assert.strictEqual(manifest.main, './dist/extension.js');
+    for (const hook of ['preinstall', 'install', 'postinstall']) assert.ok(!(hook in manifest.scripts), hook);
+  });
+});

@@ -1,0 +1,127 @@
+// Unit tests of the client start-up: command resolution, launch options, settings sent to the server.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { ConfigurationParams } from 'vscode-languageclient';
+import { expandVariables, findOnPath, resolveServerCommand } from '../../src/serverCommand';
+import { configurationFor, readLaunchSettings, readServerSettings, type SettingGetter } from '../../src/settings';
+import { createClientOptions, createServerOptions, DOCUMENT_SELECTOR } from '../../src/startup';
+
+function getter(values: Record<string, unknown>): SettingGetter {
+  return <T>(key: string) => values[key] as T | undefined;
+}
+
+describe('server command resolution', () => {
+  const none = () => undefined;
+
+  it('uses mlirbc.server.command and mlirbc.server.args when set', () => {
+    const cmd = resolveServerCommand({ command: '/opt/bin/my-lsp', args: ['--log', 'debug'] }, () => '/usr/bin/mlirbc-lsp');
+    assert.deepStrictEqual(cmd, { command: '/opt/bin/my-lsp', args: ['--log', 'debug'], source: 'setting' });
+  });
+
+  it('else mlirbc-lsp from PATH', () => {
+    const cmd = resolveServerCommand({ command: '', args: ['-v'] }, (n) => (n === 'mlirbc-lsp' ? '/venv/bin/mlirbc-lsp' : undefined));
+    assert.deepStrictEqual(cmd, { command: '/venv/bin/mlirbc-lsp', args: ['-v'], source: 'path' });
+  });
+
+  it('else python3 -m mlirbc.lsp (extra args after)', () => {
+    const cmd = resolveServerCommand({ command: '', args: ['--tcp'] }, none);
+    assert.deepStrictEqual(cmd, { command: 'python3', args: ['-m', 'mlirbc.lsp', '--tcp'], source: 'python' });
+  });
+
+  it('expands ~, ${workspaceFolder} and ${env:X}', () => {
+    assert.strictEqual(expandVariables('~/x', undefined), path.join(os.homedir(), 'x'));
+    assert.strictEqual(expandVariables('${workspaceFolder}/.venv/bin/mlirbc-lsp', '/ws'), '/ws/.venv/bin/mlirbc-lsp');
+    assert.strictEqual(expandVariables('${env:MY_VAR}/y', undefined, { MY_VAR: '/m' }), '/m/y');
+    const cmd = resolveServerCommand({ command: '${workspaceFolder}/run', args: ['${workspaceFolder}'] }, none, '/ws');
+    assert.deepStrictEqual([cmd.command, cmd.args], ['/ws/run', ['/ws']]);
+  });
+
+  it('findOnPath finds executables only', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlirbc-path-'));
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'mlirbc-path-'));
+    try {
+      fs.writeFileSync(path.join(other, 'mlirbc-lsp'), '#!/bin/sh\n', { mode: 0o644 }); // not executable
+      fs.writeFileSync(path.join(dir, 'mlirbc-lsp'), '#!/bin/sh\n', { mode: 0o755 });
+      const env = { PATH: [other, dir].join(path.delimiter) };
+      assert.strictEqual(findOnPath('mlirbc-lsp', env), path.join(dir, 'mlirbc-lsp'));
+      assert.strictEqual(findOnPath('mlirbc-lsp', { PATH: other }), undefined);
+      assert.strictEqual(findOnPath('mlirbc-lsp', {}), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('client start-up options', () => {
+  const values = {
+    'server.command': ' mlirbc-lsp ',
+    'server.args': ['--x', 3],
+    'output.version': 5,
+    'output.producer': '',
+    'models.disabled': ['vhlo'],
+    'models.odsJson': ['/a/ops.json'],
+    'models.plugins': 'not-a-list',
+  };
+  const settings = readServerSettings(getter(values));
+
+  it('reads and normalises settings', () => {
+    assert.deepStrictEqual(readLaunchSettings(getter(values)), { command: 'mlirbc-lsp', args: ['--x'] });
+    assert.deepStrictEqual(settings, {
+      output: { version: 5, producer: null },
+      models: { disabled: ['vhlo'], odsJson: ['/a/ops.json'], plugins: [] },
+    });
+    assert.deepStrictEqual(readServerSettings(getter({})), {
+      output: { version: null, producer: null },
+      models: { disabled: [], odsJson: [], plugins: [] },
+    });
+  });
+
+  it('launches the executable over stdio with the environment', () => {
+    const opts = createServerOptions({ command: 'python3', args: ['-m', 'mlirbc.lsp'], source: 'python' }, { PYTHONPATH: '/r/server' }, '/ws');
+    assert.deepStrictEqual(opts, { command: 'python3', args: ['-m', 'mlirbc.lsp'], options: { env: { PYTHONPATH: '/r/server' }, cwd: '/ws' } });
+    assert.strictEqual((opts as { transport?: unknown }).transport, undefined, 'stdio is the default transport');
+  });
+
+  it('selects mlir documents of the mlirbc and file schemes', () => {
+    assert.deepStrictEqual(DOCUMENT_SELECTOR, [
+      { scheme: 'mlirbc', language: 'mlir' },
+      { scheme: 'file', language: 'mlir' },
+    ]);
+    const opts = createClientOptions(() => settings);
+    assert.strictEqual(opts.documentSelector, DOCUMENT_SELECTOR);
+  });
+
+  it('sends the settings as initializationOptions (re-read at each start)', () => {
+    let current = settings;
+    const opts = createClientOptions(() => current);
+    const init = opts.initializationOptions as () => unknown;
+    assert.deepStrictEqual(init(), settings);
+    current = { ...settings, output: { version: 6, producer: 'me' } };
+    assert.deepStrictEqual(init(), current);
+  });
+
+  it('answers workspace/configuration for mlirbc and defers other sections', async () => {
+    const opts = createClientOptions(() => settings);
+    const configuration = opts.middleware!.workspace!.configuration!;
+    const params: ConfigurationParams = {
+      items: [{ section: 'mlirbc' }, { section: 'editor' }, { section: 'mlirbc.models.disabled' }, { section: 'mlirbc.nope' }],
+    };
+    let forwarded: ConfigurationParams | undefined;
+    const next = async (p: ConfigurationParams) => {
+      forwarded = p;
+      return p.items.map((i) => `next:${i.section}`);
+    };
+    const result = await configuration(params, { isCancellationRequested: false } as never, next as never);
+    assert.deepStrictEqual(result, [settings, 'next:editor', ['vhlo'], null]);
+    assert.ok(forwarded);
+  });
+
+  it('configurationFor ignores foreign sections', () => {
+    assert.strictEqual(configurationFor('mlirbcx', settings), undefined);
+    assert.strictEqual(configurationFor(undefined, settings), undefined);
+    assert.deepStrictEqual(configurationFor('mlirbc.output', settings), { version: 5, producer: null });
+  });
+});
