@@ -7,6 +7,7 @@ Counts read from the file are checked against the bytes left before anything is 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from ..errors import DecodeError
 from ..ir.attributes import (
@@ -18,7 +19,16 @@ from ..ir.attributes import (
     UnknownLoc,
 )
 from ..ir.module import FallbackNote
-from ..ir.operation import Block, OpName, OpResult, Operation, Region, Value
+from ..ir.operation import (
+    PROPS_FALLBACK,
+    Block,
+    OpName,
+    OpResult,
+    Operation,
+    Properties,
+    Region,
+    Value,
+)
 from ..ir.types import Type
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
@@ -64,6 +74,7 @@ class IRDecoder:
         self.depth = 0
         self.use_orders: list[tuple[Value, int]] = []
         self.root: Operation | None = None
+        self._props_cache: dict[tuple[int, int], Properties] = {}
         """The root op, available as soon as it is created (partial views after an error)."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
@@ -84,16 +95,20 @@ class IRDecoder:
     def _attr(self, r: ByteReader) -> Attribute:
         at = r.pos
         idx = r.varint()
-        if idx >= self.table.count(0):
-            raise r.error(f"attribute index {idx} out of range ({self.table.count(0)} attributes)", at)
-        return self.table.attr(idx)
+        values = self.table.values[0]
+        if idx >= len(values):
+            raise r.error(f"attribute index {idx} out of range ({len(values)} attributes)", at)
+        v = values[idx]
+        return v if v is not None else self.table.attr(idx)  # type: ignore[return-value]
 
     def _type(self, r: ByteReader) -> Type:
         at = r.pos
         idx = r.varint()
-        if idx >= self.table.count(1):
-            raise r.error(f"type index {idx} out of range ({self.table.count(1)} types)", at)
-        return self.table.type(idx)
+        values = self.table.values[1]
+        if idx >= len(values):
+            raise r.error(f"type index {idx} out of range ({len(values)} types)", at)
+        v = values[idx]
+        return v if v is not None else self.table.type(idx)  # type: ignore[return-value]
 
     def _location(self, r: ByteReader) -> Attribute:
         at = r.pos
@@ -191,8 +206,16 @@ class IRDecoder:
                 n = 0 if self.props is None else len(self.props)
                 raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
             poff, psize = self.props[pidx]
-            op.properties = decode_op_properties(name, poff, psize, self.table, self.registry,
-                                                 self.fallbacks)
+            # Identical payloads are stored once and shared by many ops: decode each (name, payload)
+            # once and give every op its own Properties record.
+            key = (pidx, idx)
+            cached = self._props_cache.get(key)
+            if cached is None:
+                cached = decode_op_properties(name, poff, psize, self.table, self.registry, [])
+                self._props_cache[key] = cached
+            op.properties = replace(cached, values=dict(cached.values))
+            if cached.kind == PROPS_FALLBACK:
+                self.fallbacks.append(FallbackNote("op", name.full, cached.reason, poff, psize))
         if mask & _HAS_RESULTS:
             n = r.count("result", 1)
             types = [self._type(r) for _ in range(n)]
