@@ -1,7 +1,8 @@
 """Structural checks on decoded IR that upstream's verifier would also refuse.
 
 Only checks that need no dialect semantics beyond what the properties say: a function-like op whose
-`function_type` property is a builtin function type must have entry block arguments of those types.
+`function_type` property is a builtin function type must start its entry block with arguments of those
+types.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ def verify(root: Operation) -> DecodeError | None:
             continue
         args = op.regions[0].blocks[0].arguments
         inputs = ft.type.inputs
-        if len(args) != len(inputs):
+        # Some function-like ops append their own arguments (gpu.func's attributions), so only
+        # the leading ones are checked.
+        if len(args) < len(inputs):
             return DecodeError(f"'{op.name}' has {len(args)} entry block arguments but its "
                                f"function_type takes {len(inputs)}", max(op.offset, 0), "IR")
-        for i, (a, t) in enumerate(zip(args, inputs, strict=True)):
+        for i, (a, t) in enumerate(zip(args, inputs, strict=False)):
             if a.type is not t:
                 return DecodeError(f"'{op.name}': entry block argument #{i} does not have the type "
                                    "of the corresponding argument in function_type",
