@@ -16,10 +16,15 @@ from .types import FunctionType
 def verify(root: Operation) -> DecodeError | None:
     """The first problem found, located at the op's byte offset, or None."""
     for op in root.walk():
-        p = op.properties
-        if p is None or p.kind != PROPS_DECODED or not op.regions or not op.regions[0].blocks:
+        if not op.regions or not op.regions[0].blocks:
             continue
-        ft = p.values.get("function_type")
+        p = op.properties
+        if p is not None and p.kind == PROPS_DECODED:
+            ft = p.values.get("function_type")
+        elif p is None and op.attributes is not None:  # before version 5 it is in the dictionary
+            ft = op.attributes.lookup("function_type")
+        else:
+            continue
         if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
             continue
         args = op.regions[0].blocks[0].arguments
