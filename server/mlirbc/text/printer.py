@@ -141,7 +141,8 @@ class _Printer:
         if op.properties is not None:
             p = op.properties
             if p.kind == PROPS_DECODED:
-                head += " <" + _dict_text(p.values) + ">"
+                if p.values:
+                    head += " <" + _dict_text(p.values) + ">"
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
                 head += " <" + print_attribute(p.attribute) + ">"
             elif p.kind == PROPS_FALLBACK:
@@ -186,7 +187,8 @@ class _Printer:
 
     def block(self, block: Block, index: int, indent: int) -> None:
         pad = "  " * (indent - 1)
-        if index > 0 or block.arguments:
+        # An empty entry block still needs its label, or the printed region would have no block.
+        if index > 0 or block.arguments or not block.operations:
             label = pad + self.block_names.get(id(block), f"^bb{index}")
             if block.arguments:
                 label += "(" + ", ".join(
