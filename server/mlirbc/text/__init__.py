@@ -1,0 +1,1 @@
+"""The generic MLIR text view: lexing, printing and parsing of attributes, types, locations, ops."""

@@ -1,0 +1,1190 @@
+"""MLIR text -> the same uniqued attributes, types and locations that print as that text.
+
+`Parser` is a recursive-descent parser over a `Lexer` holding one current token; an op-level parser
+can subclass it or drive it on the same token stream (`peek`, `advance`, `expect`,
+`parse_attribute`, ...). It applies the canonicalisations MLIR applies when it builds these values
+(dictionaries sorted by name, dense literals stored as splats when all elements are equal, i1 data
+bit-packed, fused locations flattened, memory space 0 dropped), so parsing mlir-opt's print of a
+value gives back the very object printed.
+
+What it does not model stays text: dialect attributes and types (`#foo.bar<...>`, `!foo<"...">`)
+and the builtin keyword attributes `affine_map<...>`, `affine_set<...>` and `strided<...>` become
+`DialectAttr`/`DialectType` holding the exact source slice.  Every error is a `TextError` with a
+span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import TextError, TextSpan
+from ..ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    CallSiteLoc,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DenseResourceElementsAttr,
+    DenseStringElementsAttr,
+    DialectAttr,
+    DictionaryAttr,
+    DistinctAttr,
+    FallbackAttr,
+    FileLineColLoc,
+    FileLineColRange,
+    FlatSymbolRefAttr,
+    FloatAttr,
+    FusedLoc,
+    IntegerAttr,
+    NameLoc,
+    SparseElementsAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    UnknownLoc,
+)
+from ..ir.types import (
+    DYNAMIC,
+    FLOAT_WIDTHS,
+    ComplexType,
+    DialectType,
+    FallbackType,
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    RankedTensorType,
+    TupleType,
+    Type,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+    VectorType,
+)
+from .attr_printer import (
+    SEMANTICS,
+    double_to_float,
+    element_storage_bytes,
+    identity_layout_text,
+    num_elements,
+    print_type,
+    static_shape,
+)
+from .lexer import (
+    BANG,
+    BARE,
+    EOF,
+    FLOAT,
+    HASH,
+    INT,
+    STRING,
+    STRING_RE,
+    SYMBOL,
+    Lexer,
+    Token,
+    string_value,
+)
+
+_INT_TYPE_RE = re.compile(r"(si|ui|i)([0-9]+)")
+_WS = r"[ \t\r\n]*"
+_TENSOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\?){_WS}x{_WS})*")
+_VECTOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\[{_WS}[0-9]+{_WS}\]){_WS}x{_WS})*")
+_DIM_RE = re.compile(r"[0-9]+|\?|\[")
+_UNRANKED_RE = re.compile(rf"\*{_WS}x{_WS}")
+_BODY_CHARS_RE = re.compile(r'[<>\[\](){}"\-]')
+_HEX_RE = re.compile(r"0x((?:[0-9A-Fa-f]{2})*)")
+_CLOSERS = {">": "<", "]": "[", ")": "(", "}": "{"}
+_MAX_INT_WIDTH = (1 << 24) - 1
+_U32_MAX = (1 << 32) - 1
+
+_SIMPLE_TYPES: dict[str, Type] = {}
+
+
+def _simple_type(name: str) -> Type | None:
+    """Builtin types spelled as one bare identifier (`f32`, `index`, `ui8`, ...), memoised."""
+    t = _SIMPLE_TYPES.get(name)
+    if t is not None:
+        return t
+    if name in FLOAT_WIDTHS:
+        t = FloatType.get(name)
+    elif name == "index":
+        t = IndexType.get()
+    elif name == "none":
+        t = NoneType.get()
+    else:
+        m = _INT_TYPE_RE.fullmatch(name)
+        if m is None:
+            return None
+        width = int(m.group(2))
+        if width > _MAX_INT_WIDTH:
+            return None
+        t = IntegerType.get(width, {"i": 0, "si": 1, "ui": 2}[m.group(1)])
+    if len(_SIMPLE_TYPES) < 4096:
+        _SIMPLE_TYPES[name] = t
+    return t
+
+
+def fused_location(locations: list[Attribute], metadata: Attribute | None) -> Attribute:
+    """FusedLoc::get: nested fusions with the same metadata are flattened, unknowns and duplicates
+    dropped; no location left gives `unknown`, one location without metadata is that location."""
+    out: dict[Attribute, None] = {}
+    for loc in locations:
+        if isinstance(loc, FusedLoc) and loc.metadata is metadata:
+            for inner in loc.locations:
+                out[inner] = None
+        elif not isinstance(loc, UnknownLoc):
+            out[loc] = None
+    locs = tuple(out)
+    if not locs:
+        if metadata is None:
+            return UnknownLoc.get()
+        return FusedLoc.get((UnknownLoc.get(),), metadata)
+    if len(locs) == 1 and metadata is None:
+        return locs[0]
+    return FusedLoc.get(locs, metadata)
+
+
+def file_range(filename: StringAttr, sl: int, sc: int, el: int, ec: int) -> Attribute:
+    """A `"f":l:c to ...` range with the fewest stored numbers that keep all four positions."""
+    if sl == el:
+        if sc == ec:
+            if sc == 0:
+                return FileLineColRange.get(filename, () if sl == 0 else (sl,))
+            return FileLineColRange.get(filename, (sl, sc))
+        return FileLineColRange.get(filename, (sl, sc, ec))
+    return FileLineColRange.get(filename, (sl, sc, el, ec))
+
+
+class _Literal:
+    """A parsed tensor literal: a hex string, or scalar tokens and their shape (None: a scalar)."""
+
+    __slots__ = ("hex", "shape", "items", "start")
+
+    def __init__(self, start: int) -> None:
+        self.hex: Token | None = None
+        self.shape: tuple[int, ...] | None = None
+        self.items: list[tuple[bool, Token]] = []
+        self.start = start
+
+
+class Parser:
+    """Recursive-descent parser for MLIR attributes, types and locations over a shared `Lexer`.
+
+    `tok` is the current (not yet consumed) token.  `attr_aliases`/`type_aliases` resolve `#name`
+    and `!name` references for texts that define aliases (the generic view has none).
+    """
+
+    def __init__(
+        self,
+        source: str | Lexer,
+        *,
+        attr_aliases: dict[str, Attribute] | None = None,
+        type_aliases: dict[str, Type] | None = None,
+    ) -> None:
+        self.lexer = source if isinstance(source, Lexer) else Lexer(source)
+        self.text = self.lexer.text
+        self.tok: Token = self.lexer.next()
+        self.prev_end = 0
+        """End offset of the last consumed token (or raw-scanned piece such as a dialect body)."""
+        # Names repeat a lot (every location names its file): skip the uniquer for repeats.
+        self._names: dict[bytes, StringAttr] = {}
+        self.attr_aliases: dict[str, Attribute] = attr_aliases if attr_aliases is not None else {}
+        self.type_aliases: dict[str, Type] = type_aliases if type_aliases is not None else {}
+
+    # ============================================================================================
+    # Token stream
+    # ============================================================================================
+
+    def peek(self) -> Token:
+        """The current token (not consumed)."""
+        return self.tok
+
+    def peek_ahead(self, n: int = 1) -> Token:
+        """The token `n` places after the current one, without moving."""
+        tok = self.tok
+        for _ in range(n):
+            if tok.kind == EOF:
+                break
+            tok = self.lexer.token_at(tok.end)
+        return tok
+
+    def advance(self) -> Token:
+        """Consume and return the current token."""
+        tok = self.tok
+        self.prev_end = tok.end
+        self.tok = self.lexer.next()
+        return tok
+
+    def reset(self, offset: int) -> None:
+        """Continue lexing at character `offset` (the next token starts at or after it)."""
+        self.lexer.reset(offset)
+        self.prev_end = offset
+        self.tok = self.lexer.next()
+
+    def at(self, kind: str) -> bool:
+        return self.tok.kind == kind
+
+    def at_keyword(self, word: str) -> bool:
+        tok = self.tok
+        return tok.kind == BARE and tok.text == word
+
+    def consume_if(self, kind: str) -> Token | None:
+        tok = self.tok
+        if tok.kind != kind:
+            return None
+        self.prev_end = tok.end
+        self.tok = self.lexer.next()
+        return tok
+
+    def consume_keyword_if(self, word: str) -> bool:
+        tok = self.tok
+        if tok.kind == BARE and tok.text == word:
+            self.prev_end = tok.end
+            self.tok = self.lexer.next()
+            return True
+        return False
+
+    def expect(self, kind: str, message: str | None = None) -> Token:
+        tok = self.tok
+        if tok.kind != kind:
+            raise self.error(message or f"expected '{kind}'", tok)
+        self.prev_end = tok.end
+        self.tok = self.lexer.next()
+        return tok
+
+    def expect_keyword(self, word: str, message: str | None = None) -> Token:
+        tok = self.tok
+        if tok.kind != BARE or tok.text != word:
+            raise self.error(message or f"expected '{word}'", tok)
+        self.prev_end = tok.end
+        self.tok = self.lexer.next()
+        return tok
+
+    def expect_eof(self) -> None:
+        if self.tok.kind != EOF:
+            raise self.error("unexpected trailing text", self.tok)
+
+    def span(self, start: int, end: int) -> TextSpan:
+        return self.lexer.span(start, end)
+
+    def error(self, message: str, where: Token | TextSpan | None = None) -> TextError:
+        """A TextError at a token (default: the current one) or span, to be raised by the caller."""
+        if where is None:
+            where = self.tok
+        if isinstance(where, Token):
+            what = "end of input" if where.kind == EOF else repr(where.text)
+            if where.kind == EOF or message.startswith("expected"):
+                message = f"{message}, found {what}"
+            where = self.lexer.span(where.start, where.end)
+        return TextError(message, where)
+
+    def string_attr(self, value: bytes) -> StringAttr:
+        """StringAttr.get(value), memoised for the life of this parser."""
+        attr = self._names.get(value)
+        if attr is None:
+            attr = self._names[value] = StringAttr.get(value)
+        return attr
+
+    def parse_string(self) -> bytes:
+        return string_value(self.expect(STRING, "expected string literal"))
+
+    # ============================================================================================
+    # Types
+    # ============================================================================================
+
+    def parse_type(self) -> Type:
+        """Any type: builtin, function, dialect type (kept as text) or `!mlirbc.fallback<...>`."""
+        tok = self.tok
+        kind = tok.kind
+        if kind == BARE:
+            name = tok.text
+            t = _simple_type(name)
+            if t is not None:
+                self.prev_end = tok.end
+                self.tok = self.lexer.next()
+                return t
+            shaped = self._SHAPED.get(name)
+            if shaped is not None:
+                self.advance()
+                self.expect("<", f"expected '<' in {name} type")
+                return shaped(self, tok)
+        elif kind == "(":
+            return self.parse_function_type()
+        elif kind == BANG:
+            return self._parse_dialect_type()
+        raise self.error("expected type", tok)
+
+    def parse_type_list_parens(self) -> tuple[Type, ...]:
+        """`(t1, t2, ...)`, possibly empty."""
+        self.expect("(", "expected '('")
+        if self.consume_if(")"):
+            return ()
+        types = [self.parse_type()]
+        while self.consume_if(","):
+            types.append(self.parse_type())
+        self.expect(")", "expected ')' in type list")
+        return tuple(types)
+
+    def parse_function_result_types(self) -> tuple[Type, ...]:
+        """The part after `->`: a parenthesised list or a single type."""
+        if self.tok.kind == "(":
+            return self.parse_type_list_parens()
+        return (self.parse_type(),)
+
+    def parse_function_type(self) -> FunctionType:
+        inputs = self.parse_type_list_parens()
+        self.expect("->", "expected '->' in function type")
+        return FunctionType.get(inputs, self.parse_function_result_types())
+
+    def _parse_dims(self, pattern: re.Pattern[str]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """A dimension list `4x?x[8]x` read from the raw text at the current token (MLIR lexes dims
+        apart from the normal token rules); leaves the parser on the element type."""
+        text = self.text
+        start = self.tok.start
+        end = pattern.match(text, start).end()  # type: ignore[union-attr]
+        dims: list[int] = []
+        scalable: list[bool] = []
+        for m in _DIM_RE.finditer(text, start, end):
+            d = m.group()
+            if d == "?":
+                dims.append(DYNAMIC)
+                scalable.append(False)
+            elif d == "[":
+                close = text.index("]", m.end(), end)
+                dims.append(int(text[m.end() : close].strip()))
+                scalable.append(True)
+            else:
+                if m.start() and text[m.start() - 1] == "[":
+                    continue  # the number inside `[N]`, already taken
+                value = int(d)
+                if value >= 1 << 63:
+                    raise TextError("dimension too large", self.span(m.start(), m.end()))
+                dims.append(value)
+                scalable.append(False)
+        if end != start:
+            self.reset(end)
+        return tuple(dims), tuple(scalable)
+
+    def _parse_tensor(self, kw: Token) -> Type:
+        m = _UNRANKED_RE.match(self.text, self.tok.start)
+        if m is not None:
+            self.reset(m.end())
+            element = self.parse_type()
+            self.expect(">", "expected '>' in tensor type")
+            return UnrankedTensorType.get(element)
+        shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
+        element = self.parse_type()
+        encoding = None
+        if self.consume_if(","):
+            encoding = self.parse_attribute()
+        self.expect(">", "expected '>' in tensor type")
+        return RankedTensorType.get(shape, element, encoding)
+
+    def _parse_memref(self, kw: Token) -> Type:
+        m = _UNRANKED_RE.match(self.text, self.tok.start)
+        unranked = m is not None
+        shape: tuple[int, ...] = ()
+        if m is not None:
+            self.reset(m.end())
+        else:
+            shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
+        element = self.parse_type()
+        layout: Attribute | None = None
+        space: Attribute | None = None
+        if self.consume_if(","):
+            first_tok = self.tok
+            first = self.parse_attribute()
+            if self.consume_if(","):
+                layout, space = first, self.parse_attribute()
+            elif not unranked and _is_layout(first):
+                layout = first
+            else:
+                space = first
+            if unranked and layout is not None:
+                raise self.error("cannot have affine map for unranked memref type", first_tok)
+        self.expect(">", "expected '>' in memref type")
+        if isinstance(space, IntegerAttr) and space.bits == 0:
+            space = None  # MLIR drops the default memory space
+        if unranked:
+            return UnrankedMemRefType.get(element, space)
+        if layout is None:
+            layout = DialectAttr.get("builtin", identity_layout_text(len(shape)))
+        return MemRefType.get(shape, element, layout, space)
+
+    def _parse_vector(self, kw: Token) -> Type:
+        shape, scalable = self._parse_dims(_VECTOR_DIMS_RE)
+        element = self.parse_type()
+        self.expect(">", "expected '>' in vector type")
+        return VectorType.get(shape, element, scalable if any(scalable) else None)
+
+    def _parse_complex(self, kw: Token) -> Type:
+        element = self.parse_type()
+        self.expect(">", "expected '>' in complex type")
+        return ComplexType.get(element)
+
+    def _parse_tuple(self, kw: Token) -> Type:
+        types: list[Type] = []
+        if not self.consume_if(">"):
+            types.append(self.parse_type())
+            while self.consume_if(","):
+                types.append(self.parse_type())
+            self.expect(">", "expected '>' in tuple type")
+        return TupleType.get(tuple(types))
+
+    _SHAPED = {
+        "tensor": _parse_tensor,
+        "memref": _parse_memref,
+        "vector": _parse_vector,
+        "complex": _parse_complex,
+        "tuple": _parse_tuple,
+    }
+
+    def _parse_dialect_type(self) -> Type:
+        tok = self.advance()
+        ident = tok.text[1:]
+        has_body = self.tok.kind == "<" and self.tok.start == tok.end
+        if not has_body and "." not in ident:
+            alias = self.type_aliases.get(ident)
+            if alias is None:
+                raise self.error(f"undefined symbol alias id '{ident}'", tok)
+            return alias
+        if ident == "mlirbc.fallback" and has_body:
+            dialect, data = self._parse_fallback_body()
+            return FallbackType.get(dialect, data)
+        end = self._skip_body(self.tok.start) if has_body else tok.end
+        if has_body:
+            self.reset(end)
+        return DialectType.get(ident.split(".", 1)[0], self.text[tok.start : end])
+
+    # ============================================================================================
+    # Attributes
+    # ============================================================================================
+
+    def parse_attribute(self) -> Attribute:
+        """Any attribute, with its optional `: type` where MLIR's grammar has one."""
+        tok = self.tok
+        kind = tok.kind
+        if kind == BARE:
+            handler = self._KEYWORD_ATTRS.get(tok.text)
+            if handler is not None:
+                return handler(self)
+            if tok.text not in self._SHAPED and _simple_type(tok.text) is None:
+                raise self.error("expected attribute value", tok)
+            return TypeAttr.get(self.parse_type())
+        if kind == STRING:
+            self.prev_end = tok.end
+            self.tok = self.lexer.next()
+            value = string_value(tok)
+            if self.tok.kind == ":":
+                self.advance()
+                return StringAttr.get(value, self.parse_type())
+            return StringAttr.get(value)
+        if kind == INT or kind == FLOAT or kind == "-":
+            return self._parse_number()
+        if kind == "[":
+            self.advance()
+            elements: list[Attribute] = []
+            if not self.consume_if("]"):
+                elements.append(self.parse_attribute())
+                while self.consume_if(","):
+                    elements.append(self.parse_attribute())
+                self.expect("]", "expected ']' in array attribute")
+            return ArrayAttr.get(tuple(elements))
+        if kind == "{":
+            return self.parse_attribute_dict()
+        if kind == SYMBOL:
+            return self._parse_symbol_ref()
+        if kind == HASH:
+            return self._parse_hash_attr()
+        if kind == "(" or kind == BANG:
+            return TypeAttr.get(self.parse_type())
+        raise self.error("expected attribute value", tok)
+
+    def parse_attribute_dict(self) -> DictionaryAttr:
+        """`{name = value, unitname, "quoted name" = value}`; entries end up sorted by name."""
+        self.expect("{", "expected '{'")
+        entries: dict[bytes, Attribute] = {}
+        if not self.consume_if("}"):
+            while True:
+                key_tok = self.tok
+                if key_tok.kind == BARE:
+                    key = key_tok.text.encode()
+                elif key_tok.kind == STRING:
+                    key = string_value(key_tok)
+                    if not key:
+                        raise self.error("expected valid attribute name", key_tok)
+                else:
+                    raise self.error("expected attribute name", key_tok)
+                self.advance()
+                if key in entries:
+                    name = key.decode("utf-8", "replace")
+                    raise self.error(f"duplicate key '{name}' in dictionary attribute", key_tok)
+                if self.consume_if("="):
+                    entries[key] = self.parse_attribute()
+                else:
+                    entries[key] = UnitAttr.get()
+                if not self.consume_if(","):
+                    break
+            self.expect("}", "expected '}' in attribute dictionary")
+        return DictionaryAttr.get(tuple((self.string_attr(k), entries[k]) for k in sorted(entries)))
+
+    def _parse_symbol_ref(self) -> Attribute:
+        root = self.string_attr(string_value(self.advance()))
+        nested: list[FlatSymbolRefAttr] = []
+        while self.tok.kind == "::":
+            self.advance()
+            tok = self.expect(SYMBOL, "expected nested symbol reference identifier")
+            nested.append(FlatSymbolRefAttr.get(self.string_attr(string_value(tok))))
+        if not nested:
+            return FlatSymbolRefAttr.get(root)
+        return SymbolRefAttr.get(root, tuple(nested))
+
+    def _parse_hash_attr(self) -> Attribute:
+        tok = self.advance()
+        ident = tok.text[1:]
+        has_body = self.tok.kind == "<" and self.tok.start == tok.end
+        if not has_body and "." not in ident:
+            alias = self.attr_aliases.get(ident)
+            if alias is None:
+                raise self.error(f"undefined symbol alias id '{ident}'", tok)
+            return alias
+        if ident == "mlirbc.fallback" and has_body:
+            dialect, data = self._parse_fallback_body()
+            return FallbackAttr.get(dialect, data)
+        end = tok.end
+        if has_body:
+            end = self._skip_body(self.tok.start)
+            self.reset(end)
+        if self.tok.kind == ":":
+            # A typed dialect attribute carries its type in its text (`#foo.bar<...> : i32`).
+            self.advance()
+            self.parse_type()
+            end = self.prev_end
+        return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], self.text[tok.start : end])
+
+    def _parse_fallback_body(self) -> tuple[str, bytes]:
+        self.expect("<")
+        dialect = self.parse_string().decode("utf-8", "surrogateescape")
+        self.expect(",", "expected ',' in mlirbc.fallback")
+        hex_tok = self.expect(STRING, "expected hex string in mlirbc.fallback")
+        m = _HEX_RE.fullmatch(string_value(hex_tok).decode("latin-1"))
+        if m is None:
+            raise self.error("expected string containing hex digits starting with `0x`", hex_tok)
+        self.expect(">", "expected '>' in mlirbc.fallback")
+        return dialect, bytes.fromhex(m.group(1))
+
+    def _skip_body(self, start: int) -> int:
+        """End offset of the balanced `<...>` dialect body starting at `start` (strings respected,
+        `->` not a closer), as MLIR's parseDialectSymbolBody scans it."""
+        text = self.text
+        stack: list[str] = []
+        pos = start
+        search = _BODY_CHARS_RE.search
+        while True:
+            m = search(text, pos)
+            if m is None:
+                if stack:
+                    raise TextError(
+                        f"unbalanced '{stack[-1]}' character in pretty dialect name",
+                        self.span(start, len(text)),
+                    )
+                raise TextError(
+                    "unexpected EOF in pretty dialect name", self.span(start, len(text))
+                )
+            c = m.group()
+            i = m.start()
+            pos = i + 1
+            if c in "<[({":
+                stack.append(c)
+            elif c == "-":
+                if text.startswith(">", pos):
+                    pos += 1
+            elif c == '"':
+                sm = STRING_RE.match(text, i)
+                if sm is None:
+                    self.lexer.token_at(i)  # raises the precise string error
+                    raise TextError("bad string literal", self.span(i, i + 1))
+                pos = sm.end()
+            else:
+                if not stack or stack[-1] != _CLOSERS[c]:
+                    opener = stack[-1] if stack else c
+                    raise TextError(
+                        f"unbalanced '{opener}' character in pretty dialect name",
+                        self.span(i, i + 1),
+                    )
+                stack.pop()
+                if not stack:
+                    return pos
+
+    def _parse_keyword_body_attr(self) -> Attribute:
+        """`affine_map<...>`, `affine_set<...>`, `strided<...>`: kept as their exact text."""
+        tok = self.advance()
+        lt = self.tok
+        if lt.kind != "<":
+            raise self.error(f"expected '<' after '{tok.text}'", lt)
+        end = self._skip_body(lt.start)
+        self.reset(end)
+        return DialectAttr.get("builtin", self.text[tok.start : end])
+
+    def _parse_bool(self) -> Attribute:
+        tok = self.advance()
+        return IntegerAttr.get(IntegerType.get(1), 1 if tok.text == "true" else 0)
+
+    def _parse_unit(self) -> Attribute:
+        self.advance()
+        return UnitAttr.get()
+
+    def _parse_loc_attr(self) -> Attribute:
+        return self.parse_loc()
+
+    # -- numbers ---------------------------------------------------------------------------------
+
+    def _parse_number(self) -> Attribute:
+        negative = False
+        if self.tok.kind == "-":
+            self.advance()
+            negative = True
+            if self.tok.kind not in (INT, FLOAT):
+                raise self.error("expected constant integer or floating point value")
+        num = self.advance()
+        t: Type | None = None
+        type_tok = None
+        if self.tok.kind == ":":
+            self.advance()
+            type_tok = self.tok
+            t = self.parse_type()
+        if num.kind == FLOAT:
+            if t is None:
+                t = FloatType.get("f64")
+            if not isinstance(t, FloatType):
+                raise self.error("floating point value not valid for specified type", num)
+            return FloatAttr.get(t, self._float_bits(num, negative, t))
+        if t is None:
+            t = IntegerType.get(64)
+        if isinstance(t, FloatType):
+            return FloatAttr.get(t, self._float_bits(num, negative, t))
+        if isinstance(t, IntegerType | IndexType):
+            if negative and isinstance(t, IntegerType) and t.signedness == 2:
+                raise self.error(
+                    "negative integer literal not valid for unsigned integer type", num
+                )
+            return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
+        raise self.error("integer literal not valid for specified type", type_tok or num)
+
+    def _int_bits(self, num: Token, negative: bool, t: Type, what: str) -> int:
+        """buildAttributeAPInt: the literal's bit pattern in the type's width, range-checked."""
+        text = num.text
+        if num.kind != INT:
+            raise self.error("expected integer elements, but parsed floating-point", num)
+        value = int(text, 16) if text.startswith("0x") else int(text)
+        width = t.width if isinstance(t, IntegerType) else 64
+        ok = value.bit_length() <= width
+        if ok:
+            if width == 0:
+                ok = not negative
+            elif negative:
+                value = -value & ((1 << width) - 1)
+                ok = bool(value >> (width - 1))
+            elif (isinstance(t, IndexType) or t.signedness == 1) and value >> (width - 1):  # type: ignore[attr-defined]
+                ok = False
+        if not ok:
+            raise self.error(f"integer constant out of range for {what}", num)
+        return value
+
+    def _float_bits(self, num: Token, negative: bool, t: FloatType) -> int:
+        sem = SEMANTICS[t.name]
+        text = num.text
+        if num.kind == INT:
+            if not text.startswith("0x"):
+                raise self.error(
+                    "unexpected decimal integer literal for a floating point value", num
+                )
+            if negative:
+                raise self.error("hexadecimal float literal should not have a leading minus", num)
+            bits = int(text, 16)
+            if bits.bit_length() > sem.width:
+                raise self.error("hexadecimal float constant out of range for type", num)
+            return bits
+        if num.kind != FLOAT:
+            raise self.error("expected floating point literal", num)
+        # MLIR reads the literal as a double first, then converts (double rounding included).
+        value = float(text)
+        if negative:
+            value = -value
+        if (negative and not sem.signed and value != 0) or (
+            value in (float("inf"), float("-inf"))
+            and sem.name in ("f6E3M2FN", "f6E2M3FN", "f4E2M1FN")
+        ):
+            raise self.error(f"floating point value not representable in {t.name}", num)
+        return double_to_float(value, sem)
+
+    # -- dense and friends -----------------------------------------------------------------------
+
+    def _parse_literal(self, allow_hex: bool) -> _Literal:
+        lit = _Literal(self.tok.start)
+        if allow_hex and self.tok.kind == STRING:
+            lit.hex = self.advance()
+        elif self.tok.kind == "[":
+            lit.shape = self._parse_literal_list(lit.items)
+        else:
+            self._parse_literal_element(lit.items)
+        return lit
+
+    def _parse_literal_list(self, items: list[tuple[bool, Token]]) -> tuple[int, ...]:
+        self.expect("[")
+        size = 0
+        inner: tuple[int, ...] | None = None
+        if not self.consume_if("]"):
+            while True:
+                elem_tok = self.tok
+                if elem_tok.kind == "[":
+                    dims = self._parse_literal_list(items)
+                else:
+                    self._parse_literal_element(items)
+                    dims = ()
+                size += 1
+                if inner is None:
+                    inner = dims
+                elif inner != dims:
+                    raise self.error(
+                        "tensor literal is invalid; ranks are not consistent between elements",
+                        elem_tok,
+                    )
+                if not self.consume_if(","):
+                    break
+            self.expect("]", "expected ']' in tensor literal")
+        return (size, *(inner or ()))
+
+    def _parse_literal_element(self, items: list[tuple[bool, Token]]) -> None:
+        tok = self.tok
+        kind = tok.kind
+        if kind in (INT, FLOAT, STRING) or (kind == BARE and tok.text in ("true", "false")):
+            items.append((False, self.advance()))
+        elif kind == "-":
+            self.advance()
+            if self.tok.kind not in (INT, FLOAT):
+                raise self.error("expected integer or floating point literal")
+            items.append((True, self.advance()))
+        elif kind == "(":
+            self.advance()
+            self._parse_literal_element(items)
+            self.expect(",", "expected ',' between complex elements")
+            self._parse_literal_element(items)
+            self.expect(")", "expected ')' after complex elements")
+        else:
+            raise self.error("expected element literal of primitive type", tok)
+
+    def _parse_shaped_literal_type(self, at: Token) -> Type:
+        self.expect(":", "expected ':'")
+        type_tok = self.tok
+        t = self.parse_type()
+        if not isinstance(
+            t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType | UnrankedMemRefType
+        ):
+            raise self.error("elements literal must be a shaped type", type_tok)
+        if static_shape(t) is None:
+            raise self.error("elements literal type must have static shape", type_tok)
+        return t
+
+    def _elements_attr(self, lit: _Literal, t: Type, at: Token) -> Attribute:
+        """TensorLiteralParser::getAttr: the dense attribute a literal denotes for type `t`."""
+        shape = static_shape(t)
+        assert shape is not None
+        element: Type = t.element  # type: ignore[attr-defined]
+        count = num_elements(shape)
+        numeric = isinstance(element, IntegerType | IndexType | FloatType | ComplexType)
+        if lit.hex is not None and numeric:
+            return self._hex_elements(lit.hex, t, element, count)
+        if lit.hex is not None:
+            return DenseStringElementsAttr.get(t, True, (string_value(lit.hex),))
+        if lit.shape is not None and lit.shape != shape:
+            raise TextError(
+                f"inferred shape of elements literal ([{', '.join(map(str, lit.shape))}]) does not "
+                f"match type ([{', '.join(map(str, shape))}])",
+                self.span(lit.start, lit.start + 1),
+            )
+        items = lit.items
+        if not items and count:
+            raise TextError(
+                f"parsed zero elements, but type ({print_type(t)}) expected at least 1",
+                self.span(at.start, at.end),
+            )
+        if isinstance(element, ComplexType):
+            if lit.shape is None and count and len(items) != 2:
+                raise TextError(
+                    f"parsed {len(items)} elements, but type ({print_type(element)}) expected 2 "
+                    "elements",
+                    self.span(at.start, at.end),
+                )
+            if lit.shape is not None and len(items) != 2 * count:
+                raise TextError(
+                    f"parsed {len(items)} elements, but type ({print_type(t)}) expected "
+                    f"{2 * count} elements",
+                    self.span(at.start, at.end),
+                )
+            part = element.element
+            if not isinstance(part, IntegerType | IndexType | FloatType):
+                raise self.error("unsupported complex element type", at)
+            values = [self._scalar_bytes(neg, tok, part) for neg, tok in items]
+            elems = [values[i] + values[i + 1] for i in range(0, len(values), 2)]
+            return DenseElementsAttr.get(t, _splat_or_all(elems))
+        if isinstance(element, IntegerType | IndexType | FloatType):
+            if isinstance(element, IntegerType) and element.width == 1:
+                flags = [self._bool_value(neg, tok, element) for neg, tok in items]
+                return DenseElementsAttr.get(t, _pack_bools(flags, count))
+            return DenseElementsAttr.get(
+                t, _splat_or_all([self._scalar_bytes(neg, tok, element) for neg, tok in items])
+            )
+        strings: list[bytes] = []
+        for _neg, tok in items:
+            if tok.kind != STRING:
+                raise self.error("expected string token", tok)
+            strings.append(string_value(tok))
+        if strings and all(s == strings[0] for s in strings):
+            return DenseStringElementsAttr.get(t, True, (strings[0],))
+        return DenseStringElementsAttr.get(t, False, tuple(strings))
+
+    def _bool_value(self, negative: bool, tok: Token, t: IntegerType) -> bool:
+        if tok.kind == BARE:
+            return tok.text == "true"
+        if tok.kind == STRING:
+            raise self.error("expected integer elements", tok)
+        return bool(self._int_bits(tok, negative, t, "type"))
+
+    def _scalar_bytes(self, negative: bool, tok: Token, t: Type) -> bytes:
+        if isinstance(t, FloatType):
+            if tok.kind == BARE:
+                raise self.error("expected floating-point elements, but parsed integer", tok)
+            if tok.kind == STRING:
+                raise self.error("expected floating-point elements", tok)
+            bits = self._float_bits(tok, negative, t)
+            return bits.to_bytes(SEMANTICS[t.name].storage_bytes, "little")
+        if tok.kind == STRING:
+            raise self.error("expected integer elements", tok)
+        if isinstance(t, IntegerType) and negative and t.signedness == 2:
+            raise self.error("expected unsigned integer elements, but parsed negative value", tok)
+        if tok.kind == BARE:
+            if not (isinstance(t, IntegerType) and t.width == 1):
+                raise self.error("expected i1 type for 'true' or 'false' values", tok)
+            return b"\x01" if tok.text == "true" else b"\x00"
+        bits = self._int_bits(tok, negative, t, "type")
+        width = t.width if isinstance(t, IntegerType) else 64
+        return bits.to_bytes(max(1, (width + 7) // 8), "little")
+
+    def _hex_elements(self, hex_tok: Token, t: Type, element: Type, count: int) -> Attribute:
+        m = _HEX_RE.fullmatch(string_value(hex_tok).decode("latin-1"))
+        if m is None:
+            raise self.error("expected string containing hex digits starting with `0x`", hex_tok)
+        data = bytes.fromhex(m.group(1))
+        bad = TextError(
+            f"elements hex data size is invalid for provided type: '{print_type(t)}'",
+            self.span(hex_tok.start, hex_tok.end),
+        )
+        if isinstance(element, IntegerType) and element.width == 1:
+            if len(data) == 1 and (data[0] in (0, 0xFF) or count == 1):
+                return DenseElementsAttr.get(t, b"\xff" if data[0] else b"\x00")
+            if len(data) != (count + 7) // 8:
+                raise bad
+            # Only the exact canonical packing is a splat: stray padding bits keep the data as is.
+            if data == _pack_all(True, count):
+                return DenseElementsAttr.get(t, b"\xff")
+            if not any(data):
+                return DenseElementsAttr.get(t, b"\x00" if data else b"")
+            return DenseElementsAttr.get(t, data)
+        size = element_storage_bytes(element)
+        if size is None:
+            raise bad
+        if len(data) == size:
+            return DenseElementsAttr.get(t, data)
+        if len(data) != size * count:
+            raise bad
+        return DenseElementsAttr.get(
+            t, _splat_or_all([data[i : i + size] for i in range(0, len(data), size)])
+        )
+
+    def _parse_dense(self) -> Attribute:
+        kw = self.advance()
+        self.expect("<", "expected '<' after 'dense'")
+        lit = _Literal(self.tok.start)
+        if not self.consume_if(">"):
+            lit = self._parse_literal(allow_hex=True)
+            self.expect(">", "expected '>'")
+        t = self._parse_shaped_literal_type(kw)
+        return self._elements_attr(lit, t, kw)
+
+    def _parse_sparse(self) -> Attribute:
+        kw = self.advance()
+        self.expect("<", "expected '<' after 'sparse'")
+        i64 = IntegerType.get(64)
+        if self.consume_if(">"):
+            t = self._parse_shaped_literal_type(kw)
+            shape = static_shape(t)
+            assert shape is not None
+            element: Type = t.element  # type: ignore[attr-defined]
+            empty_indices = RankedTensorType.get((0, len(shape)), i64)
+            indices: Attribute = DenseElementsAttr.get(empty_indices, b"")
+            values_type = RankedTensorType.get((0,), element)
+            values: Attribute
+            if isinstance(element, IntegerType | IndexType | FloatType | ComplexType):
+                values = DenseElementsAttr.get(values_type, b"")
+            else:
+                values = DenseStringElementsAttr.get(values_type, False, ())
+            return SparseElementsAttr.get(t, indices, values)
+        idx_lit = self._parse_literal(allow_hex=False)
+        self.expect(",", "expected ','")
+        val_lit = self._parse_literal(allow_hex=True)
+        self.expect(">", "expected '>'")
+        t = self._parse_shaped_literal_type(kw)
+        shape = static_shape(t)
+        assert shape is not None
+        element = t.element  # type: ignore[attr-defined]
+        idx_type = RankedTensorType.get(
+            idx_lit.shape if idx_lit.shape is not None else (1, len(shape)), i64
+        )
+        indices = self._elements_attr(idx_lit, idx_type, kw)
+        val_shape = val_lit.shape if val_lit.shape is not None else (idx_type.shape[0],)
+        values = self._elements_attr(val_lit, RankedTensorType.get(val_shape, element), kw)
+        return SparseElementsAttr.get(t, indices, values)
+
+    def _parse_dense_resource(self) -> Attribute:
+        kw = self.advance()
+        self.expect("<", "expected '<' after 'dense_resource'")
+        key_tok = self.tok
+        if key_tok.kind == BARE:
+            key = key_tok.text
+        elif key_tok.kind == STRING:
+            key = string_value(key_tok).decode("utf-8", "surrogateescape")
+        else:
+            raise self.error("expected identifier key for 'resource' entry", key_tok)
+        self.advance()
+        self.expect(">", "expected '>'")
+        t = self._parse_shaped_literal_type(kw)
+        return DenseResourceElementsAttr.get(t, key)
+
+    def _parse_dense_array(self) -> Attribute:
+        self.advance()
+        self.expect("<", "expected '<' after 'array'")
+        type_tok = self.tok
+        et = self.parse_type()
+        if isinstance(et, IntegerType):
+            if et.width != 1 and et.width % 8:
+                raise self.error("element type bitwidth must be a multiple of 8", type_tok)
+        elif isinstance(et, FloatType):
+            if SEMANTICS[et.name].width % 8:
+                raise self.error("element type bitwidth must be a multiple of 8", type_tok)
+        else:
+            raise self.error("expected integer or float type", type_tok)
+        out = bytearray()
+        count = 0
+        if self.consume_if(":"):
+            while True:
+                negative = self.consume_if("-") is not None
+                tok = self.tok
+                if isinstance(et, IntegerType) and et.width == 1:
+                    if negative or tok.kind != BARE or tok.text not in ("true", "false"):
+                        raise self.error("expected 'true' or 'false' values for i1 type", tok)
+                    out.append(1 if tok.text == "true" else 0)
+                elif isinstance(et, IntegerType):
+                    if tok.kind != INT:
+                        raise self.error("expected integer literal", tok)
+                    if negative and et.signedness == 2:
+                        raise self.error(
+                            "negative integer literal not valid for unsigned integer type", tok
+                        )
+                    out += self._int_bits(tok, negative, et, "type").to_bytes(
+                        et.width // 8, "little"
+                    )
+                else:
+                    assert isinstance(et, FloatType)
+                    if tok.kind not in (INT, FLOAT):
+                        raise self.error("expected floating point literal", tok)
+                    bits = self._float_bits(tok, negative, et)
+                    out += bits.to_bytes(SEMANTICS[et.name].storage_bytes, "little")
+                self.advance()
+                count += 1
+                if not self.consume_if(","):
+                    break
+        self.expect(">", "expected '>' to close an array attribute")
+        return DenseArrayAttr.get(et, count, bytes(out))
+
+    def _parse_distinct(self) -> Attribute:
+        self.advance()
+        self.expect("[", "expected '[' after 'distinct'")
+        id_tok = self.expect(INT, "expected distinct ID")
+        ident = int(id_tok.text, 0)
+        self.expect("]", "expected ']' to close distinct ID")
+        self.expect("<", "expected '<' after distinct ID")
+        referenced: Attribute
+        if self.consume_if(">"):
+            referenced = UnitAttr.get()
+        else:
+            referenced = self.parse_attribute()
+            self.expect(">", "expected '>' to close distinct attribute")
+        return DistinctAttr.get(ident, referenced)
+
+    _KEYWORD_ATTRS = {
+        "true": _parse_bool,
+        "false": _parse_bool,
+        "unit": _parse_unit,
+        "dense": _parse_dense,
+        "dense_resource": _parse_dense_resource,
+        "sparse": _parse_sparse,
+        "array": _parse_dense_array,
+        "distinct": _parse_distinct,
+        "loc": _parse_loc_attr,
+        "affine_map": _parse_keyword_body_attr,
+        "affine_set": _parse_keyword_body_attr,
+        "strided": _parse_keyword_body_attr,
+    }
+
+    # ============================================================================================
+    # Locations
+    # ============================================================================================
+
+    def parse_loc(self) -> Attribute:
+        """`loc(...)`, keyword and parentheses included."""
+        self.expect_keyword("loc", "expected 'loc' keyword")
+        self.expect("(", "expected '(' in location")
+        loc = self.parse_location()
+        self.expect(")", "expected ')' in location")
+        return loc
+
+    def parse_location(self) -> Attribute:
+        """The inside of `loc(...)`."""
+        tok = self.tok
+        kind = tok.kind
+        if kind == STRING:
+            return self._parse_name_or_file_loc()
+        if kind == BARE:
+            text = tok.text
+            if text == "unknown":
+                self.advance()
+                return UnknownLoc.get()
+            if text == "callsite":
+                self.advance()
+                self.expect("(", "expected '(' in callsite location")
+                callee = self.parse_location()
+                self.expect_keyword("at", "expected 'at' in callsite location")
+                caller = self.parse_location()
+                self.expect(")", "expected ')' in callsite location")
+                return CallSiteLoc.get(callee, caller)
+            if text == "fused":
+                self.advance()
+                metadata = None
+                if self.consume_if("<"):
+                    metadata = self.parse_attribute()
+                    self.expect(">", "expected '>' after fused location metadata")
+                self.expect("[", "expected '[' in fused location")
+                locs: list[Attribute] = []
+                if not self.consume_if("]"):
+                    locs.append(self.parse_location())
+                    while self.consume_if(","):
+                        locs.append(self.parse_location())
+                    self.expect("]", "expected ']' in fused location")
+                return fused_location(locs, metadata)
+        if kind == HASH:
+            return self._parse_hash_attr()
+        raise self.error("expected location instance", tok)
+
+    def _parse_name_or_file_loc(self) -> Attribute:
+        name = self.string_attr(string_value(self.advance()))
+        if self.tok.kind == ":":
+            self.advance()
+            line = self._loc_number("line")
+            if self.tok.kind != ":":
+                return file_range(name, line, 0, line, 0)
+            self.advance()
+            col = self._loc_number("column")
+            if not self.at_keyword("to"):
+                return FileLineColLoc.get(name, line, col)
+            self.advance()
+            end_line = line
+            if self.tok.kind == INT:
+                end_line = self._loc_number("line")
+            if self.tok.kind != ":":
+                raise self.error("expected either integer or `:` post `to` in FileLineColRange")
+            self.advance()
+            end_col = self._loc_number("column")
+            return file_range(name, line, col, end_line, end_col)
+        if self.tok.kind == "(":
+            self.advance()
+            child = self.parse_location()
+            self.expect(")", "expected ')' after child location of NameLoc")
+            return NameLoc.get(name, child)
+        return NameLoc.get(name, UnknownLoc.get())
+
+    def _loc_number(self, what: str) -> int:
+        tok = self.tok
+        if tok.kind != INT:
+            raise self.error(f"expected integer {what} number in FileLineColRange", tok)
+        value = int(tok.text, 0)
+        if value > _U32_MAX:
+            raise self.error(f"expected integer {what} number in FileLineColRange", tok)
+        self.advance()
+        return value
+
+
+def _is_layout(a: Attribute) -> bool:
+    """Whether a lone memref attribute is a layout (affine map, strided), not a memory space."""
+    return (
+        isinstance(a, DialectAttr)
+        and a.dialect_name == "builtin"
+        and (a.text.startswith("affine_map") or a.text.startswith("strided"))
+    )
+
+
+def _splat_or_all(elems: list[bytes]) -> bytes:
+    """Storage of dense elements: one element when all are equal (MLIR detects splats), else all."""
+    if not elems:
+        return b""
+    first = elems[0]
+    if all(e == first for e in elems):
+        return first
+    return b"".join(elems)
+
+
+def _pack_all(flag: bool, count: int) -> bytes:
+    return _pack_bools([flag] * count, count, detect_splat=False)
+
+
+def _pack_bools(flags: list[bool], count: int, detect_splat: bool = True) -> bytes:
+    """i1 storage: a splat is one byte 0xFF/0x00, otherwise bit i of byte i // 8 (spec 5.6)."""
+    if not flags:
+        return b""
+    if len(flags) == 1 or (detect_splat and all(f == flags[0] for f in flags)):
+        return b"\xff" if flags[0] else b"\x00"
+    value = 0
+    for i, f in enumerate(flags):
+        if f:
+            value |= 1 << i
+    return value.to_bytes((count + 7) // 8, "little")
+
+
+def _parse_all(text: str, method: str) -> object:
+    parser = Parser(text)
+    result = getattr(parser, method)()
+    parser.expect_eof()
+    return result
+
+
+def parse_attribute_text(text: str) -> Attribute:
+    """One attribute making up the whole of `text`."""
+    result = _parse_all(text, "parse_attribute")
+    assert isinstance(result, Attribute)
+    return result
+
+
+def parse_type_text(text: str) -> Type:
+    """One type making up the whole of `text`."""
+    result = _parse_all(text, "parse_type")
+    assert isinstance(result, Type)
+    return result
+
+
+def parse_location_text(text: str) -> Attribute:
+    """The inside of a `loc(...)` making up the whole of `text`."""
+    result = _parse_all(text, "parse_location")
+    assert isinstance(result, Attribute)
+    return result

@@ -1,0 +1,959 @@
+"""Attributes, types and locations -> MLIR text, exactly as `mlir-opt` 22.1.8 prints them.
+
+The reference output is `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo
+--mlir-print-local-scope` (no aliases).  This module also owns the float formats: the builtin float
+semantics table, the IEEE-style bit codecs for every builtin float type, LLVM's decimal formatting
+(`APFloat::toString`, including its early truncation of surplus digits before rounding) and
+correctly rounded decimal -> bits conversion, which the parser reuses.  Printed text is cached per
+uniqued object (weakly, so the uniquer can still drop them).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    CallSiteLoc,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DenseResourceElementsAttr,
+    DenseStringElementsAttr,
+    DialectAttr,
+    DictionaryAttr,
+    DistinctAttr,
+    FallbackAttr,
+    FileLineColLoc,
+    FileLineColRange,
+    FlatSymbolRefAttr,
+    FloatAttr,
+    FusedLoc,
+    IntegerAttr,
+    NameLoc,
+    SparseElementsAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    UnknownLoc,
+)
+from ..ir.types import (
+    DYNAMIC,
+    ComplexType,
+    DialectType,
+    FallbackType,
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    RankedTensorType,
+    TupleType,
+    Type,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+    VectorType,
+)
+
+# ================================================================================================
+# Float semantics
+# ================================================================================================
+
+IEEE = 0
+"""Infinities and NaNs encoded the IEEE way (exponent all ones)."""
+NAN_ONLY = 1
+"""No infinities; NaN is either the all-ones pattern or the negative-zero pattern (FNUZ types)."""
+FINITE_ONLY = 2
+"""No infinities and no NaNs (f6/f4 types): overflow saturates."""
+
+ZERO, FINITE, INF, NAN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class FloatSemantics:
+    """An APFloat format: `precision` significand bits (integer bit included), exponents, width."""
+
+    name: str
+    precision: int
+    max_exp: int
+    min_exp: int
+    width: int
+    nonfinite: int = IEEE
+    nan_is_neg_zero: bool = False
+    has_zero: bool = True
+    signed: bool = True
+    explicit_int_bit: bool = False
+
+    @property
+    def storage_bytes(self) -> int:
+        """Bytes one element takes in a dense elements blob."""
+        return (self.width + 7) // 8
+
+
+SEMANTICS: dict[str, FloatSemantics] = {
+    s.name: s
+    for s in (
+        FloatSemantics("bf16", 8, 127, -126, 16),
+        FloatSemantics("f16", 11, 15, -14, 16),
+        FloatSemantics("f32", 24, 127, -126, 32),
+        FloatSemantics("f64", 53, 1023, -1022, 64),
+        FloatSemantics("f80", 64, 16383, -16382, 80, explicit_int_bit=True),
+        FloatSemantics("f128", 113, 16383, -16382, 128),
+        FloatSemantics("tf32", 11, 127, -126, 19),
+        FloatSemantics("f8E5M2", 3, 15, -14, 8),
+        FloatSemantics("f8E4M3", 4, 7, -6, 8),
+        FloatSemantics("f8E3M4", 5, 3, -2, 8),
+        FloatSemantics("f8E4M3FN", 4, 8, -6, 8, NAN_ONLY),
+        FloatSemantics("f8E5M2FNUZ", 3, 15, -15, 8, NAN_ONLY, nan_is_neg_zero=True),
+        FloatSemantics("f8E4M3FNUZ", 4, 7, -7, 8, NAN_ONLY, nan_is_neg_zero=True),
+        FloatSemantics("f8E4M3B11FNUZ", 4, 4, -10, 8, NAN_ONLY, nan_is_neg_zero=True),
+        FloatSemantics("f8E8M0FNU", 1, 127, -127, 8, NAN_ONLY, has_zero=False, signed=False),
+        FloatSemantics("f6E3M2FN", 3, 4, -2, 6, FINITE_ONLY),
+        FloatSemantics("f6E2M3FN", 4, 2, 0, 6, FINITE_ONLY),
+        FloatSemantics("f4E2M1FN", 2, 2, 0, 4, FINITE_ONLY),
+    )
+}
+"""Every builtin float type's semantics by MLIR name (the keys of `types.FLOAT_WIDTHS`)."""
+
+
+def decode_float(bits: int, sem: FloatSemantics) -> tuple[int, int, int, int]:
+    """(category, sign, m, q): a finite value is (-1)**sign * m * 2**q."""
+    width = sem.width
+    if not sem.signed:  # f8E8M0FNU: a bare biased exponent, 0xFF is NaN
+        if bits == 0xFF:
+            return NAN, 0, 0, 0
+        return FINITE, 0, 1, bits - 127
+    sign = (bits >> (width - 1)) & 1
+    if sem.explicit_int_bit:
+        exp_field = (bits >> 64) & 0x7FFF
+        mant = bits & 0xFFFF_FFFF_FFFF_FFFF
+        if exp_field == 0 and mant == 0:
+            return ZERO, sign, 0, 0
+        if exp_field == 0x7FFF and mant == 1 << 63:
+            return INF, sign, 0, 0
+        if exp_field == 0x7FFF or (exp_field != 0 and not mant >> 63):
+            return NAN, sign, 0, 0
+        return FINITE, sign, mant, max(exp_field, 1) - 16383 - 63
+    mbits = sem.precision - 1
+    ebits = width - 1 - mbits
+    exp_field = (bits >> mbits) & ((1 << ebits) - 1)
+    frac = bits & ((1 << mbits) - 1)
+    all_ones = (1 << ebits) - 1
+    if sem.nonfinite == IEEE:
+        if exp_field == all_ones:
+            return (INF if frac == 0 else NAN), sign, 0, 0
+    elif sem.nonfinite == NAN_ONLY:
+        if sem.nan_is_neg_zero:
+            if sign and exp_field == 0 and frac == 0:
+                return NAN, sign, 0, 0
+        elif exp_field == all_ones and frac == (1 << mbits) - 1:
+            return NAN, sign, 0, 0
+    if exp_field == 0:
+        if frac == 0:
+            return ZERO, sign, 0, 0
+        return FINITE, sign, frac, sem.min_exp - mbits
+    return FINITE, sign, frac | (1 << mbits), exp_field - (1 - sem.min_exp) - mbits
+
+
+def _encode_finite(sign: int, m: int, q: int, sem: FloatSemantics) -> int:
+    """Bits of a value already rounded to the format (m normalised, or subnormal at minimum q)."""
+    if not sem.signed:
+        return q + 127
+    if sem.explicit_int_bit:
+        exp_field = q + 63 + 16383 if m >> 63 else 0
+        return sign << 79 | exp_field << 64 | m
+    mbits = sem.precision - 1
+    if m >> mbits:
+        exp_field = q + mbits + (1 - sem.min_exp)
+        m -= 1 << mbits
+    else:
+        exp_field = 0
+    return sign << (sem.width - 1) | exp_field << mbits | m
+
+
+def float_zero(sign: int, sem: FloatSemantics) -> int:
+    if not sem.has_zero:
+        return 0  # APFloat's "zero" of f8E8M0FNU is its smallest value, 2**-127
+    if sem.nan_is_neg_zero:
+        return 0
+    return sign << (sem.width - 1)
+
+
+def float_inf(sign: int, sem: FloatSemantics) -> int:
+    """+-infinity where it exists; NaN for NaN-only formats, the largest finite for finite-only."""
+    if sem.nonfinite == NAN_ONLY:
+        return float_nan(sign, sem)
+    if sem.nonfinite == FINITE_ONLY:
+        return float_largest(sign, sem)
+    if sem.explicit_int_bit:
+        return sign << 79 | 0x7FFF << 64 | 1 << 63
+    mbits = sem.precision - 1
+    return sign << (sem.width - 1) | ((1 << (sem.width - 1 - mbits)) - 1) << mbits
+
+
+def float_nan(sign: int, sem: FloatSemantics) -> int:
+    if not sem.signed:
+        return 0xFF
+    if sem.nan_is_neg_zero:
+        return 1 << (sem.width - 1)
+    if sem.nonfinite == NAN_ONLY:
+        return sign << (sem.width - 1) | ((1 << (sem.width - 1)) - 1)
+    if sem.explicit_int_bit:
+        return sign << 79 | 0x7FFF << 64 | 0xC000_0000_0000_0000
+    mbits = sem.precision - 1
+    return float_inf(sign, sem) | 1 << (mbits - 1)
+
+
+def float_largest(sign: int, sem: FloatSemantics) -> int:
+    if sem.nonfinite == FINITE_ONLY:
+        return sign << (sem.width - 1) | ((1 << (sem.width - 1)) - 1)
+    p = sem.precision
+    m = (1 << p) - 1
+    if sem.nonfinite == NAN_ONLY and not sem.nan_is_neg_zero and p > 1:
+        m -= 1  # the all-ones pattern is NaN
+    return _encode_finite(sign, m, sem.max_exp - (p - 1), sem)
+
+
+def round_to_float(sign: int, num: int, den: int, sem: FloatSemantics) -> int:
+    """Bits of (-1)**sign * num/den rounded to nearest, ties to even (rmNearestTiesToEven)."""
+    if num == 0:
+        return float_zero(sign, sem)
+    p = sem.precision
+    e = num.bit_length() - den.bit_length()
+    if e >= 0:
+        if num < den << e:
+            e -= 1
+    elif num << -e < den:
+        e -= 1
+    q = max(e, sem.min_exp) - (p - 1)
+    if q >= 0:
+        n, d = num, den << q
+    else:
+        n, d = num << -q, den
+    m, r = divmod(n, d)
+    r2 = r << 1
+    if r2 > d or (r2 == d and m & 1):
+        m += 1
+    if m >> p:
+        m >>= 1
+        q += 1
+    if m == 0:
+        return float_zero(sign, sem)
+    exp = q + p - 1 if m >> (p - 1) else sem.min_exp
+    if exp > sem.max_exp or (
+        sem.nonfinite == NAN_ONLY
+        and not sem.nan_is_neg_zero
+        and p > 1
+        and exp == sem.max_exp
+        and m == (1 << p) - 1
+    ):
+        return float_inf(sign, sem)
+    return _encode_finite(sign, m, q, sem)
+
+
+_DECIMAL_RE = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?")
+
+
+def decimal_to_float_exact(text: str, sem: FloatSemantics) -> int:
+    """A decimal literal correctly rounded straight into `sem` (APFloat's string constructor)."""
+    m = _DECIMAL_RE.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not a decimal number: {text!r}")
+    sign = 1 if m.group(1) == "-" else 0
+    int_part, frac_part = m.group(2), m.group(3) or ""
+    digits = (int_part + frac_part).lstrip("0")
+    if not digits:
+        return float_zero(sign, sem)
+    exp10 = int(m.group(4) or 0) - len(frac_part)
+    # Clamp absurd exponents before building huge powers of ten: beyond these the result is decided.
+    magnitude = exp10 + len(digits)
+    if magnitude > 5000:
+        return float_inf(sign, sem)
+    if magnitude < -5100:
+        return float_zero(sign, sem)
+    num = int(digits)
+    if exp10 >= 0:
+        return round_to_float(sign, num * 10**exp10, 1, sem)
+    return round_to_float(sign, num, 10**-exp10, sem)
+
+
+def double_to_float(value: float, sem: FloatSemantics) -> int:
+    """An IEEE double converted to `sem`, rounding to nearest-even (APFloat::convert)."""
+    if sem.name == "f64":
+        return struct.unpack("<Q", struct.pack("<d", value))[0]  # type: ignore[no-any-return]
+    sign = 1 if struct.pack("<d", value)[7] & 0x80 else 0
+    if value != value:
+        return float_nan(sign, sem)
+    if value in (float("inf"), float("-inf")):
+        return float_inf(sign, sem)
+    num, den = abs(value).as_integer_ratio()
+    return round_to_float(sign, num, den, sem)
+
+
+# -- APFloat::toString ---------------------------------------------------------------------------
+
+
+def apfloat_to_string(
+    sign: int,
+    m: int,
+    q: int,
+    precision: int,
+    format_precision: int,
+    max_padding: int,
+    truncate_zero: bool,
+) -> str:
+    """LLVM's decimal rendering of the finite non-zero value (-1)**sign * m * 2**q.
+
+    Reproduces its quirks: the digit string is first cut (not rounded) to about `format_precision`
+    digits by a bit-count estimate, then rounded half-up to exactly that many.
+    """
+    if not format_precision:
+        format_precision = 2 + precision * 59 // 196
+    tz = (m & -m).bit_length() - 1
+    m >>= tz
+    exp = q + tz
+    if exp > 0:
+        m <<= exp
+        exp = 0
+    elif exp < 0:
+        m *= 5 ** (-exp)
+    bits = m.bit_length()
+    bits_required = (format_precision * 196 + 58) // 59
+    if bits > bits_required:
+        tens = (bits - bits_required) * 59 // 196
+        if tens:
+            exp += tens
+            m //= 10**tens
+    digits = str(m)
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    digits = stripped
+    n = len(digits)
+    if n > format_precision:
+        round_up = digits[format_precision] >= "5"
+        exp += n - format_precision
+        digits = digits[:format_precision]
+        if round_up:
+            kept = digits.rstrip("9")
+            exp += len(digits) - len(kept)
+            digits = kept[:-1] + chr(ord(kept[-1]) + 1) if kept else "1"
+        else:
+            kept = digits.rstrip("0")
+            exp += len(digits) - len(kept)
+            digits = kept
+    n = len(digits)
+    out = "-" if sign else ""
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or n + exp > format_precision
+    else:
+        msd = exp + n - 1
+        scientific = msd < 0 and -msd > max_padding
+    if scientific:
+        exp10 = exp + n - 1
+        out += digits[0] + "."
+        if n == 1 and truncate_zero:
+            out += "0"
+        else:
+            out += digits[1:]
+        if not truncate_zero and format_precision > n - 1:
+            out += "0" * (format_precision - n + 1)
+        out += "E" if truncate_zero else "e"
+        out += "-" if exp10 < 0 else "+"
+        e_digits = str(abs(exp10))
+        if not truncate_zero and len(e_digits) < 2:
+            e_digits = "0" + e_digits
+        return out + e_digits
+    if exp >= 0:
+        return out + digits + "0" * exp
+    whole = exp + n
+    if whole > 0:
+        return out + digits[:whole] + "." + digits[whole:]
+    return out + "0." + "0" * (-whole) + digits
+
+
+def _value_key(sign: int, m: int, q: int) -> tuple[int, int, int]:
+    tz = (m & -m).bit_length() - 1
+    return sign, m >> tz, q + tz
+
+
+def float_hex(bits: int, sem: FloatSemantics) -> str:
+    """The `0x...` bit-pattern form (APInt in C-literal style: uppercase, no leading zeros)."""
+    if sem.explicit_int_bit:
+        exp_field = (bits >> 64) & 0x7FFF
+        mant = bits & 0xFFFF_FFFF_FFFF_FFFF
+        if exp_field not in (0, 0x7FFF) and not mant >> 63:
+            # An x87 "unnormal" is a NaN to APFloat, which re-encodes NaNs with all-ones exponents.
+            bits = (bits >> 79) << 79 | 0x7FFF << 64 | mant
+    return f"0x{bits:X}"
+
+
+def format_float(bits: int, sem: FloatSemantics) -> str:
+    """A float value as MLIR prints it: 6-digit scientific when that reads back exactly, else the
+    shortest round-tripping plain form when it contains a `.`, else the hex bit pattern."""
+    kind, sign, m, q = decode_float(bits, sem)
+    if kind == ZERO:
+        return "-0.000000e+00" if sign else "0.000000e+00"
+    if kind != FINITE:
+        return float_hex(bits, sem)
+    short = apfloat_to_string(sign, m, q, sem.precision, 6, 0, False)
+    back_kind, back_sign, back_m, back_q = decode_float(decimal_to_float_exact(short, sem), sem)
+    if back_kind == FINITE and _value_key(back_sign, back_m, back_q) == _value_key(sign, m, q):
+        return short
+    full = apfloat_to_string(sign, m, q, sem.precision, 0, 3, True)
+    if "." in full:
+        return full
+    return float_hex(bits, sem)
+
+
+_FLOAT_CACHE: dict[tuple[int, str], str] = {}
+
+
+def print_float_bits(bits: int, type_name: str) -> str:
+    """`format_float` for a builtin float type name, memoised (constants repeat a lot)."""
+    key = (bits, type_name)
+    s = _FLOAT_CACHE.get(key)
+    if s is None:
+        s = format_float(bits, SEMANTICS[type_name])
+        if len(_FLOAT_CACHE) > 65536:
+            _FLOAT_CACHE.clear()
+        _FLOAT_CACHE[key] = s
+    return s
+
+
+# ================================================================================================
+# Strings and identifiers
+# ================================================================================================
+
+_NEEDS_ESCAPE = re.compile(rb"[^\x20\x21\x23-\x5b\x5d-\x7e]")
+_ESCAPE_TABLE = [
+    chr(b) if 0x20 <= b <= 0x7E and b not in (0x22, 0x5C) else f"\\{b:02X}" for b in range(256)
+]
+_ESCAPE_TABLE[0x5C] = "\\\\"
+_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def escape_bytes(data: bytes) -> str:
+    """The body of a string literal (no quotes), escaped like llvm::printEscapedString."""
+    if not _NEEDS_ESCAPE.search(data):
+        return data.decode("ascii")
+    table = _ESCAPE_TABLE
+    return "".join([table[b] for b in data])
+
+
+def quote_bytes(data: bytes) -> str:
+    return '"' + escape_bytes(data) + '"'
+
+
+def keyword_or_string(data: bytes) -> str:
+    """A bare identifier when `data` is one, else a quoted escaped string (printKeywordOrString)."""
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return quote_bytes(data)
+    if _BARE_ID.fullmatch(text):
+        return text
+    return quote_bytes(data)
+
+
+def symbol_ref(data: bytes) -> str:
+    # mlir-opt prints an empty symbol name as an unparsable marker; `@""` keeps the text parsable.
+    return "@" + keyword_or_string(data)
+
+
+# ================================================================================================
+# Types
+# ================================================================================================
+
+_type_cache: weakref.WeakKeyDictionary[Type, str] = weakref.WeakKeyDictionary()
+
+
+def print_type(t: Type) -> str:
+    """A type as MLIR text (`i32`, `tensor<2x?xf32>`, `(i32) -> i64`, `!llvm.ptr`, ...)."""
+    s = _type_cache.get(t)
+    if s is None:
+        printer = _TYPE_PRINTERS.get(type(t))
+        if printer is None:
+            raise TypeError(f"cannot print type {t!r}")
+        s = printer(t)
+        _type_cache[t] = s
+    return s
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in shape)
+
+
+def identity_layout_text(rank: int) -> str:
+    """Text of the identity affine map of `rank` dimensions: the default memref layout."""
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def is_identity_layout(layout: Attribute, rank: int) -> bool:
+    return isinstance(layout, DialectAttr) and layout.text == identity_layout_text(rank)
+
+
+def _print_integer_type(t: IntegerType) -> str:
+    return ("", "si", "ui")[t.signedness] + ("" if t.signedness else "i") + str(t.width)
+
+
+def _print_function_type(t: FunctionType) -> str:
+    inputs = ", ".join([print_type(x) for x in t.inputs])
+    results = t.results
+    if len(results) == 1 and not isinstance(results[0], FunctionType):
+        return f"({inputs}) -> {print_type(results[0])}"
+    return f"({inputs}) -> ({', '.join([print_type(x) for x in results])})"
+
+
+def _print_ranked_tensor(t: RankedTensorType) -> str:
+    enc = "" if t.encoding is None else ", " + print_attribute(t.encoding)
+    return f"tensor<{_dims(t.shape)}{print_type(t.element)}{enc}>"
+
+
+def _print_memref(t: MemRefType) -> str:
+    s = f"memref<{_dims(t.shape)}{print_type(t.element)}"
+    if not is_identity_layout(t.layout, len(t.shape)):
+        s += ", " + _print_attr_elided(t.layout)
+    if t.memory_space is not None:
+        s += ", " + _print_attr_elided(t.memory_space)
+    return s + ">"
+
+
+def _print_unranked_memref(t: UnrankedMemRefType) -> str:
+    s = f"memref<*x{print_type(t.element)}"
+    if t.memory_space is not None:
+        s += ", " + _print_attr_elided(t.memory_space)
+    return s + ">"
+
+
+def _print_vector(t: VectorType) -> str:
+    scalable = t.scalable or (False,) * len(t.shape)
+    dims = "".join(f"[{d}]x" if s else f"{d}x" for d, s in zip(t.shape, scalable, strict=False))
+    return f"vector<{dims}{print_type(t.element)}>"
+
+
+def _print_fallback_type(t: FallbackType) -> str:
+    return f'!mlirbc.fallback<{quote_bytes(t.dialect_name.encode())}, "0x{t.data.hex().upper()}">'
+
+
+_TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
+    IntegerType: _print_integer_type,
+    IndexType: lambda t: "index",
+    NoneType: lambda t: "none",
+    FloatType: lambda t: t.name,
+    FunctionType: _print_function_type,
+    ComplexType: lambda t: f"complex<{print_type(t.element)}>",
+    TupleType: lambda t: f"tuple<{', '.join([print_type(x) for x in t.types])}>",
+    RankedTensorType: _print_ranked_tensor,
+    UnrankedTensorType: lambda t: f"tensor<*x{print_type(t.element)}>",
+    MemRefType: _print_memref,
+    UnrankedMemRefType: _print_unranked_memref,
+    VectorType: _print_vector,
+    DialectType: lambda t: t.text,
+    FallbackType: _print_fallback_type,
+}
+
+
+# ================================================================================================
+# Attributes
+# ================================================================================================
+
+_attr_cache: weakref.WeakKeyDictionary[Attribute, str] = weakref.WeakKeyDictionary()
+_UNCACHED_SIZE = 4096  # big dense payloads are printed on demand rather than kept twice
+
+
+def print_attribute(a: Attribute) -> str:
+    """An attribute as MLIR text, with its `: type` suffix where MLIR prints one."""
+    s = _attr_cache.get(a)
+    if s is None:
+        printer = _ATTR_PRINTERS.get(type(a))
+        if printer is None:
+            raise TypeError(f"cannot print attribute {a!r}")
+        s = printer(a)
+        if len(s) <= _UNCACHED_SIZE:
+            _attr_cache[a] = s
+    return s
+
+
+def _print_attr_elided(a: Attribute) -> str:
+    """The form where the type "may" be elided: i64 integers and f64 floats lose `: type`."""
+    if isinstance(a, IntegerAttr):
+        t = a.type
+        if isinstance(t, IntegerType) and t.width == 64 and t.signedness == 0:
+            return _int_value_text(a.bits, t)
+    elif isinstance(a, FloatAttr):
+        t = a.type
+        if isinstance(t, FloatType) and t.name == "f64":
+            return print_float_bits(a.bits, "f64")
+    return print_attribute(a)
+
+
+def _int_width(t: Type) -> int:
+    if isinstance(t, IntegerType):
+        return t.width
+    return 64  # index
+
+
+def _int_value_text(bits: int, t: Type) -> str:
+    width = _int_width(t)
+    if isinstance(t, IntegerType) and t.signedness == 2:
+        return str(bits)
+    if width and bits >> (width - 1):
+        return str(bits - (1 << width))
+    return str(bits)
+
+
+def _print_integer_attr(a: IntegerAttr) -> str:
+    t = a.type
+    if isinstance(t, IntegerType) and t.width == 1 and t.signedness == 0:
+        return "true" if a.bits else "false"
+    return f"{_int_value_text(a.bits, t)} : {print_type(t)}"
+
+
+def _print_float_attr(a: FloatAttr) -> str:
+    t = a.type
+    if isinstance(t, FloatType):
+        return f"{print_float_bits(a.bits, t.name)} : {t.name}"
+    return f"0x{a.bits:X} : {print_type(t)}"
+
+
+def _print_string_attr(a: StringAttr) -> str:
+    s = quote_bytes(a.value)
+    if not isinstance(a.type, NoneType):
+        s += " : " + print_type(a.type)
+    return s
+
+
+def _print_named(name: StringAttr, value: Attribute) -> str:
+    key = keyword_or_string(name.value)
+    if isinstance(value, UnitAttr):
+        return key
+    return f"{key} = {print_attribute(value)}"
+
+
+def _print_dictionary(a: DictionaryAttr) -> str:
+    return "{" + ", ".join([_print_named(k, v) for k, v in a.entries]) + "}"
+
+
+def _print_array(a: ArrayAttr) -> str:
+    return "[" + ", ".join([_print_attr_elided(x) for x in a.elements]) + "]"
+
+
+def _print_symbol_ref(a: SymbolRefAttr) -> str:
+    parts = [symbol_ref(a.root.value)]
+    parts.extend(symbol_ref(n.root.value) for n in a.nested)
+    return "::".join(parts)
+
+
+def _print_dense_array(a: DenseArrayAttr) -> str:
+    et = a.element_type
+    head = "array<" + print_type(et)
+    if not a.count:
+        return head + ">"
+    data = a.data
+    if isinstance(et, FloatType):
+        sem = SEMANTICS[et.name]
+        size = sem.storage_bytes
+        mask = (1 << sem.width) - 1
+        items = [
+            print_float_bits(
+                int.from_bytes(data[i * size : (i + 1) * size], "little") & mask, et.name
+            )
+            for i in range(a.count)
+        ]
+    else:
+        width = _int_width(et)
+        if width == 1 and isinstance(et, IntegerType) and et.signedness == 0:
+            items = ["true" if data[i] & 1 else "false" for i in range(a.count)]
+        else:
+            size = max(1, width // 8)
+            mask = (1 << width) - 1
+            items = [
+                _int_value_text(
+                    int.from_bytes(data[i * size : (i + 1) * size], "little") & mask, et
+                )
+                for i in range(a.count)
+            ]
+    return head + ": " + ", ".join(items) + ">"
+
+
+# -- dense elements ------------------------------------------------------------------------------
+
+
+def static_shape(t: Type) -> tuple[int, ...] | None:
+    """The shape of a statically shaped tensor/vector/memref type, else None."""
+    if isinstance(t, RankedTensorType | VectorType | MemRefType):
+        if DYNAMIC in t.shape or any(d < 0 for d in t.shape):
+            return None
+        return t.shape
+    return None
+
+
+def num_elements(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def element_storage_bytes(t: Type) -> int | None:
+    """Bytes per element in a dense blob (complex: both parts); None for i1 (packed) or unknown."""
+    if isinstance(t, IntegerType):
+        if t.width == 1:
+            return None
+        return (t.width + 7) // 8
+    if isinstance(t, IndexType):
+        return 8
+    if isinstance(t, FloatType):
+        return SEMANTICS[t.name].storage_bytes
+    if isinstance(t, ComplexType):
+        inner = t.element
+        if isinstance(inner, IntegerType) and inner.width == 1:
+            return 2
+        size = element_storage_bytes(inner)
+        return None if size is None else 2 * size
+    return None
+
+
+def _is_bool(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.width == 1
+
+
+def dense_is_splat(data: bytes, element: Type, count: int) -> bool:
+    """Whether a dense blob stores a single element standing for all of them."""
+    if _is_bool(element):
+        if count > 8:
+            return len(data) == 1
+        return len(data) == 1 and data[0] in (0, 0xFF)
+    size = element_storage_bytes(element)
+    return size is not None and len(data) == size
+
+
+def _scalar_printer(element: Type) -> Callable[[bytes, int], str] | None:
+    """A function printing element `i` of a (non-bool) blob; None for unsupported element types."""
+    if isinstance(element, IntegerType | IndexType):
+        width = _int_width(element)
+        size = max(1, (width + 7) // 8)
+        mask = (1 << width) - 1
+        if width == 1:  # only reachable as a complex part, stored one byte each
+            return lambda data, i: "true" if data[i] & 1 else "false"
+        return lambda data, i: _int_value_text(
+            int.from_bytes(data[i * size : (i + 1) * size], "little") & mask, element
+        )
+    if isinstance(element, FloatType):
+        sem = SEMANTICS[element.name]
+        size = sem.storage_bytes
+        mask = (1 << sem.width) - 1
+        name = element.name
+        return lambda data, i: print_float_bits(
+            int.from_bytes(data[i * size : (i + 1) * size], "little") & mask, name
+        )
+    if isinstance(element, ComplexType):
+        part = _scalar_printer(element.element)
+        if part is None:
+            return None
+        return lambda data, i: f"({part(data, 2 * i)},{part(data, 2 * i + 1)})"
+    return None
+
+
+def _nest(shape: tuple[int, ...], items: list[str]) -> str:
+    """Elements in row-major order, bracketed by dimension (printDenseElementsAttrImpl)."""
+    if not items:
+        return ""
+    level = items
+    for d in reversed(shape[1:]):
+        level = ["[" + ", ".join(level[i : i + d]) + "]" for i in range(0, len(level), d)]
+    return "[" + ", ".join(level) + "]"
+
+
+def dense_body(data: bytes, t: Type, allow_hex: bool = True) -> str:
+    """What goes between `dense<` and `>` for a DenseIntOrFPElementsAttr blob of type `t`."""
+    shape = static_shape(t)
+    element = t.element if isinstance(t, RankedTensorType | VectorType | MemRefType) else None
+    if shape is None or element is None:
+        return f'"0x{data.hex().upper()}"'
+    count = num_elements(shape)
+    if _is_bool(element):
+        if dense_is_splat(data, element, count) or (count == 1 and len(data) == 1):
+            return "true" if data[0] else "false"
+        if len(data) == (count + 7) // 8:
+            if allow_hex and count > 100:
+                return f'"0x{data.hex().upper()}"'
+            bits = int.from_bytes(data, "little")
+            items = ["true" if bits >> i & 1 else "false" for i in range(count)]
+        elif len(data) == count:
+            # One byte per element: what writers before bit-packing produced (readers accept it).
+            items = ["true" if b else "false" for b in data]
+        else:
+            return f'"0x{data.hex().upper()}"'
+        return _nest(shape, items)
+    printer = _scalar_printer(element)
+    size = element_storage_bytes(element)
+    if printer is None or size is None:
+        return f'"0x{data.hex().upper()}"'
+    if len(data) == size:
+        return printer(data, 0)
+    if len(data) != size * count:
+        return f'"0x{data.hex().upper()}"'
+    if allow_hex and count > 100:
+        return f'"0x{data.hex().upper()}"'
+    return _nest(shape, [printer(data, i) for i in range(count)])
+
+
+def _print_dense(a: DenseElementsAttr) -> str:
+    return f"dense<{dense_body(a.data, a.type)}> : {print_type(a.type)}"
+
+
+def dense_string_body(a: DenseStringElementsAttr) -> str:
+    if a.splat:
+        return quote_bytes(a.strings[0]) if a.strings else ""
+    shape = static_shape(a.type) or (len(a.strings),)
+    return _nest(shape, [quote_bytes(s) for s in a.strings])
+
+
+def _print_dense_string(a: DenseStringElementsAttr) -> str:
+    return f"dense<{dense_string_body(a)}> : {print_type(a.type)}"
+
+
+def _elements_count(a: Attribute) -> int:
+    t = getattr(a, "type", None)
+    shape = static_shape(t) if isinstance(t, Type) else None
+    return 0 if shape is None else num_elements(shape)
+
+
+def _print_sparse(a: SparseElementsAttr) -> str:
+    body = ""
+    if _elements_count(a.indices):
+        idx = a.indices
+        idx_text = (
+            dense_body(idx.data, idx.type, False) if isinstance(idx, DenseElementsAttr) else ""
+        )
+        vals = a.values
+        if isinstance(vals, DenseElementsAttr):
+            val_text = dense_body(vals.data, vals.type, True)
+        elif isinstance(vals, DenseStringElementsAttr):
+            val_text = dense_string_body(vals)
+        else:
+            val_text = print_attribute(vals)
+        body = f"{idx_text}, {val_text}"
+    return f"sparse<{body}> : {print_type(a.type)}"
+
+
+def _print_dense_resource(a: DenseResourceElementsAttr) -> str:
+    key = keyword_or_string(a.key.encode("utf-8", "surrogateescape"))
+    return f"dense_resource<{key}> : {print_type(a.type)}"
+
+
+def _print_distinct(a: DistinctAttr) -> str:
+    inner = "" if isinstance(a.referenced, UnitAttr) else print_attribute(a.referenced)
+    return f"distinct[{a.ident}]<{inner}>"
+
+
+def _print_fallback_attr(a: FallbackAttr) -> str:
+    return f'#mlirbc.fallback<{quote_bytes(a.dialect_name.encode())}, "0x{a.data.hex().upper()}">'
+
+
+def _print_loc_attr(a: Attribute) -> str:
+    return "loc(" + print_location(a) + ")"
+
+
+_ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
+    IntegerAttr: _print_integer_attr,
+    FloatAttr: _print_float_attr,
+    StringAttr: _print_string_attr,
+    DictionaryAttr: _print_dictionary,
+    ArrayAttr: _print_array,
+    UnitAttr: lambda a: "unit",
+    TypeAttr: lambda a: print_type(a.type),
+    FlatSymbolRefAttr: lambda a: symbol_ref(a.root.value),
+    SymbolRefAttr: _print_symbol_ref,
+    DenseArrayAttr: _print_dense_array,
+    DenseElementsAttr: _print_dense,
+    DenseStringElementsAttr: _print_dense_string,
+    DenseResourceElementsAttr: _print_dense_resource,
+    SparseElementsAttr: _print_sparse,
+    DistinctAttr: _print_distinct,
+    DialectAttr: lambda a: a.text,
+    FallbackAttr: _print_fallback_attr,
+    UnknownLoc: _print_loc_attr,
+    FileLineColLoc: _print_loc_attr,
+    FileLineColRange: _print_loc_attr,
+    NameLoc: _print_loc_attr,
+    CallSiteLoc: _print_loc_attr,
+    FusedLoc: _print_loc_attr,
+}
+
+
+# ================================================================================================
+# Locations
+# ================================================================================================
+
+_loc_cache: weakref.WeakKeyDictionary[Attribute, str] = weakref.WeakKeyDictionary()
+
+
+def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """(start line, start col, end line, end col) of a FileLineColRange's 0-4 stored numbers."""
+    n = len(numbers)
+    if n == 0:
+        return 0, 0, 0, 0
+    if n == 1:
+        return numbers[0], 0, numbers[0], 0
+    if n == 2:
+        return numbers[0], numbers[1], numbers[0], numbers[1]
+    if n == 3:
+        return numbers[0], numbers[1], numbers[0], numbers[2]
+    return numbers[0], numbers[1], numbers[2], numbers[3]
+
+
+def print_location(loc: Attribute) -> str:
+    """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ..."""
+    s = _loc_cache.get(loc)
+    if s is not None:
+        return s
+    if isinstance(loc, FileLineColLoc):
+        s = f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
+    elif isinstance(loc, NameLoc):
+        s = _quoted_name(loc.name)
+        if not isinstance(loc.child, UnknownLoc):
+            s += "(" + print_location(loc.child) + ")"
+    elif isinstance(loc, UnknownLoc):
+        s = "unknown"
+    elif isinstance(loc, CallSiteLoc):
+        s = f"callsite({print_location(loc.callee)} at {print_location(loc.caller)})"
+    elif isinstance(loc, FusedLoc):
+        meta = "" if loc.metadata is None else "<" + print_attribute(loc.metadata) + ">"
+        s = f"fused{meta}[{', '.join([print_location(x) for x in loc.locations])}]"
+    elif isinstance(loc, FileLineColRange):
+        sl, sc, el, ec = range_positions(loc.numbers)
+        s = f"{_quoted_name(loc.filename)}:{sl}:{sc}"
+        if el != sl:
+            s += f" to {el}:{ec}"
+        elif ec != sc:
+            s += f" to :{ec}"
+    elif isinstance(loc, DialectAttr):
+        s = loc.text
+    else:
+        # Any other attribute in a location slot (mlir-opt rejects those): print it as one.
+        s = print_attribute(loc)
+    _loc_cache[loc] = s
+    return s
+
+
+_name_cache: weakref.WeakKeyDictionary[StringAttr, str] = weakref.WeakKeyDictionary()
+
+
+def _quoted_name(name: StringAttr) -> str:
+    s = _name_cache.get(name)
+    if s is None:
+        s = quote_bytes(name.value)
+        _name_cache[name] = s
+    return s
