@@ -6,7 +6,10 @@
 #
 # Environment:
 #   MLIRBC_E2E_CACHE   cache dir for Node 24 / code-server / playwright-core (default ${XDG_CACHE_HOME:-/tmp}/mlirbc-e2e)
-#   MLIRBC_PYTHON      python that runs the server (default: first of python3, <repo>/.venv, <repo>/../venv that imports pygls)
+#   MLIRBC_PYTHON      python that runs the server and the reader (default: the first of <repo>/.venv/bin/python,
+#                      python3, <repo>/../venv/bin/python that imports pygls)
+#   MLIRBC_LSP         whole server command line instead of "$MLIRBC_PYTHON -m mlirbc.lsp"
+#   MLIRBC_E2E_KEEP=1  keep the run dir (code-server logs, workspace) instead of deleting it
 #   MLIRBC_CORPUS      corpus root (default <repo>/../shared/corpus)
 #   MLIRBC_E2E_FILE    corpus file to open (default jax/mlp2.mlirbc)
 #   MLIRBC_E2E_SCREENSHOT  screenshot path (default <repo>/benchmarks/out/e2e-vscode.png)
@@ -29,6 +32,7 @@ SETUP_ONLY=0
 
 mkdir -p "$CACHE"
 SUMMARY=()
+ON_FAIL=""
 T_START=$(date +%s.%N)
 step() {  # step NAME CMD...: run a step (errexit on inside), record its duration, stop on failure
   local name="$1"; shift
@@ -43,6 +47,7 @@ step() {  # step NAME CMD...: run a step (errexit on inside), record its duratio
     SUMMARY+=("$(printf 'ok    %7.1fs  %s' "$dt" "$name")")
   else
     SUMMARY+=("$(printf 'FAIL  %7.1fs  %s (exit %d)' "$dt" "$name" "$rc")")
+    [[ -n "${ON_FAIL:-}" ]] && "$ON_FAIL"
     print_summary; exit "$rc"
   fi
 }
@@ -100,3 +105,128 @@ step "Debian packages (chromium, libkrb5-dev)" install_system_packages
 step "code-server $CODE_SERVER_VERSION (npm + postinstall)" install_code_server
 step "playwright-core $PLAYWRIGHT_VERSION" install_playwright
 if [[ $SETUP_ONLY == 1 ]]; then print_summary; exit 0; fi
+
+# ---------------------------------------------------------------------------------------------------------
+# The run: build and install the extension, start code-server on a free loopback port, drive it.
+pick_python() {
+  if [[ -n "${MLIRBC_PYTHON:-}" ]]; then echo "$MLIRBC_PYTHON"; return; fi
+  local c
+  for c in "$REPO/.venv/bin/python" python3 "$REPO/../venv/bin/python"; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c "import pygls" 2>/dev/null; then echo "$c"; return; fi
+  done
+  echo python3
+}
+PY="$(pick_python)"
+RUN="$(mktemp -d "${TMPDIR:-/tmp}/mlirbc-e2e-run.XXXXXX")"
+cleanup() {  # steps run in subshells: the code-server pid is kept in a file
+  local pid; pid="$(cat "$RUN/code-server.pid" 2>/dev/null || true)"
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  fi
+  if [[ "${MLIRBC_E2E_KEEP:-}" != 1 ]]; then rm -rf "$RUN"; else echo "kept: $RUN"; fi
+}
+trap cleanup EXIT
+
+VSIX="${MLIRBC_VSIX:-$REPO/vscode-extension/mlirbc.vsix}"
+build_vsix() {
+  cd "$REPO/vscode-extension"
+  if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then npm ci --no-audit --no-fund --loglevel=error; fi
+  npm run -s package
+  ls -l "$VSIX"
+}
+
+CS=("$NODE24_BIN/node" "$CS_BIN" --user-data-dir "$RUN/data" --extensions-dir "$RUN/extensions" --config "$RUN/config.yaml")
+install_extension() {
+  mkdir -p "$RUN/data/User" "$RUN/extensions"
+  printf 'auth: none\ncert: false\n' > "$RUN/config.yaml"
+  "${CS[@]}" --install-extension "$VSIX" 2>&1 | grep -v '^\[' || true
+  "${CS[@]}" --list-extensions --show-versions | tee "$RUN/extensions.txt"
+  grep -q '^mlirbc\.mlirbc@' "$RUN/extensions.txt"
+}
+
+prepare_workspace() {
+  local src="$CORPUS/$E2E_FILE"
+  [[ -f "$src" ]] || { echo "corpus file not found: $src (set MLIRBC_CORPUS)"; return 1; }
+  mkdir -p "$RUN/ws"
+  cp "$src" "$RUN/ws/"
+  chmod u+w "$RUN/ws/$(basename "$src")"
+  local cmd args
+  if [[ -n "${MLIRBC_LSP:-}" ]]; then
+    read -r -a parts <<< "$MLIRBC_LSP"
+    cmd="${parts[0]}"; args=("${parts[@]:1}")
+  else
+    cmd="$PY"; args=(-m mlirbc.lsp)
+  fi
+  "$PY" - "$RUN/data/User/settings.json" "$cmd" "${args[@]}" <<'PYEOF'
+import json, sys
+out, cmd, *args = sys.argv[1:]
+settings = {
+    "mlirbc.server.command": cmd,
+    "mlirbc.server.args": args,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": False,
+    "workbench.enableExperiments": False,
+    "security.workspace.trust.enabled": False,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "extensions.autoCheckUpdates": False,
+    "extensions.autoUpdate": False,
+    "extensions.ignoreRecommendations": True,
+    "chat.disableAIFeatures": True,
+    "files.hotExit": "off",
+    "files.autoSave": "off",
+    "editor.hover.delay": 150,
+    "editor.minimap.enabled": False,
+}
+json.dump(settings, open(out, "w"), indent=2)
+PYEOF
+  echo "workspace $RUN/ws; server: $cmd ${args[*]}"
+}
+
+start_code_server() {
+  PORT="$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  # The extension host inherits this environment: the server finds the repo's package via PYTHONPATH.
+  PYTHONPATH="$REPO/server${PYTHONPATH:+:$PYTHONPATH}" "${CS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none \
+    --disable-telemetry --disable-update-check --disable-workspace-trust "$RUN/ws" > "$RUN/code-server.log" 2>&1 &
+  local CS_PID=$!
+  echo "$CS_PID" > "$RUN/code-server.pid"
+  echo "$PORT" > "$RUN/port"
+  local i
+  for i in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then echo "code-server pid $CS_PID on 127.0.0.1:$PORT"; return 0; fi
+    kill -0 "$CS_PID" 2>/dev/null || { cat "$RUN/code-server.log"; return 1; }
+    sleep 0.5
+  done
+  cat "$RUN/code-server.log"; return 1
+}
+
+drive_browser() {
+  local name; name="$(basename "$E2E_FILE")"
+  E2E_URL="http://127.0.0.1:$(cat "$RUN/port")" E2E_WORKSPACE="$RUN/ws" E2E_FILE="$name" E2E_CHROMIUM="$CHROMIUM" \
+    E2E_SCREENSHOT="$SCREENSHOT" E2E_RESULT="$RUN/result.json" E2E_PROFILE="$RUN/chromium-profile" \
+    NODE_PATH="$PW_DIR/node_modules" node "$REPO/tests/e2e/vscode_e2e.cjs"
+}
+
+check_bytes() {
+  local name; name="$(basename "$E2E_FILE")"
+  cmp -s "$CORPUS/$E2E_FILE" "$RUN/ws/$name" && { echo "the file on disk did not change"; return 1; }
+  (cd "$REPO" && PYTHONPATH="$REPO/server" "$PY" -m mlirbc.cli decode "$RUN/ws/$name" > "$RUN/decoded.txt")
+  grep -q "b1_e2e" "$RUN/decoded.txt" || { echo "decoded text lacks the edit"; return 1; }
+  echo "decode ok: $(wc -c < "$RUN/ws/$name") bytes, edit present"
+}
+
+report_server_log() {
+  echo "--- extension host / server log (last lines) ---"
+  find "$RUN/data/logs" -name '*mlirbc*' -type f 2>/dev/null | while read -r f; do echo "# $f"; tail -n 30 "$f"; done
+}
+
+step "build .vsix" build_vsix
+step "install extension into code-server" install_extension
+step "workspace with $E2E_FILE" prepare_workspace
+step "start code-server" start_code_server
+ON_FAIL=report_server_log
+step "drive VS Code in Chromium" drive_browser
+step "decode the saved file with our reader" check_bytes
+echo "screenshots: $SCREENSHOT (hover), ${SCREENSHOT%.png}-saved.png (after save)"
+print_summary
