@@ -48,8 +48,13 @@ def _rejected(row: dict[str, str]) -> bool:
 
 INVALID = invalid_manifest()
 
+# Damage that leaves valid bytecode whose IR only a dialect's verifier rejects (an operand type constraint of
+# llvm.getelementptr): a format reader cannot see it without the dialect's type constraints.
+SEMANTIC_ONLY = {"Dialect__LLVMIR__roundtrip.v1__ir_byte_flip_2.mlirbc"}
 
-@pytest.mark.parametrize("row", [r for r in INVALID if _rejected(r)], ids=lambda r: r["path"])
+
+@pytest.mark.parametrize("row", [r for r in INVALID if _rejected(r) and r["path"] not in SEMANTIC_ONLY],
+                         ids=lambda r: r["path"])
 def test_damaged_file_fails_with_located_error(row: dict[str, str]) -> None:
     data = (CORPUS / "invalid" / row["path"]).read_bytes()
     with pytest.raises(DecodeError) as info:
@@ -61,8 +66,8 @@ def test_damaged_file_fails_with_located_error(row: dict[str, str]) -> None:
     assert f"byte {err.offset}" in str(err)
 
 
-@pytest.mark.parametrize("row", [r for r in INVALID if r["mlir_opt"] == "accepted"],
-                         ids=lambda r: r["path"])
+@pytest.mark.parametrize("row", [r for r in INVALID if r["mlir_opt"] == "accepted"
+                                 or r["path"] in SEMANTIC_ONLY], ids=lambda r: r["path"])
 def test_damage_that_mlir_opt_accepts_still_decodes(row: dict[str, str]) -> None:
     m = read_bytecode((CORPUS / "invalid" / row["path"]).read_bytes())
     assert m.error is None and m.root is not None

@@ -1,4 +1,5 @@
-"""Attribute and type tables (format 5): the offset section (id 3) and the data section (id 2).
+"""Attribute and type tables (format 5): the offset section (id 3) and the data section (id 2), read and
+written (`compile_attr_types`).
 
 Entries are decoded on first use, like upstream does, so a damaged entry nobody references does not fail
 the file.  References between entries may point forwards and chains may be long (call-site locations in
@@ -11,15 +12,15 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from ..errors import DecodeError
-from ..ir.attributes import Attribute, DialectAttr, FallbackAttr, StringAttr
+from ..errors import DecodeError, TextError
+from ..ir.attributes import Attribute, FallbackAttr, StringAttr
 from ..ir.module import DialectEntry, TableEntry
-from ..ir.types import FLOAT_WIDTHS, DialectType, FallbackType, FloatType, Type
+from ..ir.types import FallbackType, Type
 from ..models.api import ModelError
 from ..models.registry import Registry
 from . import builtin_codec
 from .sections import Section
-from .stream import ByteReader
+from .stream import ByteReader, ByteWriter
 
 ATTR = 0
 TYPE = 1
@@ -353,11 +354,22 @@ class AttrTypeTable:
             raise DecodeError(f"textual {_KIND[kind]} #{idx} is not NUL-terminated", e.offset,
                               "AttrType")
         text = raw[:-1].decode("utf-8", "surrogateescape")
-        if kind == TYPE:
-            if dialect == "builtin" and text in FLOAT_WIDTHS:
-                return FloatType.get(text)
-            return DialectType.get(dialect, text)
-        return DialectAttr.get(dialect, text)
+        # Parsing the text checks it the way upstream does (it parses textual entries) and gives the
+        # same object the view's parser will produce: a structured one for builtin text (a StringAttr
+        # stored as text), a DialectAttr/DialectType keyed by its exact text otherwise.
+        from ..text.attr_parser import parse_attribute_text, parse_type_text
+
+        try:
+            if kind == TYPE:
+                return parse_type_text(text)
+            return parse_attribute_text(text)
+        except TextError as exc:
+            raise DecodeError(f"textual {_KIND[kind]} #{idx} ({dialect}) does not parse: "
+                              f"{exc.message} at column {exc.span.start_col + 1} of {text!r}",
+                              e.offset, "AttrType") from None
+        except RecursionError:
+            raise DecodeError(f"textual {_KIND[kind]} #{idx} ({dialect}) is nested too deeply",
+                              e.offset, "AttrType") from None
 
 
 def producer_may_be_newer(producer: str) -> bool:
@@ -399,3 +411,52 @@ class _ResolvingDecoder(EntryDecoder):
         if idx >= len(self.table.values[ATTR]):
             raise self.error(f"attribute index {idx} out of range", at)
         return self.table.attr(idx)
+
+
+def compile_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[int, bool, bytes]],
+                       groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, bytes]:
+    """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order.
+
+    Each maximal run of entries of one dialect becomes one group (format 11.4), except that the first
+    entries follow `groups` (a template's group sizes for attributes and types), when given.
+    """
+    off = ByteWriter()
+    data = bytearray()
+    off.varint(len(attrs))
+    off.varint(len(types))
+    for kind, entries in enumerate((attrs, types)):
+        n = len(entries)
+        fixed = list(groups[kind]) if groups is not None else []
+        i = 0
+        while i < n:
+            dialect = entries[i][0]
+            j = i + 1
+            if fixed:
+                j = min(n, i + fixed.pop(0))
+            else:
+                while j < n and entries[j][0] == dialect:
+                    j += 1
+            off.varint(dialect)
+            off.varint(j - i)
+            for _, custom, payload in entries[i:j]:
+                off.varint_flag(len(payload), custom)
+                data += payload
+            i = j
+    return bytes(off.buf), bytes(data)
+
+
+def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:
+    """The group sizes of a template's offset section (attributes, types): producers may split groups."""
+    r = offsets
+    out: tuple[list[int], list[int]] = ([], [])
+    totals = (r.varint(), r.varint())
+    for kind in (ATTR, TYPE):
+        seen = 0
+        while seen < totals[kind]:
+            r.varint()
+            count = r.varint()
+            for _ in range(count):
+                r.varint()
+            out[kind].append(count)
+            seen += count
+    return out

@@ -575,7 +575,7 @@ class Parser:
         self.expect(">", "expected '>' in mlirbc.fallback")
         return dialect, bytes.fromhex(m.group(1))
 
-    def _skip_body(self, start: int) -> int:
+    def _skip_body(self, start: int, comparisons: bool = False) -> int:
         """End offset of the balanced `<...>` dialect body starting at `start` (strings respected,
         `->` not a closer), as MLIR's parseDialectSymbolBody scans it."""
         text = self.text
@@ -596,7 +596,9 @@ class Parser:
             c = m.group()
             i = m.start()
             pos = i + 1
-            if c in "<[({":
+            if comparisons and c in "<>" and text.startswith("=", pos):
+                pos += 1  # `>=` / `<=` in affine constraints compare, they do not nest
+            elif c in "<[({":
                 stack.append(c)
             elif c == "-":
                 if text.startswith(">", pos):
@@ -624,7 +626,13 @@ class Parser:
         lt = self.tok
         if lt.kind != "<":
             raise self.error(f"expected '<' after '{tok.text}'", lt)
-        end = self._skip_body(lt.start)
+        end = self._skip_body(lt.start, comparisons=True)
+        # These bodies are MLIR token streams (upstream lexes them), so a character the lexer rejects
+        # is an error here too, even though the body is kept as text.
+        body_lexer = Lexer(self.text[:end])
+        body_lexer.reset(lt.end)
+        while body_lexer.pos < end - 1 and body_lexer.next().kind != EOF:
+            pass
         self.reset(end)
         return DialectAttr.get("builtin", self.text[tok.start : end])
 
@@ -678,7 +686,7 @@ class Parser:
         text = num.text
         if num.kind != INT:
             raise self.error("expected integer elements, but parsed floating-point", num)
-        value = int(text, 16) if text.startswith("0x") else int(text)
+        value = _int_literal(text)
         width = t.width if isinstance(t, IntegerType) else 64
         ok = value.bit_length() <= width
         if ok:
@@ -1013,7 +1021,7 @@ class Parser:
         self.advance()
         self.expect("[", "expected '[' after 'distinct'")
         id_tok = self.expect(INT, "expected distinct ID")
-        ident = int(id_tok.text, 0)
+        ident = _int_literal(id_tok.text)
         self.expect("]", "expected ']' to close distinct ID")
         self.expect("<", "expected '<' after distinct ID")
         referenced: Attribute
@@ -1119,11 +1127,16 @@ class Parser:
         tok = self.tok
         if tok.kind != INT:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
-        value = int(tok.text, 0)
+        value = _int_literal(tok.text)
         if value > _U32_MAX:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
         self.advance()
         return value
+
+
+def _int_literal(text: str) -> int:
+    """An INT token's value: `0x` hexadecimal or decimal (leading zeros allowed)."""
+    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _is_layout(a: Attribute) -> bool:
