@@ -6,6 +6,7 @@ dialect's bytecode interface uses upstream (varints, attribute/type/string refer
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -27,7 +28,7 @@ class EntryReader(Protocol):
     def attr(self) -> Attribute: ...
     def optional_attr(self) -> Attribute | None: ...
     def type(self) -> Type: ...
-    def string(self) -> bytes: ...
+    def string(self) -> builtins.bytes: ...  # (`bytes` is a method name here)
     def sparse_array(self) -> list[int]: ...
     def at_end(self) -> bool: ...
 
@@ -65,6 +66,9 @@ class OpInfo:
     attributes: list[str] = field(default_factory=list)
     regions: list[str] = field(default_factory=list)
     isolated_from_above: bool = False
+    successors: list[str] = field(default_factory=list)
+    defaults: dict[str, str] = field(default_factory=dict)
+    """Attribute name -> MLIR text of its ODS default, for default-valued attributes (hover only)."""
 
 
 class OpModel(Protocol):

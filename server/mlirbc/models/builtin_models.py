@@ -1,29 +1,19 @@
-"""Registers the models that ship with mlirbc: the builtin dialect's ops, ODS-derived upstream dialects,
-and codecs for upstream dialects with custom attribute/type encodings."""
+"""Registers the models that ship with mlirbc.
+
+* every upstream MLIR 22 dialect's ops (builtin included), from the ODS-derived data in `models/data/`,
+  one lazy provider per dialect;
+* codecs for upstream dialects with custom attribute/type encodings (`quant` types).
+"""
 
 from __future__ import annotations
 
-from .api import OpInfo
-from .layout import ATTR_FLAGGED, Field, LayoutOpModel
+from .ods import register_ods_dialects
+from .quant import QuantTypeCodec
 from .registry import Registry
 
 BUILTIN_ORIGIN = "builtin (mlirbc)"
 
 
-def _builtin_ops(full_name: str) -> LayoutOpModel | None:
-    if full_name == "builtin.module":
-        return LayoutOpModel(
-            "builtin.module",
-            attributes=[Field("sym_name", ATTR_FLAGGED), Field("sym_visibility", ATTR_FLAGGED)],
-            op_info=OpInfo("builtin.module", summary="A top level container operation",
-                           isolated_from_above=True),
-        )
-    if full_name == "builtin.unrealized_conversion_cast":
-        return LayoutOpModel("builtin.unrealized_conversion_cast",
-                             op_info=OpInfo("builtin.unrealized_conversion_cast",
-                                            summary="An unrealized conversion from one set of types to another"))
-    return None
-
-
 def register_builtin_models(reg: Registry) -> None:
-    reg.register_dialect("builtin", _builtin_ops, BUILTIN_ORIGIN)
+    register_ods_dialects(reg, BUILTIN_ORIGIN)
+    reg.register_type_codec(QuantTypeCodec(), BUILTIN_ORIGIN)

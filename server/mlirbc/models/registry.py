@@ -1,9 +1,9 @@
 """The one registry through which the reader, writer, printer and server reach dialect knowledge.
 
-Keys are fine-grained: one op (`op:arith.addi`), one dialect's custom attribute codec (`attr:quant`) or type
-codec (`type:quant`), or a whole dialect's op set (`dialect:arith`, a lazy provider asked per op name).  A later
-registration for a key replaces the earlier one without error; the registry keeps what was replaced and
-where each model came from, so the user can always see which model decoded what.
+Keys are fine-grained: one op (`op:arith.addi`), one dialect's custom attribute codec (`attr:quant`) or
+type codec (`type:quant`), or a whole dialect's op set (`dialect:arith`, a lazy provider asked per op
+name).  A later registration for a key replaces the earlier one without error; the registry keeps what was
+replaced and where each model came from, so the user can always see which model decoded what.
 """
 
 from __future__ import annotations
@@ -58,7 +58,16 @@ class Registry:
             return reg
 
     def register_op(self, model: OpModel, origin: str) -> Registration:
-        return self._register(f"op:{model.name}", model, origin)
+        """Register one op's model.  If a dialect provider already serves that op, the new registration's
+        `replaced` chain starts with the provider's registration (what the op used to come from)."""
+        with self._lock:
+            reg = self._register(f"op:{model.name}", model, origin)
+            if len(reg.replaced) == 0:
+                dialect = model.name.split(".", 1)[0]
+                dreg = self._entries.get(f"dialect:{dialect}")
+                if dreg is not None and _provider_has(dreg.model, model.name):
+                    reg.replaced = [dreg, *dreg.replaced]
+            return reg
 
     def register_dialect(self, dialect: str, provider: OpProvider, origin: str) -> Registration:
         return self._register(f"dialect:{dialect}", provider, origin)
@@ -120,8 +129,23 @@ class Registry:
     def registrations(self) -> list[Registration]:
         return list(self._entries.values())
 
+    def registration(self, key: str) -> Registration | None:
+        """The current registration for a key (`op:arith.addi`, `dialect:arith`, `type:quant`...)."""
+        return self._entries.get(key)
+
     def has_dialect(self, dialect: str) -> bool:
         return f"dialect:{dialect}" in self._entries
+
+
+def _provider_has(provider: Any, full_name: str) -> bool:
+    # Providers that can answer from an index (ODS data) do so without loading the dialect.
+    has_op = getattr(provider, "has_op", None)
+    if callable(has_op):
+        return bool(has_op(full_name))
+    try:
+        return provider(full_name) is not None
+    except Exception:  # a provider's failure only means we cannot say what was replaced
+        return False
 
 
 _default: Registry | None = None
@@ -137,8 +161,10 @@ def default_registry() -> Registry:
         return _default
 
 
-def build_registry(disabled: list[str] | None = None, plugins: bool = True) -> Registry:
-    """A fresh registry: built-in models first, then plugins (which may replace them), then disables."""
+def build_registry(disabled: list[str] | None = None, plugins: bool = True,
+                   ods_json: list[str] | None = None) -> Registry:
+    """A fresh registry: built-in models first, then plugins (which may replace them), then the ops of
+    user-named ODS JSON files (`llvm-tblgen --dump-json` output), then disables."""
     from .builtin_models import register_builtin_models
 
     reg = Registry()
@@ -147,6 +173,11 @@ def build_registry(disabled: list[str] | None = None, plugins: bool = True) -> R
         from .plugins import load_entry_point_plugins
 
         load_entry_point_plugins(reg)
+    if ods_json:
+        from .ods import load_ods_json
+
+        for path in ods_json:
+            load_ods_json(reg, path)
     for spec in disabled or []:
         reg.disable(spec)
     return reg

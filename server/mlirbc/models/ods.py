@@ -1,0 +1,156 @@
+"""ODS-derived op models: the committed per-dialect data files, loaded lazily, and user ODS JSON files.
+
+`models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds the
+ops of one dialect (written by `scripts/gen_ods_models.py`).  A dialect's file is read the first time one of
+its ops is looked up, so opening a file that uses `arith` and `func` reads two small files, not 48.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from .api import OpInfo
+from .layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, Field, LayoutOpModel
+from .ods_derive import OdsError, derive_ops
+from .registry import Registration, Registry
+
+DATA_DIR = Path(__file__).with_name("data")
+INDEX_FILE = "index.json"
+
+_KINDS = {"required": ATTR_REQUIRED, "flagged": ATTR_FLAGGED, "segments": SEGMENTS}
+
+
+def op_model_from_data(full_name: str, op: dict[str, Any]) -> LayoutOpModel:
+    """A `LayoutOpModel` from one op's data (as `ods_derive.derive_op` produces it)."""
+    defaults: dict[str, str] = op.get("defaults") or {}
+    try:
+        attributes = [Field(f[0], _KINDS[f[1]], defaults.get(f[0]), f[2] if len(f) > 2 else None)
+                      for f in op["fields"]]
+    except KeyError as exc:
+        raise OdsError(f"{full_name}: unknown field kind {exc}") from None
+    natives = [Field(name, f"native:{codec}") for name, codec in op.get("natives", [])]
+    info = OpInfo(
+        full_name,
+        summary=op.get("summary", ""),
+        description=op.get("description", ""),
+        operands=list(op.get("operands", [])),
+        results=list(op.get("results", [])),
+        attributes=list(op.get("attributes", [])),
+        regions=list(op.get("regions", [])),
+        isolated_from_above=bool(op.get("isolated", False)),
+        successors=list(op.get("successors", [])),
+        defaults=dict(defaults),
+    )
+    return LayoutOpModel(full_name, attributes=attributes, natives=natives, op_info=info)
+
+
+def read_index(data_dir: Path = DATA_DIR) -> dict[str, Any]:
+    with open(data_dir / INDEX_FILE, encoding="utf-8") as f:
+        index: dict[str, Any] = json.load(f)
+    return index
+
+
+class OdsDataset:
+    """The generated data of one directory; each dialect file is read once, on first use.
+
+    `files_read` lists the dialects whose file has been read, in order (laziness is observable).
+    """
+
+    def __init__(self, data_dir: Path = DATA_DIR) -> None:
+        self.data_dir = data_dir
+        self.index = read_index(data_dir)
+        self.dialects: dict[str, dict[str, Any]] = self.index["dialects"]
+        self.files_read: list[str] = []
+        self._ops: dict[str, dict[str, Any]] = {}
+        self._models: dict[str, LayoutOpModel] = {}
+        self._lock = threading.Lock()
+
+    def has_op(self, full_name: str) -> bool:
+        dialect, _, op = full_name.partition(".")
+        entry = self.dialects.get(dialect)
+        return entry is not None and op in entry.get("ops", ())
+
+    def _dialect_ops(self, dialect: str) -> dict[str, Any]:
+        ops = self._ops.get(dialect)
+        if ops is None:
+            entry = self.dialects[dialect]
+            with gzip.open(self.data_dir / entry["file"], "rt", encoding="utf-8") as f:
+                data = json.load(f)
+            ops = data["ops"]
+            self._ops[dialect] = ops
+            self.files_read.append(dialect)
+        return ops
+
+    def model(self, full_name: str) -> LayoutOpModel | None:
+        hit = self._models.get(full_name)
+        if hit is not None:
+            return hit
+        if not self.has_op(full_name):
+            return None
+        dialect, _, op = full_name.partition(".")
+        with self._lock:
+            hit = self._models.get(full_name)
+            if hit is None:
+                hit = op_model_from_data(full_name, self._dialect_ops(dialect)[op])
+                self._models[full_name] = hit
+        return hit
+
+    def provider(self, dialect: str) -> DialectProvider:
+        return DialectProvider(self, dialect)
+
+
+class DialectProvider:
+    """The lazy op source registered as `dialect:<name>` (callable: full op name -> model or None)."""
+
+    def __init__(self, dataset: OdsDataset, dialect: str) -> None:
+        self.dataset = dataset
+        self.dialect = dialect
+
+    def __call__(self, full_name: str) -> LayoutOpModel | None:
+        if not full_name.startswith(self.dialect + "."):
+            return None
+        return self.dataset.model(full_name)
+
+    def has_op(self, full_name: str) -> bool:
+        """Answers from the index, without reading the dialect's data file."""
+        return full_name.startswith(self.dialect + ".") and self.dataset.has_op(full_name)
+
+    def op_names(self) -> list[str]:
+        entry = self.dataset.dialects.get(self.dialect, {})
+        return [f"{self.dialect}.{op}" for op in entry.get("ops", [])]
+
+    def __repr__(self) -> str:
+        return f"DialectProvider({self.dialect!r})"
+
+
+def register_ods_dialects(reg: Registry, origin: str, data_dir: Path = DATA_DIR) -> OdsDataset:
+    """Register one lazy provider per dialect of the generated data; no dialect file is read here."""
+    dataset = OdsDataset(data_dir)
+    for dialect in sorted(dataset.dialects):
+        reg.register_dialect(dialect, dataset.provider(dialect), origin)
+    return dataset
+
+
+def load_ods_json(reg: Registry, path: str | Path) -> list[Registration]:
+    """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`).
+
+    Each op is registered on its own key, so it replaces a built-in model of the same op (recorded in its
+    `replaced` chain) and leaves the dialect's other ops alone.
+    """
+    p = Path(path)
+    with open(p, encoding="utf-8") as f:
+        try:
+            records = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise OdsError(f"{p}: not JSON ({exc})") from None
+    if not isinstance(records, dict):
+        raise OdsError(f"{p}: not llvm-tblgen --dump-json output")
+    origin = f"ods-json {p}"
+    out = []
+    for full_name, op in sorted(derive_ops(records).items()):
+        out.append(reg.register_op(op_model_from_data(full_name, op), origin))
+    return out

