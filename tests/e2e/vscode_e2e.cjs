@@ -223,6 +223,24 @@ async function main() {
       await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-saved.png') });
       return `${original.length} -> ${result.size} bytes on disk`;
     });
+
+    await step('an invalid edit is refused on save and the file is left untouched', async () => {
+      const before = fs.readFileSync(FILE_PATH);
+      await page.click('.editor-group-container.active .monaco-editor .view-lines');
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.insertText('this is not MLIR\n');
+      await until('the dirty tab marker', 10000, async () => page.$('.tabs-container .tab.dirty'));
+      await page.keyboard.press('Control+S');
+      const message = await until('the refusal notification', 60000, async () =>
+        (await notifications(page)).find((m) => /not saved|Failed to save/i.test(m)));
+      await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-refused.png') });
+      if (!fs.readFileSync(FILE_PATH).equals(before)) throw new Error('the file changed on disk');
+      await page.keyboard.press('Escape');
+      await page.click('.editor-group-container.active .monaco-editor .view-lines');
+      await page.keyboard.press('Control+Z');
+      await until('the tab to be clean after undo', 10000, async () => !(await page.$('.tabs-container .tab.dirty')));
+      return message.replace(/\s+/g, ' ').slice(0, 300);
+    });
   } finally {
     try {
       if (!fs.existsSync(SCREENSHOT) || steps.some((s) => !s.ok)) {

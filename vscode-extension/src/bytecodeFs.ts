@@ -45,7 +45,7 @@ export class SaveRefusedError extends Error {
     readonly file: vscode.Uri,
     readonly reason: string,
   ) {
-    super(`mlirbc: not saved, the text is not valid: ${reason}`);
+    super(`mlirbc: not saved (the file on disk is unchanged): ${reason}`);
     this.name = 'SaveRefusedError';
   }
 }

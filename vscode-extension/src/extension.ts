@@ -8,7 +8,7 @@ import { ServerConnection } from './connection';
 import { registerCustomEditor } from './customEditor';
 import { INFO_SCHEME, InfoDocumentProvider, InfoStatusBar } from './info';
 import { resolveServerCommand } from './serverCommand';
-import { readLaunchSettings, readServerSettings, SECTION, type SettingGetter } from './settings';
+import { readLaunchSettings, readServerSettings, SECTION, withExtraSettings, type SettingGetter } from './settings';
 import { CLIENT_ID, CLIENT_NAME, createClientOptions, createServerOptions } from './startup';
 import { VIEW_SCHEME } from './uris';
 import { registerViewLanguage } from './views';
@@ -23,6 +23,8 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
   const output = vscode.window.createOutputChannel('mlirbc');
   const log = (message: string) => output.appendLine(`[mlirbc ${new Date().toISOString()}] ${message}`);
   const setting: SettingGetter = (key) => vscode.workspace.getConfiguration(SECTION).get(key);
+  const serverSettings = () =>
+    withExtraSettings(vscode.workspace.getConfiguration().get(SECTION), readServerSettings(setting));
 
   const conn = new ServerConnection(
     (cmd) =>
@@ -30,7 +32,7 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
         CLIENT_ID,
         CLIENT_NAME,
         createServerOptions(cmd, process.env, workspaceFolder()),
-        createClientOptions(() => readServerSettings(setting), output),
+        createClientOptions(serverSettings, output),
       ),
     () => resolveServerCommand(readLaunchSettings(setting), undefined, workspaceFolder()),
     log,

@@ -12,10 +12,14 @@ export interface ServerLaunchSettings {
   args: string[];
 }
 
-/** What the server is told; mirrors the `mlirbc.output.*` and `mlirbc.models.*` settings. */
+/**
+ * What the server is told; mirrors the `mlirbc.output.*` and `mlirbc.models.*` settings. Other `mlirbc.*`
+ * keys the server may know (limits, diagnostics, ...) are passed through by `withExtraSettings`.
+ */
 export interface ServerSettings {
   output: { version: number | null; producer: string | null };
   models: { disabled: string[]; odsJson: string[]; plugins: string[] };
+  [key: string]: unknown;
 }
 
 function stringList(value: unknown): string[] {
@@ -50,6 +54,28 @@ export function readServerSettings(get: SettingGetter): ServerSettings {
       plugins: stringList(get<unknown>('models.plugins')),
     },
   };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Adds the other keys of the raw `mlirbc` configuration object (everything but the client-only `server`)
+ * below the normalised settings, so that settings this extension does not declare still reach the server.
+ */
+export function withExtraSettings(raw: unknown, settings: ServerSettings): ServerSettings {
+  if (!isObject(raw)) return settings;
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'server' || typeof value === 'function') continue;
+    merged[key] = JSON.parse(JSON.stringify(value ?? null)) as unknown;
+  }
+  for (const [key, value] of Object.entries(settings)) {
+    const base = merged[key];
+    merged[key] = isObject(base) && isObject(value) ? { ...base, ...value } : value;
+  }
+  return merged as ServerSettings;
 }
 
 /**

@@ -1,6 +1,7 @@
 // A minimal LSP client for the contract test: starts the real server as a child process and speaks
 // JSON-RPC over its stdio with vscode-jsonrpc (the library the extension's client is built on).
 import { spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import {
   createMessageConnection,
@@ -18,7 +19,10 @@ export interface ServerSpec {
   origin: string;
 }
 
-/** `MLIRBC_LSP` (a command line) if set, else `${MLIRBC_PYTHON:-python3} -m mlirbc.lsp` with `<repo>/server` on PYTHONPATH. */
+/**
+ * `MLIRBC_LSP` (a command line) if set, else `<python> -m mlirbc.lsp` with `<repo>/server` on PYTHONPATH, where
+ * <python> is `MLIRBC_PYTHON`, else `<repo>/.venv/bin/python` when it exists (the venv `.ci/run` makes), else `python3`.
+ */
 export function serverSpec(repoRoot: string, env: NodeJS.ProcessEnv = process.env): ServerSpec {
   const pythonPath = [path.join(repoRoot, 'server'), env.PYTHONPATH].filter((p) => p).join(path.delimiter);
   const childEnv = { ...env, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1' };
@@ -27,7 +31,8 @@ export function serverSpec(repoRoot: string, env: NodeJS.ProcessEnv = process.en
     const [command, ...args] = custom.split(/\s+/);
     return { command, args, env: childEnv, origin: 'MLIRBC_LSP' };
   }
-  const python = env.MLIRBC_PYTHON?.trim() || 'python3';
+  const venv = path.join(repoRoot, '.venv', 'bin', 'python');
+  const python = env.MLIRBC_PYTHON?.trim() || (fs.existsSync(venv) ? venv : 'python3');
   return { command: python, args: ['-m', 'mlirbc.lsp'], env: childEnv, origin: 'default (set MLIRBC_LSP or MLIRBC_PYTHON to change)' };
 }
 

@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { ConfigurationParams } from 'vscode-languageclient';
 import { expandVariables, findOnPath, resolveServerCommand } from '../../src/serverCommand';
-import { configurationFor, readLaunchSettings, readServerSettings, type SettingGetter } from '../../src/settings';
+import { configurationFor, readLaunchSettings, readServerSettings, withExtraSettings, type SettingGetter } from '../../src/settings';
 import { createClientOptions, createServerOptions, DOCUMENT_SELECTOR } from '../../src/startup';
 
 function getter(values: Record<string, unknown>): SettingGetter {
@@ -117,6 +117,23 @@ describe('client start-up options', () => {
     const result = await configuration(params, { isCancellationRequested: false } as never, next as never);
     assert.deepStrictEqual(result, [settings, 'next:editor', ['vhlo'], null]);
     assert.ok(forwarded);
+  });
+
+  it('passes undeclared mlirbc.* settings through, but not the client-only server.*', () => {
+    const raw = {
+      server: { command: 'x', args: [] },
+      output: { version: 'bad', producer: 'p', extra: 1 },
+      limits: { maxFileMB: 4096 },
+      diagnostics: { fallbacks: false },
+    };
+    const merged = withExtraSettings(raw, readServerSettings(getter({ 'output.producer': 'p' })));
+    assert.deepStrictEqual(merged, {
+      output: { version: null, producer: 'p', extra: 1 },
+      models: { disabled: [], odsJson: [], plugins: [] },
+      limits: { maxFileMB: 4096 },
+      diagnostics: { fallbacks: false },
+    });
+    assert.strictEqual(withExtraSettings(undefined, settings), settings);
   });
 
   it('configurationFor ignores foreign sections', () => {
