@@ -1,0 +1,47 @@
+"""`mlirbc-lsp` / `python -m mlirbc.lsp`: start the language server on stdio (default) or TCP."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .. import __version__
+
+
+def _host_port(spec: str) -> tuple[str, int]:
+    host, sep, port = spec.rpartition(":")
+    if not sep or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {spec!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="mlirbc-lsp",
+                                description="Language server for MLIR bytecode (.mlirbc) files.")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--stdio", action="store_true", help="speak LSP on stdin/stdout (default)")
+    mode.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port")
+    p.add_argument("--log-file", help="write the server's log here")
+    p.add_argument("--log-level", default="WARNING",
+                   choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.add_argument("--version", action="version", version=f"mlirbc-lsp {__version__}")
+    args = p.parse_args(argv)
+    if args.log_file:
+        logging.basicConfig(filename=args.log_file, level=args.log_level,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    else:
+        # stdout is the protocol channel: logs must go to stderr only
+        logging.basicConfig(stream=sys.stderr, level=args.log_level)
+    from .server import create_server
+
+    server = create_server()
+    if args.tcp:
+        server.start_tcp(*args.tcp)
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

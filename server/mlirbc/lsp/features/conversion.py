@@ -1,0 +1,177 @@
+"""vscode-mlir's `mlir/convertFromBytecode`, `mlir/convertToBytecode`; `mlirbc/info`, `mlirbc/save`.
+
+Encoding always starts from the server's copy of the view.  A view whose text is still exactly what was
+decoded, with no version/producer override, gives back the original bytes untouched; otherwise the text is
+parsed (all errors reported, the first one named in the refusal) and written with the original module as
+template.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidParams
+
+from ...errors import EncodeError, MlirbcError
+from ...fileio import atomic_write
+from ...summary import module_info
+from .. import backend
+from ..analysis import ensure_parse
+from ..diagnostics import save_diagnostic
+from ..documents import Decoded, View
+from ..guard import WorkTimeout
+from ..server import SOURCE_SAVE, MlirbcServer, RequestFailed, key_of, param
+
+CONVERT_FROM = "mlir/convertFromBytecode"
+CONVERT_TO = "mlir/convertToBytecode"
+INFO = "mlirbc/info"
+SAVE = "mlirbc/save"
+
+
+def _uri(params: Any) -> str:
+    uri = param(params, "uri")
+    if not isinstance(uri, str) or not uri:
+        raise JsonRpcInvalidParams("expected params {uri: string}")
+    return uri
+
+
+def _key(uri: str) -> str:
+    key = key_of(uri)
+    if key is None:
+        raise RequestFailed(f"{uri} does not name a local file (supported schemes: file, mlirbc, "
+                            "mlir.bytecode-mlir)")
+    return key
+
+
+async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | None, View | None]:
+    """The bytecode for the server's copy of the view at `uri` (raises RequestFailed)."""
+    view = server.views.get(uri)
+    key = key_of(uri)
+    decoded = server.files.get(key) if key is not None else None
+    if view is None and decoded is None:
+        if key is None:
+            raise RequestFailed(f"{uri} is not open")
+        decoded = await server.load_file(key)
+    text = view.text if view is not None else decoded.text if decoded is not None else ""
+    s = server.settings
+    name = os.path.basename(key or uri)
+    if decoded is not None and decoded.module.error is not None:
+        raise RequestFailed(f"{name} did not decode completely ({decoded.module.error}); "
+                            "refusing to write a partial module")
+    registry = decoded.registry if decoded is not None else server.registry()
+    if decoded is not None and text == decoded.text:
+        m = decoded.module
+        if (s.output_version in (None, m.version)) and (s.output_producer in (None, m.producer)):
+            return decoded.data, decoded, view  # untouched: the original bytes, exactly
+        module = m
+    elif decoded is not None and decoded.saved is not None and decoded.saved[0] == text and \
+            s.output_version is None and s.output_producer is None:
+        return decoded.saved[1], decoded, view
+    else:
+        if view is None:
+            raise RequestFailed(f"{uri} is not open")
+        try:
+            outcome = await ensure_parse(server, view)
+        except (WorkTimeout, Exception) as exc:
+            raise RequestFailed(f"cannot check the text of {name}: {exc}") from None
+        if outcome is None:
+            raise RequestFailed(f"cannot encode the edited view of {name}: the text parser "
+                                "(mlirbc.text.parser) is not available in this build")
+        errors = outcome.errors
+        if errors or outcome.module is None:
+            first = errors[0] if errors else None
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            where = f"{first.span}: " if first is not None else ""
+            msg = first.message if first is not None else "the parser produced no module"
+            raise _Refused(f"cannot encode {name}: {where}{msg}{more}", first)
+        module = outcome.module
+    template = decoded.module if decoded is not None else None
+    try:
+        data = await server.run_job(
+            lambda: backend.encode(module, s.output_version, s.output_producer, template, registry),
+            f"encoding {name}", "mlirbc: writing bytecode")
+    except backend.Unavailable as exc:
+        raise RequestFailed(str(exc)) from None
+    except (EncodeError, MlirbcError) as exc:
+        raise RequestFailed(f"cannot encode {name}: {exc}") from None
+    except WorkTimeout as exc:
+        raise RequestFailed(f"{name}: {exc}") from None
+    return data, decoded, view
+
+
+class _Refused(RequestFailed):
+    def __init__(self, message: str, problem: backend.TextProblem | None) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+def register(server: MlirbcServer) -> None:
+    @server.feature(CONVERT_FROM)
+    async def convert_from(params: Any) -> dict[str, str]:
+        uri = _uri(params)
+        decoded = await server.load_file(_key(uri), param(params, "workDoneToken"))
+        for view in server.views_of(decoded.key):
+            from ..analysis import schedule
+
+            schedule(server, view.uri, 0)
+        return {"output": decoded.text}
+
+    @server.feature(CONVERT_TO)
+    async def convert_to(params: Any) -> dict[str, str]:
+        uri = _uri(params)
+        data, _, _ = await encode_view(server, uri)
+        return {"output": base64.b64encode(data).decode("ascii")}
+
+    @server.feature(INFO)
+    async def info(params: Any) -> dict[str, Any]:
+        uri = _uri(params)
+        key = _key(uri)
+        decoded = server.files.get(key)
+        if decoded is None:
+            decoded = await server.load_file(key, param(params, "workDoneToken"))
+        result = module_info(decoded.module, len(decoded.data), decoded.registry)
+        edited = [v.uri for v in server.views_of(key) if v.text != decoded.text]
+        result["sizes"] = {"file": len(decoded.data), "text": len(decoded.text),
+                           "lines": decoded.text.count("\n")}
+        result["path"] = key
+        result["edited_views"] = edited
+        return result
+
+    @server.feature(SAVE)
+    async def save(params: Any) -> dict[str, Any]:
+        uri = _uri(params)
+        target = param(params, "path")
+        if target is not None and (not isinstance(target, str) or not target):
+            raise JsonRpcInvalidParams("`path` must be a non-empty string")
+        try:
+            data, decoded, view = await encode_view(server, uri)
+        except _Refused as exc:
+            span = exc.problem.span if exc.problem is not None else None
+            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
+                                                                      span)])
+            raise
+        except RequestFailed as exc:
+            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
+                                                                      None)])
+            raise
+        path = target or _key(uri)
+        try:
+            await server.run_job(lambda: atomic_write(path, data), f"writing {path}",
+                                 "mlirbc: saving")
+        except OSError as exc:
+            msg = f"cannot write {path}: {exc.strerror or exc}"
+            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None)])
+            raise RequestFailed(msg) from None
+        server.set_diagnostics(uri, SOURCE_SAVE, [])
+        if decoded is not None and view is not None and \
+                os.path.abspath(path) == os.path.abspath(decoded.key):
+            # The file now holds what the view shows: saving that text again gives these bytes.
+            # The decoded module stays the template (template writes keep original numbering).
+            decoded.saved = (view.text, data)
+        return {"written": path, "bytes": len(data)}
+
+
+_ = lsp  # the feature names above are plain strings: custom requests

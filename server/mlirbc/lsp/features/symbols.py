@@ -1,0 +1,64 @@
+"""Document symbols: the module, and every op that defines a symbol (`sym_name`), nested by region."""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from ..analysis import ensure_index
+from ..server import MlirbcServer
+from ..textindex import OpEntry, TextIndex
+
+
+def _kind(name: str) -> lsp.SymbolKind:
+    short = name.rsplit(".", 1)[-1]
+    if name == "builtin.module" or short in ("module", "executable", "variant"):
+        return lsp.SymbolKind.Module
+    if "func" in short or short in ("kernel",):
+        return lsp.SymbolKind.Function
+    if "global" in short:
+        return lsp.SymbolKind.Variable
+    return lsp.SymbolKind.Object
+
+
+def document_symbols(index: TextIndex) -> list[lsp.DocumentSymbol]:
+    lines = index.lines
+    roots: list[lsp.DocumentSymbol] = []
+    made: dict[int, lsp.DocumentSymbol] = {}
+    children: dict[int, list[lsp.DocumentSymbol]] = {}
+
+    def parent_symbol(op: OpEntry) -> int | None:
+        owner = index.regions[op.region].owner
+        while owner >= 0:
+            if owner in made:
+                return owner
+            owner = index.regions[index.ops[owner].region].owner
+        return None
+
+    for op in index.ops:
+        is_top = op.region == 0
+        if op.sym_name is None and not (is_top and op.regions):
+            continue
+        end = max(op.end, op.name_end)
+        sym = lsp.DocumentSymbol(
+            name="@" + op.sym_name if op.sym_name is not None else op.name,
+            detail=op.name, kind=_kind(op.name),
+            range=lines.range(op.start, end),
+            selection_range=lines.range(*(op.sym_span or (op.name_start, op.name_end))),
+            children=children.setdefault(op.index, []))
+        made[op.index] = sym
+        parent = parent_symbol(op)
+        if parent is not None:
+            children[parent].append(sym)
+        else:
+            roots.append(sym)
+    return roots
+
+
+def register(server: MlirbcServer) -> None:
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        view = server.view(params.text_document.uri)
+        if view is None:
+            return []
+        await ensure_index(server, view)
+        return document_symbols(view.index) if view.index is not None else []

@@ -1,0 +1,261 @@
+"""The server object: state (files, views, settings, models, diagnostics per source) and shared helpers.
+
+Features live in `features/`, one module each, and register themselves on the server (esbonio style).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..errors import DecodeError
+from ..models.registry import Registry
+from . import backend
+from .documents import Decoded, Snapshot, View, make_snapshot
+from .guard import WorkTimeout, run_bounded
+from .settings import RegistryBuild, Settings, build_model_registry
+from .textindex import TextIndex
+from .uris import uri_key
+
+T = TypeVar("T")
+
+# Diagnostic sources, kept apart so that one never wipes another.
+SOURCE_DECODE = "decode"
+SOURCE_FALLBACK = "fallback"
+SOURCE_TEXT = "text"
+SOURCE_SAVE = "save"
+SOURCES = (SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, SOURCE_SAVE)
+
+PROGRESS_AFTER_S = 0.3
+"""Work that takes longer than this gets a work-done progress in the client."""
+
+
+class RequestFailed(JsonRpcException):
+    """A request that cannot be served; the message says why (shown to the user by most clients)."""
+
+    CODE = -32803  # LSP RequestFailed
+
+
+class MlirbcServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("mlirbc-lsp", __version__,
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self._models: RegistryBuild | None = None
+        self._models_key: tuple[tuple[str, ...], ...] | None = None
+        self.files: dict[str, Decoded] = {}
+        self.views: dict[str, View] = {}
+        self.diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self._loading: dict[str, asyncio.Future[Decoded]] = {}
+
+    # -- settings and models ---------------------------------------------------------------------
+    def apply_settings(self, s: Settings) -> None:
+        self.settings = s
+        if s.registry_key() != self._models_key:
+            self._models = None  # rebuilt on next use; views already open keep their decode
+
+    def registry(self) -> Registry:
+        if self._models is None or self._models_key != self.settings.registry_key():
+            self._models = build_model_registry(self.settings)
+            self._models_key = self.settings.registry_key()
+            for problem in self._models.problems:
+                self.warn(problem)
+        return self._models.registry
+
+    # -- messages --------------------------------------------------------------------------------
+    def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Log) -> None:
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+        except Exception:
+            pass  # no client connected yet
+
+    def warn(self, message: str) -> None:
+        self.log(message, lsp.MessageType.Warning)
+        try:
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning,
+                                                           message=f"mlirbc: {message}"))
+        except Exception:
+            pass
+
+    # -- diagnostics -----------------------------------------------------------------------------
+    def set_diagnostics(self, uri: str, source: str, diags: list[lsp.Diagnostic]) -> None:
+        """Replace one source's diagnostics for `uri` and publish the union of all sources."""
+        per = self.diagnostics.setdefault(uri, {})
+        if not diags and source not in per:
+            return
+        per[source] = diags
+        union = [d for src in SOURCES for d in per.get(src, [])]
+        view = self.views.get(uri)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=uri, diagnostics=union, version=view.version if view is not None else None))
+
+    def clear_diagnostics(self, uri: str) -> None:
+        if self.diagnostics.pop(uri, None):
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri,
+                                                                                diagnostics=[]))
+
+    # -- views -----------------------------------------------------------------------------------
+    def views_of(self, key: str) -> list[View]:
+        return [v for v in self.views.values() if v.key == key]
+
+    def view(self, uri: str) -> View | None:
+        return self.views.get(uri)
+
+    def decoded_for(self, view: View) -> Decoded | None:
+        return self.files.get(view.key) if view.key is not None else None
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        view = self.views.get(uri)
+        if view is None:
+            return None
+        return make_snapshot(view, self.decoded_for(view))
+
+    def index_view_now(self, view: View) -> None:
+        """Index the view's current text on the calling thread (small texts, or reuse the file's)."""
+        decoded = self.decoded_for(view)
+        if decoded is not None and decoded.index is not None and view.text == decoded.text:
+            view.index = decoded.index
+        elif len(view.text) <= self.settings.max_index_mb * 1e6:
+            view.index = TextIndex(view.text)
+        else:
+            view.index = None
+        view.index_version = view.version
+
+    # -- heavy work --------------------------------------------------------------------------------
+    async def run_job(self, fn: Callable[[], T], what: str, title: str,
+                      token: lsp.ProgressToken | None = None) -> T:
+        """Run `fn` off the event loop, bounded by the decode timeout; show progress when slow.
+
+        Cancelling the calling request cancels the job (see guard.run_bounded).
+        """
+        task = asyncio.ensure_future(run_bounded(fn, what, self.settings.decode_timeout_s))
+        progress: lsp.ProgressToken | None = None
+        try:
+            done, _ = await asyncio.wait({task}, timeout=PROGRESS_AFTER_S)
+            if not done:
+                progress = await self._begin_progress(title, what, token)
+            return await task
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            if progress is not None:
+                try:
+                    self.work_done_progress.end(progress, lsp.WorkDoneProgressEnd())
+                except Exception:
+                    pass
+
+    async def _begin_progress(self, title: str, message: str,
+                              token: lsp.ProgressToken | None) -> lsp.ProgressToken | None:
+        caps = self.client_capabilities.window
+        if token is None:
+            if caps is None or not caps.work_done_progress:
+                return None
+            token = f"mlirbc-{uuid.uuid4()}"
+            try:
+                await asyncio.wait_for(self.work_done_progress.create_async(token), 5)
+            except Exception:
+                return None
+        try:
+            self.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
+                title=title, message=message, cancellable=False))
+        except Exception:
+            return None
+        return token
+
+    async def load_file(self, key: str, token: lsp.ProgressToken | None = None) -> Decoded:
+        """Read, decode, print and index the bytecode file at `key` (one job per file at a time)."""
+        running = self._loading.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        fut: asyncio.Future[Decoded] = asyncio.get_running_loop().create_future()
+        self._loading[key] = fut
+        try:
+            decoded = await self._load_file(key, token)
+            fut.set_result(decoded)
+            return decoded
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # mark retrieved: waiters get it through their own await
+            raise
+        finally:
+            self._loading.pop(key, None)
+
+    async def _load_file(self, key: str, token: lsp.ProgressToken | None) -> Decoded:
+        limit = int(self.settings.max_file_mb * 1024 * 1024)
+        try:
+            st = os.stat(key)
+        except OSError as exc:
+            raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
+        if st.st_size > limit:
+            raise RequestFailed(f"{key} is {st.st_size} bytes, over the limit of {limit} bytes "
+                                "(setting mlirbc.limits.maxFileMB)")
+        registry = self.registry()
+        max_index = self.settings.max_index_mb * 1e6
+
+        def work() -> Decoded:
+            with open(key, "rb") as f:
+                data = f.read(limit + 1)
+            if len(data) > limit:
+                raise RequestFailed(f"{key} grew over the size limit while being read")
+            module = backend.decode(data, registry)
+            printed = backend.print_view(module)
+            text: str = printed.text
+            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns)
+            if len(text) <= max_index:
+                decoded.index = TextIndex(text)
+            return decoded
+
+        name = os.path.basename(key)
+        try:
+            decoded = await self.run_job(work, f"decoding {name}", "mlirbc: opening bytecode",
+                                         token)
+        except DecodeError as exc:
+            raise RequestFailed(f"cannot decode {name}: {exc}",
+                                data={"offset": exc.offset, "section": exc.section}) from None
+        except backend.Unavailable as exc:
+            raise RequestFailed(str(exc)) from None
+        except WorkTimeout as exc:
+            raise RequestFailed(f"{name}: {exc}") from None
+        except (RequestFailed, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # a reader bug on a hostile file must not take the server down
+            raise RequestFailed(f"cannot decode {name}: internal error "
+                                f"{type(exc).__name__}: {exc}") from None
+        self.files[key] = decoded
+        return decoded
+
+
+def key_of(uri: str) -> str | None:
+    return uri_key(uri)
+
+
+def param(params: Any, name: str, default: Any = None) -> Any:
+    """A field of a custom request's params (a namedtuple, an object or a dict)."""
+    if isinstance(params, dict):
+        return params.get(name, default)
+    return getattr(params, name, default)
+
+
+FEATURES = (
+    "sync", "conversion", "hover", "navigation", "symbols", "folding", "semantic_tokens",
+    "inlay_hints", "completion", "configuration",
+)
+
+
+def create_server() -> MlirbcServer:
+    import importlib
+
+    server = MlirbcServer()
+    for name in FEATURES:
+        importlib.import_module(f"{__package__}.features.{name}").register(server)
+    return server
