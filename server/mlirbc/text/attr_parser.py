@@ -16,6 +16,8 @@ span.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..errors import TextError, TextSpan
 from ..ir.attributes import (
@@ -65,6 +67,7 @@ from ..ir.types import (
 )
 from .attr_printer import (
     SEMANTICS,
+    decimal_to_float_exact,
     double_to_float,
     element_storage_bytes,
     identity_layout_text,
@@ -87,6 +90,7 @@ from .lexer import (
     string_value,
 )
 
+_T = TypeVar("_T")
 _INT_TYPE_RE = re.compile(r"(si|ui|i)([0-9]+)")
 _WS = r"[ \t\r\n]*"
 _TENSOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\?){_WS}x{_WS})*")
@@ -187,6 +191,7 @@ class Parser:
         self.text = self.lexer.text
         self.tok: Token = self.lexer.next()
         self.prev_end = 0
+        self._nested = False
         """End offset of the last consumed token (or raw-scanned piece such as a dialect body)."""
         # Names repeat a lot (every location names its file): skip the uniquer for repeats.
         self._names: dict[bytes, StringAttr] = {}
@@ -297,6 +302,28 @@ class Parser:
     def parse_type(self) -> Type:
         """Any type: builtin, function, dialect type (kept as text) or `!mlirbc.fallback<...>`."""
         tok = self.tok
+        if tok.kind == BARE:
+            t = _SIMPLE_TYPES.get(tok.text)
+            if t is not None:
+                self.prev_end = tok.end
+                self.tok = self.lexer.next()
+                return t
+        return self._guarded(self._type)
+
+    def _guarded(self, parse: Callable[[], _T]) -> _T:
+        """Run a parse, turning Python's recursion limit (absurd nesting) into a located TextError."""
+        if self._nested:
+            return parse()
+        self._nested = True
+        try:
+            return parse()
+        except RecursionError:
+            raise self.error("nesting too deep", self.tok) from None
+        finally:
+            self._nested = False
+
+    def _type(self) -> Type:
+        tok = self.tok
         kind = tok.kind
         if kind == BARE:
             name = tok.text
@@ -311,7 +338,7 @@ class Parser:
                 self.expect("<", f"expected '<' in {name} type")
                 return shaped(self, tok)
         elif kind == "(":
-            return self.parse_function_type()
+            return self._function_type()
         elif kind == BANG:
             return self._parse_dialect_type()
         raise self.error("expected type", tok)
@@ -321,9 +348,9 @@ class Parser:
         self.expect("(", "expected '('")
         if self.consume_if(")"):
             return ()
-        types = [self.parse_type()]
+        types = [self._type()]
         while self.consume_if(","):
-            types.append(self.parse_type())
+            types.append(self._type())
         self.expect(")", "expected ')' in type list")
         return tuple(types)
 
@@ -331,9 +358,13 @@ class Parser:
         """The part after `->`: a parenthesised list or a single type."""
         if self.tok.kind == "(":
             return self.parse_type_list_parens()
-        return (self.parse_type(),)
+        return (self._type(),)
 
     def parse_function_type(self) -> FunctionType:
+        """`(inputs) -> results`."""
+        return self._guarded(self._function_type)
+
+    def _function_type(self) -> FunctionType:
         inputs = self.parse_type_list_parens()
         self.expect("->", "expected '->' in function type")
         return FunctionType.get(inputs, self.parse_function_result_types())
@@ -371,14 +402,14 @@ class Parser:
         m = _UNRANKED_RE.match(self.text, self.tok.start)
         if m is not None:
             self.reset(m.end())
-            element = self.parse_type()
+            element = self._type()
             self.expect(">", "expected '>' in tensor type")
             return UnrankedTensorType.get(element)
         shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
-        element = self.parse_type()
+        element = self._type()
         encoding = None
         if self.consume_if(","):
-            encoding = self.parse_attribute()
+            encoding = self._attr()
         self.expect(">", "expected '>' in tensor type")
         return RankedTensorType.get(shape, element, encoding)
 
@@ -390,14 +421,14 @@ class Parser:
             self.reset(m.end())
         else:
             shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
-        element = self.parse_type()
+        element = self._type()
         layout: Attribute | None = None
         space: Attribute | None = None
         if self.consume_if(","):
             first_tok = self.tok
-            first = self.parse_attribute()
+            first = self._attr()
             if self.consume_if(","):
-                layout, space = first, self.parse_attribute()
+                layout, space = first, self._attr()
             elif not unranked and _is_layout(first):
                 layout = first
             else:
@@ -415,21 +446,21 @@ class Parser:
 
     def _parse_vector(self, kw: Token) -> Type:
         shape, scalable = self._parse_dims(_VECTOR_DIMS_RE)
-        element = self.parse_type()
+        element = self._type()
         self.expect(">", "expected '>' in vector type")
         return VectorType.get(shape, element, scalable if any(scalable) else None)
 
     def _parse_complex(self, kw: Token) -> Type:
-        element = self.parse_type()
+        element = self._type()
         self.expect(">", "expected '>' in complex type")
         return ComplexType.get(element)
 
     def _parse_tuple(self, kw: Token) -> Type:
         types: list[Type] = []
         if not self.consume_if(">"):
-            types.append(self.parse_type())
+            types.append(self._type())
             while self.consume_if(","):
-                types.append(self.parse_type())
+                types.append(self._type())
             self.expect(">", "expected '>' in tuple type")
         return TupleType.get(tuple(types))
 
@@ -464,6 +495,9 @@ class Parser:
 
     def parse_attribute(self) -> Attribute:
         """Any attribute, with its optional `: type` where MLIR's grammar has one."""
+        return self._guarded(self._attr)
+
+    def _attr(self) -> Attribute:
         tok = self.tok
         kind = tok.kind
         if kind == BARE:
@@ -472,14 +506,14 @@ class Parser:
                 return handler(self)
             if tok.text not in self._SHAPED and _simple_type(tok.text) is None:
                 raise self.error("expected attribute value", tok)
-            return TypeAttr.get(self.parse_type())
+            return TypeAttr.get(self._type())
         if kind == STRING:
             self.prev_end = tok.end
             self.tok = self.lexer.next()
             value = string_value(tok)
             if self.tok.kind == ":":
                 self.advance()
-                return StringAttr.get(value, self.parse_type())
+                return StringAttr.get(value, self._type())
             return StringAttr.get(value)
         if kind == INT or kind == FLOAT or kind == "-":
             return self._parse_number()
@@ -487,23 +521,26 @@ class Parser:
             self.advance()
             elements: list[Attribute] = []
             if not self.consume_if("]"):
-                elements.append(self.parse_attribute())
+                elements.append(self._attr())
                 while self.consume_if(","):
-                    elements.append(self.parse_attribute())
+                    elements.append(self._attr())
                 self.expect("]", "expected ']' in array attribute")
             return ArrayAttr.get(tuple(elements))
         if kind == "{":
-            return self.parse_attribute_dict()
+            return self._attr_dict()
         if kind == SYMBOL:
             return self._parse_symbol_ref()
         if kind == HASH:
             return self._parse_hash_attr()
         if kind == "(" or kind == BANG:
-            return TypeAttr.get(self.parse_type())
+            return TypeAttr.get(self._type())
         raise self.error("expected attribute value", tok)
 
     def parse_attribute_dict(self) -> DictionaryAttr:
         """`{name = value, unitname, "quoted name" = value}`; entries end up sorted by name."""
+        return self._guarded(self._attr_dict)
+
+    def _attr_dict(self) -> DictionaryAttr:
         self.expect("{", "expected '{'")
         entries: dict[bytes, Attribute] = {}
         if not self.consume_if("}"):
@@ -522,7 +559,7 @@ class Parser:
                     name = key.decode("utf-8", "replace")
                     raise self.error(f"duplicate key '{name}' in dictionary attribute", key_tok)
                 if self.consume_if("="):
-                    entries[key] = self.parse_attribute()
+                    entries[key] = self._attr()
                 else:
                     entries[key] = UnitAttr.get()
                 if not self.consume_if(","):
@@ -560,7 +597,7 @@ class Parser:
         if self.tok.kind == ":":
             # A typed dialect attribute carries its type in its text (`#foo.bar<...> : i32`).
             self.advance()
-            self.parse_type()
+            self._type()
             end = self.prev_end
         return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], self.text[tok.start : end])
 
@@ -662,7 +699,7 @@ class Parser:
         if self.tok.kind == ":":
             self.advance()
             type_tok = self.tok
-            t = self.parse_type()
+            t = self._type()
         if num.kind == FLOAT:
             if t is None:
                 t = FloatType.get("f64")
@@ -717,16 +754,14 @@ class Parser:
             return bits
         if num.kind != FLOAT:
             raise self.error("expected floating point literal", num)
-        # MLIR reads the literal as a double first, then converts (double rounding included).
-        value = float(text)
-        if negative:
-            value = -value
-        if (negative and not sem.signed and value != 0) or (
-            value in (float("inf"), float("-inf"))
-            and sem.name in ("f6E3M2FN", "f6E2M3FN", "f4E2M1FN")
-        ):
+        if negative and not sem.signed and text.strip("0.eE+-") != "":
             raise self.error(f"floating point value not representable in {t.name}", num)
-        return double_to_float(value, sem)
+        # Rounded once, straight into the target format.  mlir-opt goes through a double first,
+        # which is the same for every format up to f64 bar rare double-rounding ties, but loses
+        # f80/f128 precision and range: then it cannot read back its own prints; we can.
+        if sem.name == "f64":
+            return double_to_float(-float(text) if negative else float(text), sem)
+        return decimal_to_float_exact(("-" if negative else "") + text, sem)
 
     # -- dense and friends -----------------------------------------------------------------------
 
@@ -787,7 +822,7 @@ class Parser:
     def _parse_shaped_literal_type(self, at: Token) -> Type:
         self.expect(":", "expected ':'")
         type_tok = self.tok
-        t = self.parse_type()
+        t = self._type()
         if not isinstance(
             t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType | UnrankedMemRefType
         ):
@@ -975,7 +1010,7 @@ class Parser:
         self.advance()
         self.expect("<", "expected '<' after 'array'")
         type_tok = self.tok
-        et = self.parse_type()
+        et = self._type()
         if isinstance(et, IntegerType):
             if et.width != 1 and et.width % 8:
                 raise self.error("element type bitwidth must be a multiple of 8", type_tok)
@@ -1028,7 +1063,7 @@ class Parser:
         if self.consume_if(">"):
             referenced = UnitAttr.get()
         else:
-            referenced = self.parse_attribute()
+            referenced = self._attr()
             self.expect(">", "expected '>' to close distinct attribute")
         return DistinctAttr.get(ident, referenced)
 
@@ -1055,12 +1090,15 @@ class Parser:
         """`loc(...)`, keyword and parentheses included."""
         self.expect_keyword("loc", "expected 'loc' keyword")
         self.expect("(", "expected '(' in location")
-        loc = self.parse_location()
+        loc = self._guarded(self._location)
         self.expect(")", "expected ')' in location")
         return loc
 
     def parse_location(self) -> Attribute:
         """The inside of `loc(...)`."""
+        return self._guarded(self._location)
+
+    def _location(self) -> Attribute:
         tok = self.tok
         kind = tok.kind
         if kind == STRING:
@@ -1071,25 +1109,31 @@ class Parser:
                 self.advance()
                 return UnknownLoc.get()
             if text == "callsite":
-                self.advance()
-                self.expect("(", "expected '(' in callsite location")
-                callee = self.parse_location()
-                self.expect_keyword("at", "expected 'at' in callsite location")
-                caller = self.parse_location()
-                self.expect(")", "expected ')' in callsite location")
-                return CallSiteLoc.get(callee, caller)
+                # Call stacks nest in the caller position: walk that chain in a loop, not by
+                # recursion, so arbitrarily deep stacks parse.
+                callees: list[Attribute] = []
+                while self.at_keyword("callsite"):
+                    self.advance()
+                    self.expect("(", "expected '(' in callsite location")
+                    callees.append(self._location())
+                    self.expect_keyword("at", "expected 'at' in callsite location")
+                caller = self._location()
+                for callee in reversed(callees):
+                    self.expect(")", "expected ')' in callsite location")
+                    caller = CallSiteLoc.get(callee, caller)
+                return caller
             if text == "fused":
                 self.advance()
                 metadata = None
                 if self.consume_if("<"):
-                    metadata = self.parse_attribute()
+                    metadata = self._attr()
                     self.expect(">", "expected '>' after fused location metadata")
                 self.expect("[", "expected '[' in fused location")
                 locs: list[Attribute] = []
                 if not self.consume_if("]"):
-                    locs.append(self.parse_location())
+                    locs.append(self._location())
                     while self.consume_if(","):
-                        locs.append(self.parse_location())
+                        locs.append(self._location())
                     self.expect("]", "expected ']' in fused location")
                 return fused_location(locs, metadata)
         if kind == HASH:
@@ -1118,7 +1162,7 @@ class Parser:
             return file_range(name, line, col, end_line, end_col)
         if self.tok.kind == "(":
             self.advance()
-            child = self.parse_location()
+            child = self._location()
             self.expect(")", "expected ')' after child location of NameLoc")
             return NameLoc.get(name, child)
         return NameLoc.get(name, UnknownLoc.get())

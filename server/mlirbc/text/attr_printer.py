@@ -480,11 +480,20 @@ def print_type(t: Type) -> str:
     """A type as MLIR text (`i32`, `tensor<2x?xf32>`, `(i32) -> i64`, `!llvm.ptr`, ...)."""
     s = _type_cache.get(t)
     if s is None:
-        printer = _TYPE_PRINTERS.get(type(t))
-        if printer is None:
-            raise TypeError(f"cannot print type {t!r}")
-        s = printer(t)
-        _type_cache[t] = s
+        try:
+            s = _render_type(t)
+        except RecursionError:
+            _warm(t)
+            s = _render_type(t)
+    return s
+
+
+def _render_type(t: Type) -> str:
+    printer = _TYPE_PRINTERS.get(type(t))
+    if printer is None:
+        raise TypeError(f"cannot print type {t!r}")
+    s = printer(t)
+    _type_cache[t] = s
     return s
 
 
@@ -568,19 +577,28 @@ _TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
 # ================================================================================================
 
 _attr_cache: weakref.WeakKeyDictionary[Attribute, str] = weakref.WeakKeyDictionary()
-_UNCACHED_SIZE = 4096  # big dense payloads are printed on demand rather than kept twice
+_UNCACHED_SIZE = 4096  # big payloads (dense data, long strings) are printed on demand, not kept twice
 
 
 def print_attribute(a: Attribute) -> str:
     """An attribute as MLIR text, with its `: type` suffix where MLIR prints one."""
     s = _attr_cache.get(a)
     if s is None:
-        printer = _ATTR_PRINTERS.get(type(a))
-        if printer is None:
-            raise TypeError(f"cannot print attribute {a!r}")
-        s = printer(a)
-        if len(s) <= _UNCACHED_SIZE:
-            _attr_cache[a] = s
+        try:
+            s = _render_attribute(a)
+        except RecursionError:
+            _warm(a)
+            s = _render_attribute(a)
+    return s
+
+
+def _render_attribute(a: Attribute) -> str:
+    printer = _ATTR_PRINTERS.get(type(a))
+    if printer is None:
+        raise TypeError(f"cannot print attribute {a!r}")
+    s = printer(a)
+    if len(s) <= _UNCACHED_SIZE or type(a) not in _BULKY:
+        _attr_cache[a] = s
     return s
 
 
@@ -893,6 +911,12 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
 }
 
 
+_BULKY = frozenset(
+    [StringAttr, DenseArrayAttr, DenseElementsAttr, DenseStringElementsAttr, SparseElementsAttr]
+)
+"""Payload attributes whose long prints are not cached; they hold no nested structure."""
+
+
 # ================================================================================================
 # Locations
 # ================================================================================================
@@ -917,8 +941,16 @@ def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
 def print_location(loc: Attribute) -> str:
     """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ..."""
     s = _loc_cache.get(loc)
-    if s is not None:
-        return s
+    if s is None:
+        try:
+            s = _render_location(loc)
+        except RecursionError:
+            _warm(loc)
+            s = _render_location(loc)
+    return s
+
+
+def _render_location(loc: Attribute) -> str:
     if isinstance(loc, FileLineColLoc):
         s = f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
     elif isinstance(loc, NameLoc):
@@ -957,3 +989,45 @@ def _quoted_name(name: StringAttr) -> str:
         s = quote_bytes(name.value)
         _name_cache[name] = s
     return s
+
+
+# ================================================================================================
+# Deep nesting
+# ================================================================================================
+
+_LOCATION_TYPES = (UnknownLoc, FileLineColLoc, FileLineColRange, NameLoc, CallSiteLoc, FusedLoc)
+
+
+def _children(node: object) -> list[object]:
+    out: list[object] = []
+    for name in type(node).__slots__:  # type: ignore[attr-defined]
+        value = getattr(node, name)
+        values = value if isinstance(value, tuple) else (value,)
+        for v in values:
+            if isinstance(v, tuple):
+                out.extend(x for x in v if isinstance(x, Attribute | Type))
+            elif isinstance(v, Attribute | Type):
+                out.append(v)
+    return out
+
+
+def _warm(root: object) -> None:
+    """Fill the print caches bottom-up without recursion, so that printing a structure nested
+    deeper than Python's recursion limit (long call-site chains) only ever recurses one level."""
+    stack: list[tuple[object, bool]] = [(root, False)]
+    seen: set[int] = set()
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            if isinstance(node, Type):
+                _render_type(node)
+            elif isinstance(node, _LOCATION_TYPES):
+                _render_location(node)
+            elif isinstance(node, Attribute):
+                _render_attribute(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node))
