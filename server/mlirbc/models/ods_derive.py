@@ -177,9 +177,21 @@ def _enum_case(d: Records, enum: Record, default: str) -> Record | None:
     symbol = default.strip().rsplit("::", 1)[-1]
     for ref in enum.get("enumerants") or []:
         case = _ref(d, ref)
-        if case is not None and case.get("symbol") == symbol:
+        if case is None:
+            continue
+        # `{}` value-initialises a (bit) enum: the case whose value is 0
+        if case.get("symbol") == symbol or (default.strip() == "{}" and case.get("value") == 0):
             return case
     return None
+
+
+_CPP_DEFAULTS = {
+    # C++ default expressions of attributes with hand-written printers, as mlir-opt 22 prints them
+    ("::mlir::LLVM::CConvAttr", "CConv::C"): "#llvm.cconv<ccc>",
+    ("::mlir::LLVM::TailCallKindAttr", "TailCallKind::None"): "#llvm.tailcallkind<none>",
+    ("::mlir::LLVM::LinkageAttr", "Linkage::External"): "#llvm.linkage<external>",
+    ("::mlir::ub::PoisonAttrInterface", "{}"): "#ub.poison",
+}
 
 
 def _enum_attr_text(d: Records, base: Record, default: str) -> str | None:
@@ -212,6 +224,9 @@ def default_text(d: Records, rec: Record) -> str | None:
         base = inner
     supers = _supers(base)
     storage = str(base.get("storageType", "")).strip()
+    known = _CPP_DEFAULTS.get((storage, default))
+    if known is not None:
+        return known
     if "EnumAttr" in supers:
         return _enum_attr_text(d, base, default)
     if "EnumAttrInfo" in supers:
