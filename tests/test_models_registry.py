@@ -16,7 +16,7 @@ import pytest
 
 from mlirbc.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from mlirbc.ir.types import IntegerType
-from mlirbc.models.api import OpInfo
+from mlirbc.models.api import ModelError, OpInfo
 from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, LayoutOpModel
 from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
@@ -137,7 +137,8 @@ def mydialect_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_ods_json_layouts(mydialect_json: Path) -> None:
     reg = Registry()
     regs = load_ods_json(reg, mydialect_json)
-    assert sorted(r.key for r in regs) == ["op:mydialect.bar", "op:mydialect.baz", "op:mydialect.foo"]
+    assert sorted(r.key for r in regs) == [
+        "op:mydialect.bar", "op:mydialect.baz", "op:mydialect.foo", "op:mydialect.qux"]
     look = reg.op("mydialect.foo")
     assert look.origin == f"ods-json {mydialect_json}"
     foo = look.model
@@ -164,6 +165,11 @@ def test_ods_json_layouts(mydialect_json: Path) -> None:
     assert bar.info().isolated_from_above and bar.info().regions == ["body"]
     baz = reg.op("mydialect.baz").model
     assert baz is not None and not baz.has_properties()
+    qux = reg.op("mydialect.qux").model  # hand-written encoding: hover info, but no decoding
+    assert isinstance(qux, LayoutOpModel) and qux.custom_encoding
+    assert qux.info().summary == "Qux writes its properties with hand-written C++"
+    with pytest.raises(ModelError):
+        qux.decode_properties(MemoryEntryReader(b"\x03", attrs=[StringAttr.get("a0")]))
 
     # a payload as the generated C++ would write it: enabled attr#1, marked, align [8], count -2, tag s#0
     payload = bytes.fromhex("03 01 01 11 00 fe ff ff ff ff ff ff ff 01")

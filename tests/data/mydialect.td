@@ -53,3 +53,9 @@ def My_BazOp : My_Op<"baz"> {
   let summary = "Baz has no properties at all";
   let arguments = (ins AnyType:$x);
 }
+
+def My_QuxOp : My_Op<"qux"> {
+  let summary = "Qux writes its properties with hand-written C++";
+  let arguments = (ins I32Attr:$value);
+  let useCustomPropertiesEncoding = 1;
+}

@@ -277,6 +277,9 @@ class LayoutOpModel:
     natives: list[Field] = field(default_factory=list)
     """Native properties in declaration order."""
     op_info: OpInfo | None = None
+    custom_encoding: bool = False
+    """The op writes its properties with hand-written C++ (ODS `useCustomPropertiesEncoding`): the layout
+    above does not describe the bytes, so decoding refuses (the op stays a fallback, bytes kept)."""
 
     def info(self) -> OpInfo:
         return self.op_info or OpInfo(self.name)
@@ -294,7 +297,12 @@ class LayoutOpModel:
             raise ModelError(f"no codec for native property {f.name} ({f.kind})")
         return codec
 
+    def _check_layout(self) -> None:
+        if self.custom_encoding:
+            raise ModelError(f"{self.name} uses a custom (hand-written) property encoding")
+
     def decode_properties(self, r: EntryReader) -> dict[str, Attribute]:
+        self._check_layout()
         values: dict[str, Attribute] = {}
         v6 = r.version >= 6
         for f in self.attributes:
@@ -321,6 +329,7 @@ class LayoutOpModel:
         return dict(sorted(values.items()))
 
     def encode_properties(self, values: dict[str, Attribute], w: EntryWriter) -> None:
+        self._check_layout()
         v6 = w.version >= 6
         extra = set(values) - {f.name for f in self.attributes} - {f.name for f in self.natives}
         if extra:

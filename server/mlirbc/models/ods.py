@@ -45,7 +45,8 @@ def op_model_from_data(full_name: str, op: dict[str, Any]) -> LayoutOpModel:
         successors=list(op.get("successors", [])),
         defaults=dict(defaults),
     )
-    return LayoutOpModel(full_name, attributes=attributes, natives=natives, op_info=info)
+    return LayoutOpModel(full_name, attributes=attributes, natives=natives, op_info=info,
+                         custom_encoding=bool(op.get("custom_encoding", False)))
 
 
 def read_index(data_dir: Path = DATA_DIR) -> dict[str, Any]:
