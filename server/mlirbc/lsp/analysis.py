@@ -37,17 +37,30 @@ def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
 
 
 async def ensure_index(server: MlirbcServer, view: View) -> None:
+    """Make `view.index` describe the view's current text (small texts inline, large ones in a job;
+    a view still showing the decoded text shares the file's index)."""
     if view.index_version == view.version:
         return
-    decoded = server.decoded_for(view)
-    if (decoded is not None and view.text == decoded.text) or len(view.text) <= SMALL_TEXT:
-        server.index_view_now(view)
-        return
     version, text = view.version, view.text
+    decoded = server.decoded_for(view)
+    if decoded is not None and text == decoded.text:
+        if decoded.index is None and decoded.index_job is not None:
+            try:
+                await asyncio.shield(decoded.index_job)
+            except Exception as exc:
+                server.log(f"indexing {decoded.key} failed: {exc}")
+        if decoded.index is not None:
+            if view.version == version:
+                view.index, view.index_version = decoded.index, version
+            return
     if len(text) > server.settings.max_index_mb * 1e6:
         view.index, view.index_version = None, version
         return
-    index = await server.run_job(lambda: TextIndex(text), "indexing the view", "mlirbc: indexing")
+    if len(text) <= SMALL_TEXT:
+        index = TextIndex(text)
+    else:
+        index = await server.run_job(lambda: TextIndex(text), "indexing the view",
+                                     "mlirbc: indexing")
     if view.version == version:
         view.index, view.index_version = index, version
 

@@ -8,6 +8,7 @@ version, the index of that text, and the parse of that version once the text par
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ class Decoded:
     registry: Registry
     index: TextIndex | None = None
     mtime_ns: int = 0
+    index_job: asyncio.Future[TextIndex] | None = None
+    """Indexing of a large view, started right after decoding."""
     saved: tuple[str, bytes] | None = None
     """The last view text saved over this file by `mlirbc/save`, with the bytes written."""
 

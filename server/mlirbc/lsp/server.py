@@ -34,6 +34,9 @@ SOURCE_TEXT = "text"
 SOURCE_SAVE = "save"
 SOURCES = (SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, SOURCE_SAVE)
 
+SMALL_INDEX = 2_000_000
+"""Views up to this many characters are indexed together with decoding; larger ones right after."""
+
 PROGRESS_AFTER_S = 0.3
 """Work that takes longer than this gets a work-done progress in the client."""
 
@@ -119,17 +122,6 @@ class MlirbcServer(LanguageServer):
             return None
         return make_snapshot(view, self.decoded_for(view))
 
-    def index_view_now(self, view: View) -> None:
-        """Index the view's current text on the calling thread (small texts, or reuse the file's)."""
-        decoded = self.decoded_for(view)
-        if decoded is not None and decoded.index is not None and view.text == decoded.text:
-            view.index = decoded.index
-        elif len(view.text) <= self.settings.max_index_mb * 1e6:
-            view.index = TextIndex(view.text)
-        else:
-            view.index = None
-        view.index_version = view.version
-
     # -- heavy work --------------------------------------------------------------------------------
     async def run_job(self, fn: Callable[[], T], what: str, title: str,
                       token: lsp.ProgressToken | None = None) -> T:
@@ -211,7 +203,7 @@ class MlirbcServer(LanguageServer):
             printed = backend.print_view(module)
             text: str = printed.text
             decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns)
-            if len(text) <= max_index:
+            if len(text) <= SMALL_INDEX:
                 decoded.index = TextIndex(text)
             return decoded
 
@@ -231,6 +223,19 @@ class MlirbcServer(LanguageServer):
         except Exception as exc:  # a reader bug on a hostile file must not take the server down
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
+        if decoded.index is None and len(decoded.text) <= max_index:
+            # Index big views after answering: convertFromBytecode returns sooner, and the
+            # didOpen that follows waits for this job instead of indexing again.
+            text = decoded.text
+
+            def done(job: asyncio.Future[TextIndex]) -> None:
+                if not job.cancelled() and job.exception() is None:
+                    decoded.index = job.result()
+                decoded.index_job = None
+
+            decoded.index_job = asyncio.ensure_future(self.run_job(
+                lambda: TextIndex(text), f"indexing {name}", "mlirbc: indexing"))
+            decoded.index_job.add_done_callback(done)
         self.files[key] = decoded
         return decoded
 
