@@ -298,6 +298,149 @@ def random_float_bits(rng: random.Random, name: str, count: int) -> list[int]:
     return sorted(out)
 
 
+class RandomAttrs:
+    """Seeded random attributes, types and locations of every kind, in MLIR's canonical forms
+    (splats stored once, i1 data packed, fused locations flat, dictionaries sorted)."""
+
+    def __init__(self, seed: int, big_floats: bool = True) -> None:
+        self.r = random.Random(seed)
+        self.floats = [n for n in FLOAT_WIDTHS if big_floats or n not in ("f80", "f128")]
+
+    def name(self) -> str:
+        return "".join(self.r.choice('abcxyz_$.0- "\\\n\xe9') for _ in range(self.r.randint(1, 6)))
+
+    def int_type(self) -> IntegerType:
+        return IntegerType.get(self.r.choice([1, 1, 8, 16, 32, 64, 3, 17, 128]), self.r.choice([0, 0, 1, 2]))
+
+    def scalar_type(self) -> Type:
+        k = self.r.random()
+        if k < 0.45:
+            return self.int_type()
+        if k < 0.55:
+            return index
+        return FloatType.get(self.r.choice(self.floats))
+
+    def type(self, depth: int = 0) -> Type:
+        r = self.r
+        k = r.random()
+        if depth > 2 or k < 0.4:
+            return self.scalar_type()
+        if k < 0.5:
+            shape = tuple(r.choice([1, 2, 3, DYNAMIC]) for _ in range(r.randint(0, 3)))
+            return tensor(shape, self.scalar_type())
+        if k < 0.6:
+            return VectorType.get((2, 4), f32, (r.random() < 0.5, True))
+        if k < 0.7:
+            shape = tuple(r.choice([1, 4, DYNAMIC]) for _ in range(r.randint(0, 2)))
+            space = r.choice([None, IntegerAttr.get(i64, r.randint(1, 5))])
+            return MemRefType.get(shape, self.scalar_type(), identity(len(shape)), space)
+        if k < 0.8:
+            return UnrankedTensorType.get(self.scalar_type())
+        if k < 0.9:
+            ins = tuple(self.type(depth + 1) for _ in range(r.randint(0, 2)))
+            return FunctionType.get(ins, tuple(self.type(depth + 1) for _ in range(r.randint(0, 2))))
+        return TupleType.get(tuple(self.type(depth + 1) for _ in range(r.randint(0, 2))))
+
+    def float_bits(self, name: str) -> int:
+        bits = self.r.getrandbits(SEMANTICS[name].width)
+        if name == "f80":  # keep the x87 integer bit consistent with the exponent
+            exp = (bits >> 64) & 0x7FFF
+            bits = bits | 1 << 63 if exp else bits & ~(1 << 63)
+        return bits
+
+    def element(self, t: Type) -> bytes:
+        if isinstance(t, FloatType):
+            return self.float_bits(t.name).to_bytes(SEMANTICS[t.name].storage_bytes, "little")
+        if isinstance(t, ComplexType):
+            return self.element(t.element) + self.element(t.element)
+        width = t.width if isinstance(t, IntegerType) else 64
+        return self.r.getrandbits(width).to_bytes(max(1, (width + 7) // 8), "little")
+
+    def dense(self) -> DenseElementsAttr:
+        r = self.r
+        shape = tuple(r.randint(0, 3) for _ in range(r.randint(0, 3)))
+        if r.random() < 0.1:
+            shape = (r.choice([100, 101, 150]),)
+        et = r.choice([self.scalar_type(), ComplexType.get(f32), ComplexType.get(i8)])
+        if isinstance(et, IntegerType) and et.width == 1 and et.signedness:
+            et = i8
+        count = 1
+        for d in shape:
+            count *= d
+        t = tensor(shape, et)
+        if et is i1:
+            flags = [r.random() < 0.5 for _ in range(count)]
+            if r.random() < 0.3 or count == 1:
+                flags = [flags[0]] * count if count else []
+            if flags and all(f == flags[0] for f in flags):
+                return DenseElementsAttr.get(t, b"\xff" if flags[0] else b"\x00")
+            packed = sum(1 << i for i, f in enumerate(flags) if f)
+            return DenseElementsAttr.get(t, packed.to_bytes((count + 7) // 8, "little"))
+        pool = [self.element(et) for _ in range(3)]
+        elems = [r.choice(pool) for _ in range(count)]
+        if elems and (r.random() < 0.3 or all(e == elems[0] for e in elems)):
+            return DenseElementsAttr.get(t, elems[0])
+        return DenseElementsAttr.get(t, b"".join(elems))
+
+    def loc(self, depth: int = 0) -> Attribute:
+        r = self.r
+        k = r.random()
+        f = s(self.name())
+        if depth > 2 or k < 0.3:
+            return FileLineColLoc.get(f, r.randint(0, 99), r.randint(0, 99))
+        if k < 0.4:
+            return FileLineColRange.get(f, (r.randint(0, 9), r.randint(0, 9), r.randint(10, 20)))
+        if k < 0.5:
+            return FileLineColRange.get(f, (r.randint(0, 9), r.randint(0, 9), r.randint(10, 20), 3))
+        if k < 0.6:
+            return NameLoc.get(f, self.loc(depth + 1) if r.random() < 0.5 else UnknownLoc.get())
+        if k < 0.7:
+            return CallSiteLoc.get(self.loc(depth + 1), self.loc(depth + 1))
+        if k < 0.8:
+            return UnknownLoc.get()
+        parts = dict.fromkeys(self.loc(depth + 1) for _ in range(r.randint(2, 3)))
+        locs = tuple(x for x in parts if not isinstance(x, UnknownLoc | FusedLoc))
+        if len(locs) < 2:
+            return UnknownLoc.get()
+        return FusedLoc.get(locs, r.choice([None, s("m")]))
+
+    def attr(self, depth: int = 0) -> Attribute:
+        r = self.r
+        k = r.random() * (0.5 if depth > 2 else 1.0)
+        if k < 0.12:
+            t = r.choice([self.int_type(), index])
+            width = t.width if isinstance(t, IntegerType) else 64
+            return IntegerAttr.get(t, r.getrandbits(width) if width else 0)
+        if k < 0.22:
+            name = r.choice(self.floats)
+            return FloatAttr.get(FloatType.get(name), self.float_bits(name))
+        if k < 0.3:
+            data = bytes(r.getrandbits(8) for _ in range(r.randint(0, 8)))
+            return StringAttr.get(data, r.choice([None, None, i32]))
+        if k < 0.35:
+            return TypeAttr.get(self.type())
+        if k < 0.4:
+            root = s(self.name())
+            nested = tuple(FlatSymbolRefAttr.get(s(self.name())) for _ in range(r.randint(0, 2)))
+            return SymbolRefAttr.get(root, nested) if nested else FlatSymbolRefAttr.get(root)
+        if k < 0.45:
+            return UnitAttr.get()
+        if k < 0.5:
+            et = r.choice([i1, i8, i16, i32, i64, f32, f64, f16, bf16])
+            n = r.randint(0, 4)
+            if et is i1:
+                return DenseArrayAttr.get(et, n, bytes(r.randint(0, 1) for _ in range(n)))
+            return DenseArrayAttr.get(et, n, b"".join(self.element(et) for _ in range(n)))
+        if k < 0.6:
+            return self.dense()
+        if k < 0.7:
+            return self.loc()
+        if k < 0.85:
+            return ArrayAttr.get(tuple(self.attr(depth + 1) for _ in range(r.randint(0, 3))))
+        entries = {self.name().encode(): self.attr(depth + 1) for _ in range(r.randint(0, 3))}
+        return DictionaryAttr.get(tuple((StringAttr.get(key), entries[key]) for key in sorted(entries)))
+
+
 # ================================================================================================
 # Lexer
 # ================================================================================================
@@ -484,6 +627,14 @@ def test_roundtrip_identity() -> None:
         if back is not x:
             failures.append(text)
     assert not failures, f"{len(failures)} of {len(cases)}:\n" + "\n".join(failures[:20])
+
+
+def test_random_roundtrip_identity() -> None:
+    gen = RandomAttrs(11)
+    for _ in range(3000):
+        a = gen.attr()
+        text = print_attribute(a)
+        assert parse_attribute_text(text) is a, text
 
 
 def test_location_roundtrip_identity() -> None:
@@ -857,3 +1008,13 @@ def test_oracle_agrees_on_accepted_texts() -> None:
     ours = [print_attribute(parse_attribute_text(t)) for t in texts]
     diffs = [f"{t}: oracle {o}, ours {m}" for t, o, m in zip(texts, theirs, ours, strict=True) if o != m]
     assert not diffs, "\n".join(diffs)
+
+
+@needs_oracle
+def test_oracle_random_attributes() -> None:
+    # f80/f128 excluded: mlir-opt reads float literals through a double and cannot re-read those.
+    gen = RandomAttrs(5, big_floats=False)
+    ours = [print_attribute(gen.attr()) for _ in range(1500)]
+    theirs = _oracle_reprint(ours)
+    diffs = [f"{o!r} -> {t!r}" for o, t in zip(ours, theirs, strict=True) if o != t]
+    assert not diffs, f"{len(diffs)} of {len(ours)}:\n" + "\n".join(diffs[:30])
