@@ -175,6 +175,9 @@ class MlirbcServer(LanguageServer):
             decoded = await self._load_file(key, token)
             fut.set_result(decoded)
             return decoded
+        except asyncio.CancelledError:
+            fut.cancel()
+            raise
         except BaseException as exc:
             fut.set_exception(exc)
             fut.exception()  # mark retrieved: waiters get it through their own await

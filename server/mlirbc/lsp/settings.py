@@ -72,7 +72,7 @@ def parse_settings(obj: Any) -> Settings:
         models_disabled=tuple(_str_list(_get(obj, "models.disabled"))),
         models_ods_json=tuple(_str_list(_get(obj, "models.odsJson"))),
         models_plugins=tuple(_str_list(_get(obj, "models.plugins"))),
-        max_file_mb=_num(_get(obj, "limits.maxFileMB"), d.max_file_mb, 0.001, 1 << 20),
+        max_file_mb=_num(_get(obj, "limits.maxFileMB"), d.max_file_mb, 1e-6, 1 << 20),
         decode_timeout_s=_num(_get(obj, "limits.decodeTimeoutSeconds"), d.decode_timeout_s, 0.1,
                               86400),
         debounce_ms=_num(_get(obj, "diagnostics.debounceMs"), d.debounce_ms, 0, 10000),

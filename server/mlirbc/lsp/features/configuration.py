@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from lsprotocol import types as lsp
 
@@ -10,6 +11,17 @@ from ..server import MlirbcServer
 from ..settings import parse_settings
 
 SECTION = "mlirbc"
+
+
+def plain(x: Any) -> Any:
+    """JSON objects arrive as namedtuples from pygls' decoder: turn them back into dicts."""
+    if hasattr(x, "_asdict"):
+        return {k: plain(v) for k, v in x._asdict().items()}
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [plain(v) for v in x]
+    return x
 
 
 async def _pull(server: MlirbcServer) -> None:
@@ -22,14 +34,15 @@ async def _pull(server: MlirbcServer) -> None:
     except Exception as exc:
         server.log(f"workspace/configuration failed: {exc!r}")
         return
-    if result and isinstance(result[0], dict):
-        server.apply_settings(parse_settings(result[0]))
+    item = plain(result[0]) if result else None
+    if isinstance(item, dict):
+        server.apply_settings(parse_settings(item))
 
 
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.INITIALIZE)
     def initialize(params: lsp.InitializeParams) -> None:
-        server.apply_settings(parse_settings(params.initialization_options))
+        server.apply_settings(parse_settings(plain(params.initialization_options)))
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(params: lsp.InitializedParams) -> None:
@@ -40,5 +53,5 @@ def register(server: MlirbcServer) -> None:
         ws = server.client_capabilities.workspace
         if ws is not None and ws.configuration:
             await _pull(server)  # the push payload may be partial or null: pull the section
-        elif isinstance(params.settings, dict):
-            server.apply_settings(parse_settings(params.settings))
+        elif params.settings is not None:
+            server.apply_settings(parse_settings(plain(params.settings)))

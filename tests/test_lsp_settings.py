@@ -1,0 +1,150 @@
+"""Settings (initializationOptions, workspace/configuration), limits, cancellation, transports."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_support import (
+    CONFIG,
+    _env,
+    convert_from,
+    convert_to,
+    copy,
+    corpus,
+    needs_parser_writer,
+    open_view,
+    request,
+    start,
+    view_uri,
+)
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
+LARGE = "large/synthetic_100k_ops.mlirbc"
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def raw_client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _header(data: bytes) -> tuple[int, str]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+    from mlirbc.bytecode.header import read_header
+    from mlirbc.bytecode.stream import ByteReader
+
+    return read_header(ByteReader(data, 0, len(data), "header"))
+
+
+@needs_parser_writer
+async def test_output_version_and_producer(raw_client: LanguageClient, tmp_path: Path) -> None:
+    await start(raw_client, {"output": {"version": 5, "producer": "mlirbc-test"}})
+    path = copy(UPSTREAM, tmp_path)
+    text = await convert_from(raw_client, path.as_uri())
+    uri = view_uri(path)
+    open_view(raw_client, uri, text)
+    data = await convert_to(raw_client, uri)
+    assert _header(data) == (5, "mlirbc-test")
+    assert _header(path.read_bytes()) == (6, "MLIR22.1.8")
+
+
+async def test_workspace_configuration_is_pulled(raw_client: LanguageClient,
+                                                 tmp_path: Path) -> None:
+    """Settings come from workspace/configuration too (here: a tiny file-size limit)."""
+    raw_client.set_configuration({"limits": {"maxFileMB": 0.0001}}, section="mlirbc")
+    await start(raw_client)
+    path = copy(UPSTREAM, tmp_path)
+    for _ in range(50):  # the pull happens after `initialized`
+        try:
+            await convert_from(raw_client, path.as_uri())
+        except JsonRpcException as exc:
+            assert "limit" in exc.message
+            return
+        await asyncio.sleep(0.1)
+    pytest.fail("the configured size limit was never applied")
+
+
+async def test_decode_timeout_keeps_server_alive(raw_client: LanguageClient) -> None:
+    await start(raw_client, {"limits": {"decodeTimeoutSeconds": 0.2}})
+    big = corpus(LARGE)
+    t0 = time.monotonic()
+    with pytest.raises(JsonRpcException) as info:
+        await convert_from(raw_client, big.as_uri())
+    assert "took longer" in info.value.message
+    assert time.monotonic() - t0 < 30
+    assert '"builtin.module"' in await convert_from(raw_client, corpus(UPSTREAM).as_uri())
+
+
+async def test_cancel_decode(raw_client: LanguageClient) -> None:
+    """$/cancelRequest stops a running decode; the server answers the next request promptly."""
+    from lsprotocol import types as lsp
+
+    await start(raw_client)
+    big = corpus(LARGE)
+    fut = raw_client.protocol.send_request("mlir/convertFromBytecode", {"uri": big.as_uri()},
+                                           msg_id="cancel-me")
+    await asyncio.sleep(0.5)
+    raw_client.protocol.notify("$/cancelRequest", lsp.CancelParams(id="cancel-me"))
+    with pytest.raises(JsonRpcException) as info:
+        await asyncio.wait_for(asyncio.wrap_future(fut), 30)
+    assert "cancel" in info.value.message.lower()
+    t0 = time.monotonic()
+    assert '"builtin.module"' in await convert_from(raw_client, corpus(UPSTREAM).as_uri())
+    assert time.monotonic() - t0 < 20
+
+
+async def test_disabled_models_show_as_fallbacks(raw_client: LanguageClient,
+                                                 tmp_path: Path) -> None:
+    await start(raw_client, {"models": {"disabled": ["arith"]}})
+    path = copy("upstream/Bytecode__uselist_orders.p00.mlirbc", tmp_path)
+    text = await convert_from(raw_client, path.as_uri())
+    assert '"arith.constant"() <{mlirbc.properties = "0x' in text
+    info = await request(raw_client, "mlirbc/info", {"uri": path.as_uri()})
+    assert info["fallbacks"]["op"] >= 2
+
+
+def test_tcp_transport(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "mlirbc.lsp", "--tcp", f"127.0.0.1:{port}"],
+                            env=_env(), stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        body = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+        conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        conn.settimeout(30)
+        data = b""
+        while b"capabilities" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        conn.close()
+        assert b'"hoverProvider"' in data
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_console_entry_point_help() -> None:
+    out = subprocess.run([sys.executable, "-m", "mlirbc.lsp", "--help"], env=_env(),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--tcp" in out.stdout
