@@ -192,8 +192,8 @@ class Parser:
         self.text = self.lexer.text
         self.tok: Token = self.lexer.next()
         self.prev_end = 0
-        self._nested = False
         """End offset of the last consumed token (or raw-scanned piece such as a dialect body)."""
+        self._nested = False  # inside a guarded parse already (see `_guarded`)
         # Names repeat a lot (every location names its file): skip the uniquer for repeats.
         self._names: dict[bytes, StringAttr] = {}
         self.attr_aliases: dict[str, Attribute] = attr_aliases if attr_aliases is not None else {}
@@ -929,6 +929,8 @@ class Parser:
             self.span(hex_tok.start, hex_tok.end),
         )
         if isinstance(element, IntegerType) and element.width == 1:
+            if not data and not count:
+                return DenseElementsAttr.get(t, b"")
             if len(data) == 1 and (data[0] in (0, 0xFF) or count == 1):
                 return DenseElementsAttr.get(t, b"\xff" if data[0] else b"\x00")
             if len(data) != (count + 7) // 8:
@@ -937,7 +939,7 @@ class Parser:
             if data == _pack_all(True, count):
                 return DenseElementsAttr.get(t, b"\xff")
             if not any(data):
-                return DenseElementsAttr.get(t, b"\x00" if data else b"")
+                return DenseElementsAttr.get(t, b"\x00")
             return DenseElementsAttr.get(t, data)
         size = element_storage_bytes(element)
         if size is None:
