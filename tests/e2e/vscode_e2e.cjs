@@ -228,7 +228,7 @@ async function main() {
       const before = fs.readFileSync(FILE_PATH);
       await page.click('.editor-group-container.active .monaco-editor .view-lines');
       await page.keyboard.press('Control+Home');
-      await page.keyboard.insertText('this is not MLIR\n');
+      await page.keyboard.insertText('this is not MLIR ');
       await until('the dirty tab marker', 10000, async () => page.$('.tabs-container .tab.dirty'));
       await page.keyboard.press('Control+S');
       const message = await until('the refusal notification', 60000, async () =>
@@ -237,8 +237,11 @@ async function main() {
       if (!fs.readFileSync(FILE_PATH).equals(before)) throw new Error('the file changed on disk');
       await page.keyboard.press('Escape');
       await page.click('.editor-group-container.active .monaco-editor .view-lines');
-      await page.keyboard.press('Control+Z');
-      await until('the tab to be clean after undo', 10000, async () => !(await page.$('.tabs-container .tab.dirty')));
+      await until('the tab to be clean after undo', 15000, async () => {
+        if (!(await page.$('.tabs-container .tab.dirty'))) return true;
+        await page.keyboard.press('Control+Z');
+        return false;
+      }, 1000);
       return message.replace(/\s+/g, ' ').slice(0, 300);
     });
   } finally {

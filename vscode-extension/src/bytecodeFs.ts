@@ -45,8 +45,9 @@ export class SaveRefusedError extends Error {
     readonly file: vscode.Uri,
     readonly reason: string,
   ) {
-    super(`mlirbc: not saved (the file on disk is unchanged): ${reason}`);
-    this.name = 'SaveRefusedError';
+    super(`not saved (the file on disk is unchanged): ${reason}`);
+    // VS Code shows "<name>: <message>" in its "Failed to save" notification.
+    this.name = 'mlirbc';
   }
 }
 
