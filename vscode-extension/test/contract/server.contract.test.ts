@@ -125,6 +125,10 @@ describe('contract: mlirbc language server over stdio', function () {
         }
       });
 
+      after(() => {
+        if (fixture) fs.rmSync(path.dirname(fixture.file), { recursive: true, force: true });
+      });
+
       it('convertFromBytecode {uri: file:} gives the MLIR text', async () => {
         text = textOutput(await session!.request(CONVERT_FROM_BYTECODE, { uri: fixture!.uri }));
         assert.ok(text.length > 0, 'non-empty text');
