@@ -90,7 +90,9 @@ def plain(x: Any) -> Any:
 
 async def request(client: LanguageClient, method: str, params: dict[str, Any],
                   timeout: float = 120) -> Any:
-    res = await asyncio.wait_for(client.protocol.send_request_async(method, params), timeout)
+    res = await asyncio.wait_for(
+        client.protocol.send_request_async(method, params),  # type: ignore[no-untyped-call]
+        timeout)
     return plain(res)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,8 @@ UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
 
 
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await start(lsp_client)
     yield
     await lsp_client.shutdown_session()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest_lsp
@@ -27,8 +28,8 @@ JAX = "jax/mlp2.mlirbc"
 USELIST = "upstream/Bytecode__uselist_orders.p00.mlirbc"
 
 
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await start(lsp_client)
     yield
     await lsp_client.shutdown_session()

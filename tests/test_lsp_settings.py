@@ -7,10 +7,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_lsp
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
 from lsp_support import (
     CONFIG,
     _env,
@@ -24,15 +28,13 @@ from lsp_support import (
     start,
     view_uri,
 )
-from pygls.exceptions import JsonRpcException
-from pytest_lsp import LanguageClient
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 LARGE = "large/synthetic_100k_ops.mlirbc"
 
 
-@pytest_lsp.fixture(config=CONFIG)
-async def raw_client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def raw_client(lsp_client: LanguageClient) -> AsyncIterator[None]:
     yield
     await lsp_client.shutdown_session()
 
