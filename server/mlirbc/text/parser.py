@@ -350,8 +350,21 @@ class OpParser(Parser):
                 if not self.consume_if(","):
                     break
             self.expect(")", "expected ')' after regions")
+        fallback_props: Properties | None = None
         if self.tok.kind == "{":
-            op.attributes = self.parse_attribute_dict()
+            attrs_start = self.tok
+            attrs = self.parse_attribute_dict()
+            entries = attrs.entries
+            raw_entry = [v for k, v in entries if k.value == FALLBACK_PROPS_KEY.encode()]
+            if raw_entry:
+                if props_dict is not None:
+                    raise TextError(f"an op with {FALLBACK_PROPS_KEY} cannot also have <{{...}}> "
+                                    "properties", props_span)
+                fallback_props = self.fallback_properties(
+                    raw_entry[0], self.lexer.span(attrs_start.start, self.prev_end))
+                entries = tuple((k, v) for k, v in entries if k.value != FALLBACK_PROPS_KEY.encode())
+                attrs = DictionaryAttr.get(entries)
+            op.attributes = attrs if entries else None
         self.expect(":", "expected ':' and the op's function type")
         type_tok = self.tok
         ftype = self.parse_function_type()
@@ -385,7 +398,7 @@ class OpParser(Parser):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, self.tok_span(tok), op, i))
-        op.properties = self.properties(op, full, props_dict, props_span)
+        op.properties = fallback_props or self.properties(full, props_dict)
         op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
         line, _ = self.lexer.position(start.start)
         orders = self.uselist_lines.get(line - 1)
@@ -411,21 +424,20 @@ class OpParser(Parser):
             return True
         return self.registry.op(f"{dialect}.{short}" if short else dialect).model is not None
 
-    def properties(self, op: Operation, full: str, d: DictionaryAttr | None,
-                   span: TextSpan) -> Properties | None:
+    def fallback_properties(self, value: Attribute, span: TextSpan) -> Properties:
+        raw: bytes | None = None
+        if isinstance(value, StringAttr) and value.value.startswith(b"0x"):
+            try:
+                raw = bytes.fromhex(value.value[2:].decode("ascii"))
+            except ValueError:
+                raw = None
+        if raw is None:
+            raise TextError(f"{FALLBACK_PROPS_KEY} must be a string of hex bytes \"0x...\"", span)
+        return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
+
+    def properties(self, full: str, d: DictionaryAttr | None) -> Properties | None:
         if d is None:
             return None
-        if len(d.entries) == 1 and d.entries[0][0].value == FALLBACK_PROPS_KEY.encode():
-            value = d.entries[0][1]
-            raw: bytes | None = None
-            if isinstance(value, StringAttr) and value.value.startswith(b"0x"):
-                try:
-                    raw = bytes.fromhex(value.value[2:].decode("ascii"))
-                except ValueError:
-                    raw = None
-            if raw is None:
-                raise TextError(f"{FALLBACK_PROPS_KEY} must be a string of hex bytes \"0x...\"", span)
-            return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
         lookup = self.registry.op(full)
         dialect, _, short = full.partition(".")
         if lookup.model is not None and self.registered.get((dialect, short)) is not False:

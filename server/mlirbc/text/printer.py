@@ -137,7 +137,7 @@ class _Printer:
         if op.successors:
             head += "[" + ", ".join(self.block_names.get(id(b), "^<<INVALID BLOCK>>")
                                     for b in op.successors) + "]"
-        props_span: tuple[int, int] | None = None
+        fallback_props: str | None = None
         if op.properties is not None:
             p = op.properties
             if p.kind == PROPS_DECODED:
@@ -146,16 +146,18 @@ class _Printer:
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
                 head += " <" + print_attribute(p.attribute) + ">"
             elif p.kind == PROPS_FALLBACK:
-                s = len(head) + 2
-                head += " <{" + FALLBACK_PROPS_KEY + ' = "0x' + (p.raw or b"").hex().upper() + '"}>'
-                props_span = (s, len(head) - 1)
+                # In the discardable dictionary, not in <{...}>: upstream refuses properties on ops it
+                # knows to have none (a newer op layout), but accepts any discardable attribute.
+                fallback_props = FALLBACK_PROPS_KEY + ' = "0x' + (p.raw or b"").hex().upper() + '"'
         span = OpSpan(op, start_line, len(pad), start_line, 0, start_line, name_start, name_end)
-        if props_span is not None:
-            span.parts.append(PartSpan("properties", start_line, props_span[0], props_span[1],
-                                       head[props_span[0]:props_span[1]]))
         self.ops.append(span)
         tail = ""
-        if op.attributes is not None and op.attributes.entries:
+        if fallback_props is not None:
+            rest = ""
+            if op.attributes is not None and op.attributes.entries:
+                rest = ", " + print_attribute(op.attributes)[1:-1]
+            tail += " {" + fallback_props + rest + "}"
+        elif op.attributes is not None and op.attributes.entries:
             tail += " " + print_attribute(op.attributes)
         sig = FunctionType.get(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
         tail += " : " + print_type(sig) + " loc(" + print_location(op.location) + ")"
@@ -175,6 +177,10 @@ class _Printer:
             self.lines.append(head + tail)
         span.end_line = len(self.lines) - 1
         span.end_col = len(self.lines[-1])
+        if fallback_props is not None:
+            at = self.lines[-1].rfind(" {" + fallback_props) + 2
+            span.parts.append(PartSpan("properties", span.end_line, at, at + len(fallback_props),
+                                       fallback_props))
         self._find_parts(span, span.end_line)
 
     def _find_parts(self, span: OpSpan, line_no: int) -> None:
