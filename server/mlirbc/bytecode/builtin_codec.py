@@ -20,7 +20,9 @@ class BuiltinReader(EntryReader, Protocol):
 
 
 class BuiltinWriter(EntryWriter, Protocol):
-    def resource_handle(self, key: str) -> int: ...
+    def resource(self, key: str) -> None:
+        """Write the handle of the builtin dialect resource `key` (its number is known only at the end)."""
+        ...
 
 
 class UnknownCode(Exception):
@@ -333,7 +335,7 @@ def encode_attribute(a: A.Attribute, w: BuiltinWriter) -> bool:
     elif isinstance(a, A.DenseResourceElementsAttr):
         w.varint(16)
         w.type(a.type)
-        w.varint(w.resource_handle(a.key))
+        w.resource(a.key)
     elif isinstance(a, A.DenseArrayAttr):
         w.varint(17)
         w.type(a.element_type)
@@ -361,8 +363,8 @@ def encode_attribute(a: A.Attribute, w: BuiltinWriter) -> bool:
         w.varint(22)
         w.attr(a.filename)
         w.varint(len(a.numbers))
-        for n in a.numbers:
-            w.varint(n)
+        for number in a.numbers:
+            w.varint(number)
     else:
         return False
     return True

@@ -59,8 +59,13 @@ def compile_dialects(
     version: int,
     dialects: list[tuple[int, bytes | None]],
     op_names: list[tuple[int, int, bool]],
+    groups: list[int] | None = None,
 ) -> bytes:
-    """`dialects`: (name str#, version payload); `op_names`: (dialect#, name str#, registered) in order."""
+    """`dialects`: (name str#, version payload); `op_names`: (dialect#, name str#, registered) in order.
+
+    Op names go in maximal runs of one dialect, except that the first ones follow `groups` (a template's
+    group sizes), when given.
+    """
     w = ByteWriter()
     w.varint(len(dialects))
     for name_idx, payload in dialects:
@@ -74,11 +79,15 @@ def compile_dialects(
             w.varint(name_idx)
     if version >= 4:
         w.varint(len(op_names))
+    fixed = list(groups or ())
     i = 0
     while i < len(op_names):
-        j = i
-        while j < len(op_names) and op_names[j][0] == op_names[i][0]:
-            j += 1
+        if fixed:
+            j = min(len(op_names), i + fixed.pop(0))
+        else:
+            j = i + 1
+            while j < len(op_names) and op_names[j][0] == op_names[i][0]:
+                j += 1
         w.varint(op_names[i][0])
         w.varint(j - i)
         for _, name_idx, registered in op_names[i:j]:
@@ -88,3 +97,25 @@ def compile_dialects(
                 w.varint(name_idx)
         i = j
     return bytes(w.buf)
+
+
+def template_op_name_groups(r: ByteReader, version: int) -> list[int]:
+    """The op-name group sizes of a template's dialect section: producers may split groups."""
+    n = r.varint()
+    for _ in range(n):
+        if version >= 1:
+            _, has_version = r.varint_flag()
+            if has_version:
+                read_section(r)
+        else:
+            r.varint()
+    if version >= 4:
+        r.varint()
+    sizes = []
+    while not r.at_end():
+        r.varint()
+        count = r.varint()
+        for _ in range(count):
+            r.varint()
+        sizes.append(count)
+    return sizes

@@ -74,6 +74,8 @@ class IRDecoder:
         self.depth = 0
         self.use_orders: list[tuple[Value, int]] = []
         self.root: Operation | None = None
+        self.declared_values: dict[Region, tuple[int, int]] = {}
+        """Regions that declare more values than they define: region -> (declared, defined)."""
         self._props_cache: dict[tuple[int, int], Properties] = {}
         """The root op, available as soon as it is created (partial views after an error)."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
@@ -295,6 +297,8 @@ class IRDecoder:
         blocks = [region.add_block() for _ in range(num_blocks)]
         for block in blocks:
             self._block(r, block, blocks, values, state)
+        if state.next != state.end:
+            self.declared_values[region] = (num_values, state.next - base)
         for i in range(base, base + num_values):
             v = values[i]
             if isinstance(v, _Forward):

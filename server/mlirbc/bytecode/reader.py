@@ -93,6 +93,7 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
                                    sections[4].header_offset, "IR")
         if module.root is None:
             raise module.error from None
+    source.declared_values = decoder.declared_values
     source.attrs = table.table_entries(ATTR)
     source.types = table.table_entries(TYPE)
     complete = len(source.attrs) == table.count(ATTR) and len(source.types) == table.count(TYPE)

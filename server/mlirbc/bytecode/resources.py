@@ -1,10 +1,13 @@
-"""Resource sections (format 8): the offset index (id 6) and the payloads (id 5), read and written.
+"""Resource sections (format 8): the offset index (id 6) and the payloads (id 5), read, planned and written.
 
 Blobs are exposed as zero-copy `memoryview`s into the file buffer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..errors import EncodeError
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -100,14 +103,66 @@ def dialect_resource_keys(groups: list[ResourceGroup]) -> list[str]:
     return [e.key for g in groups if g.is_dialect for e in g.entries]
 
 
-def compile_resources(
-    groups: list[ResourceGroup], string_index: dict[bytes, int], dialect_index: dict[str, int],
-    payload_base: int,
-) -> tuple[bytes, bytes, int]:
-    """Return (offset section data, resource section data, alignment of the resource section).
+def plan_resources(groups: list[ResourceGroup], referenced: list[str], dialect_order: dict[str, int],
+                   fresh: bool) -> list[ResourceGroup]:
+    """The groups the writer emits (format 11.9), externals first, then dialect groups.
 
-    `payload_base` is the absolute offset where the resource data will start if unpadded; padding of
-    blobs is computed relative to the section start, which the caller aligns to the largest blob alignment.
+    `referenced` lists the builtin resources the IR refers to, in first-numbered order.  Fresh mode builds
+    the builtin group as upstream does: referenced entries that have data, in that order, then referenced
+    ones without data as declarations; unreferenced entries are dropped; dialect groups go in dialect-number
+    order.  Template mode keeps the groups as they are and adds declarations for new references.
+    """
+    externals = [g for g in groups if not g.is_dialect]
+    dialect_groups = [g for g in groups if g.is_dialect]
+    builtin = next((g for g in dialect_groups if g.name == "builtin"), None)
+    if fresh:
+        data: dict[str, ResourceEntry] = {}
+        if builtin is not None:
+            for e in builtin.entries:
+                if e.kind != RESOURCE_BLOB or e.blob is not None:
+                    data.setdefault(e.key, e)
+        entries = [data[k] for k in referenced if k in data]
+        entries += [ResourceEntry(k, RESOURCE_BLOB) for k in referenced if k not in data]
+        others = [g for g in dialect_groups if g.name != "builtin" and g.entries]
+        if entries:
+            others.append(ResourceGroup("builtin", True, entries))
+        others.sort(key=lambda g: dialect_order.get(g.name, len(dialect_order)))
+        return [*externals, *others]
+    known = {e.key for e in builtin.entries} if builtin is not None else set()
+    missing = [k for k in referenced if k not in known]
+    if missing:
+        if builtin is None:
+            builtin = ResourceGroup("builtin", True, [])
+            dialect_groups.append(builtin)
+        else:
+            builtin = ResourceGroup("builtin", True, list(builtin.entries))
+            dialect_groups = [builtin if g.name == "builtin" else g for g in dialect_groups]
+        builtin.entries += [ResourceEntry(k, RESOURCE_BLOB) for k in missing]
+    return [*externals, *dialect_groups]
+
+
+def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
+    """Builtin resource key -> handle (position among all dialect-group entries, format 8.4)."""
+    handles: dict[str, int] = {}
+    n = 0
+    for g in groups:
+        if not g.is_dialect:
+            continue
+        for e in g.entries:
+            if g.name == "builtin":
+                handles.setdefault(e.key, n)
+            n += 1
+    return handles
+
+
+def compile_resources(
+    groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
+) -> tuple[bytes, bytes, int]:
+    """Return (offset section data, resource section data, alignment the resource section needs).
+
+    Strings are interned in upstream's order: an external group's string values, then its name, then its
+    keys; a dialect group's values, then its keys.  Blob padding is relative to the section start, which
+    the caller aligns to the largest blob alignment.
     """
     off = ByteWriter()
     pay = ByteWriter(0)
@@ -115,25 +170,29 @@ def compile_resources(
     externals = [g for g in groups if not g.is_dialect]
     off.varint(len(externals))
     for g in [*externals, *[g for g in groups if g.is_dialect]]:
-        if g.is_dialect:
-            off.varint(dialect_index[g.name])
-        else:
-            off.varint(string_index[g.name.encode("utf-8", "surrogateescape")])
-        off.varint(len(g.entries))
+        sizes = []
         for e in g.entries:
             start = len(pay.buf)
             if e.kind == RESOURCE_BOOL:
                 pay.byte(1 if e.flag else 0)
             elif e.kind == RESOURCE_STRING:
-                pay.varint(string_index[e.string])
+                pay.varint(intern(e.string))
             elif e.blob is not None:
+                if e.alignment < 1 or e.alignment & (e.alignment - 1):
+                    raise EncodeError(f"resource '{e.key}' has alignment {e.alignment}, which is not a "
+                                      "power of two")
                 pay.varint(e.alignment)
                 pay.varint(len(e.blob))
                 if e.alignment > 1:
                     pay.align(e.alignment)
-                max_align = max(max_align, e.alignment)
+                    max_align = max(max_align, e.alignment)
                 pay.raw(e.blob)
-            off.varint(string_index[e.key.encode("utf-8", "surrogateescape")])
-            off.varint(len(pay.buf) - start)
+            sizes.append(len(pay.buf) - start)
+        off.varint(dialect_index(g.name) if g.is_dialect
+                   else intern(g.name.encode("utf-8", "surrogateescape")))
+        off.varint(len(g.entries))
+        for e, size in zip(g.entries, sizes, strict=True):
+            off.varint(intern(e.key.encode("utf-8", "surrogateescape")))
+            off.varint(size)
             off.byte(e.kind)
     return bytes(off.buf), bytes(pay.buf), max_align

@@ -48,12 +48,14 @@ def read_section(r: ByteReader) -> Section:
     return Section(sid, start, r.sub(length, section=name), alignment)
 
 
-def write_section(w: ByteWriter, sid: int, data: bytes | bytearray, alignment: int = 1) -> None:
-    """Frame `data` as section `sid`; pad to `alignment` only when the data would start unaligned."""
+def write_section(w: ByteWriter, sid: int, data: bytes | bytearray, alignment: int = 1,
+                  force_alignment: bool = False) -> None:
+    """Frame `data` as section `sid`; pad to `alignment` only when the data would start unaligned
+    (upstream's rule), or always write the alignment when `force_alignment` (a template's choice)."""
     w.byte(sid)
     flag_at = len(w.buf) - 1
     w.varint(len(data))
-    if alignment > 1 and w.offset % alignment:
+    if force_alignment or (alignment > 1 and w.offset % alignment):
         w.buf[flag_at] |= 0x80
         w.varint(alignment)
         w.align(alignment)

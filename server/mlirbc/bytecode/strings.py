@@ -1,4 +1,4 @@
-"""String section (format 3): count, lengths in reverse order, NUL-terminated data."""
+"""String section (format 3): count, lengths in reverse order, NUL-terminated data; the writer's table."""
 
 from __future__ import annotations
 
@@ -32,3 +32,28 @@ def compile_strings(strings: list[bytes]) -> bytes:
     for s in strings:
         w.cstring(s)
     return bytes(w.buf)
+
+
+class StringTable:
+    """The writer's string table: deduplicated by content, numbered on first insertion (format 11.7).
+
+    Template mode seeds it with the template's strings at their numbers (duplicates included), so opaque
+    bytes that refer to strings stay valid.
+    """
+
+    __slots__ = ("strings", "_index")
+
+    def __init__(self, seed: list[bytes] | None = None) -> None:
+        self.strings: list[bytes] = []
+        self._index: dict[bytes, int] = {}
+        for s in seed or ():
+            self._index.setdefault(s, len(self.strings))
+            self.strings.append(s)
+
+    def intern(self, s: bytes) -> int:
+        idx = self._index.get(s)
+        if idx is None:
+            idx = len(self.strings)
+            self._index[s] = idx
+            self.strings.append(s)
+        return idx

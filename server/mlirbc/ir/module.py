@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
 from .attributes import Attribute
-from .operation import OpName, Operation
+from .operation import OpName, Operation, Region
 from .types import Type
 
 if TYPE_CHECKING:
@@ -83,6 +83,9 @@ class SourceTables:
     sections: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Section id -> (absolute offset of the section header, absolute end)."""
     has_resource_sections: bool = True
+    declared_values: dict[Region, tuple[int, int]] = field(default_factory=dict)
+    """Regions whose stored value count exceeds the values they define (upstream accepts that):
+    region -> (declared, defined).  The writer keeps such a count so the value numbering stays as read."""
 
 
 @dataclass
