@@ -260,3 +260,18 @@ def test_negative_numbers_where_varints_go() -> None:
     op.location = FileLineColLoc.get(StringAttr.get("f"), -3, 1)
     with pytest.raises(EncodeError):
         write_bytecode(m, template=None)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("operands", [None], "operand #0 of op 'arith.addi' is a NoneType"),
+    ("successors", [5], "successor #0 of op 'arith.addi' is a int"),
+    ("regions", ["r"], "region #0 of op 'arith.addi' is a str"),
+    ("op_name", "arith.addi", "name of type str"),
+    ("properties", {"a": 1}, "properties of type dict"),
+])
+def test_malformed_ir_is_named_precisely(field: str, value: object, message: str) -> None:
+    m = _example("02_cfg")
+    setattr(_find(m, "arith.addi"), field, value)
+    for template in ("auto", None):
+        with pytest.raises(EncodeError, match=message):
+            write_bytecode(m, template=template)

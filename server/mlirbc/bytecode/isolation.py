@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import EncodeError
-from ..ir.operation import BlockArgument, Operation, OpResult, Region, Value
+from ..ir.operation import (
+    Block,
+    BlockArgument,
+    Operation,
+    OpName,
+    OpResult,
+    Properties,
+    Region,
+    Value,
+)
 
 
 class _Frame:
@@ -56,6 +65,7 @@ def analyze(root: Operation, has_trait: Callable[[Operation], bool]) -> Analysis
             isolated[item.op] = True if item.isolated is None else item.isolated
             continue
         op = item
+        _check_structure(op)
         parent_block = op.parent
         parent_region = None if parent_block is None else parent_block.parent
         for operand in op.operands:
@@ -95,6 +105,37 @@ def analyze(root: Operation, has_trait: Callable[[Operation], bool]) -> Analysis
                                               "another block as its parent")
                         work.append(nested)
     return result
+
+
+def _check_structure(op: Operation) -> None:
+    """The parts of an op hold the kinds of objects the IR model allows (clear errors for edited IR)."""
+    if not isinstance(op, Operation):
+        raise EncodeError(f"a block holds {type(op).__name__} where an operation is expected")
+    name = op.op_name
+    if not isinstance(name, OpName):
+        raise EncodeError(f"an op has a name of type {type(name).__name__}, not OpName")
+    for i, res in enumerate(op.results):
+        if not isinstance(res, OpResult) or res.owner is not op:
+            raise EncodeError(f"result #{i} of op '{name.full}' is not a result of that op")
+    for i, v in enumerate(op.operands):
+        if not isinstance(v, Value):
+            raise EncodeError(f"operand #{i} of op '{name.full}' is a {type(v).__name__}, not a value")
+    for i, b in enumerate(op.successors):
+        if not isinstance(b, Block):
+            raise EncodeError(f"successor #{i} of op '{name.full}' is a {type(b).__name__}, not a block")
+    for i, r in enumerate(op.regions):
+        if not isinstance(r, Region):
+            raise EncodeError(f"region #{i} of op '{name.full}' is a {type(r).__name__}, not a region")
+        for b in r.blocks:
+            if not isinstance(b, Block):
+                raise EncodeError(f"region #{i} of op '{name.full}' holds a {type(b).__name__}, "
+                                  "not a block")
+            for j, arg in enumerate(b.arguments):
+                if not isinstance(arg, BlockArgument) or arg.owner is not b:
+                    raise EncodeError(f"block argument #{j} in a region of op '{name.full}' is not "
+                                      "an argument of that block")
+    if op.properties is not None and not isinstance(op.properties, Properties):
+        raise EncodeError(f"op '{name.full}' has properties of type {type(op.properties).__name__}")
 
 
 def _check_visible(op: Operation, value: Value, region: Region | None,
