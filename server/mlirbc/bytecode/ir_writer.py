@@ -118,6 +118,18 @@ class IRWriter:
             result_types = types
         return loc, dict_idx, result_types
 
+    def _unknown_mask_bits(self, offset: int) -> int:
+        """Mask bit 0x80 as the op was read: it means nothing and readers ignore it, but a producer (or
+        damage that mlir-opt accepts) may have set it, and the template's bytes are kept."""
+        data = self.source
+        assert data is not None
+        if offset >= len(data):
+            return 0
+        first = data[offset]
+        size = 9 if first == 0 else (first & -first).bit_length()  # bytes of the op-name varint
+        at = offset + size
+        return data[at] & 0x80 if at < len(data) else 0
+
     # -- structure --------------------------------------------------------------------------------
     def _op(self, w: ByteWriter, op: Operation) -> None:
         # The hot loop of large modules: small varints are appended inline.
@@ -183,6 +195,8 @@ class IRWriter:
             mask |= _HAS_USELIST
         if op.regions:
             mask |= _HAS_REGIONS
+        if self.source is not None and op.offset >= 0:
+            mask |= self._unknown_mask_bits(op.offset)
         buf[mask_at] = mask
         if op.regions:
             isolated = num.isolated[op]
