@@ -6,6 +6,10 @@ semantics table, the IEEE-style bit codecs for every builtin float type, LLVM's 
 (`APFloat::toString`, including its early truncation of surplus digits before rounding) and
 correctly rounded decimal -> bits conversion, which the parser reuses.  Printed text is cached per
 uniqued object (weakly, so the uniquer can still drop them).
+
+Deliberate differences, where mlir-opt's text would lose or garble what the file stores: a
+FileLineColRange whose ends coincide keeps its `to line:col` part, an empty symbol name prints as
+`@""`, and distinct attributes print their stored `ident` rather than a fresh count.
 """
 
 from __future__ import annotations
@@ -971,6 +975,10 @@ def _render_location(loc: Attribute) -> str:
             s += f" to {el}:{ec}"
         elif ec != sc:
             s += f" to :{ec}"
+        else:
+            # mlir-opt prints this range like a FileLineColLoc, which reads back as one (another
+            # bytecode code): spell the range out so the view keeps what the file stores.
+            s += f" to {el}:{ec}"
     elif isinstance(loc, DialectAttr):
         s = loc.text
     else:
