@@ -10,11 +10,11 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from corpus import CORPUS, manifest
-from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
+from corpus import CORPUS, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.text.printer import print_module
+from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 pytestmark = pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from corpus import CORPUS, EXAMPLES, invalid_manifest, manifest
 
+from corpus import CORPUS, EXAMPLES, invalid_manifest, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.errors import DecodeError
 from mlirbc.ir.attributes import FallbackAttr

@@ -22,9 +22,9 @@ from ..ir.module import FallbackNote
 from ..ir.operation import (
     PROPS_FALLBACK,
     Block,
+    Operation,
     OpName,
     OpResult,
-    Operation,
     Properties,
     Region,
     Value,

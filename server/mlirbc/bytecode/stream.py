@@ -7,6 +7,8 @@ absolute file offset of the writer's first byte.
 
 from __future__ import annotations
 
+import builtins
+
 from ..errors import DecodeError
 
 _MASK64 = (1 << 64) - 1
@@ -85,7 +87,7 @@ class ByteReader:
         v = self.varint()
         return v >> 1, bool(v & 1)
 
-    def cstring(self) -> bytes:
+    def cstring(self) -> builtins.bytes:
         end = self.end
         data = self.data
         if isinstance(data, memoryview):

@@ -1,4 +1,4 @@
-"""`mlirbc` subcommands: decode, info (and encode, roundtrip, check once the writer lands).
+"""`mlirbc` subcommands: decode, info, encode, roundtrip, check.
 
 Exit status: 0 on success, 1 when the input cannot be decoded (the message names the byte offset),
 2 on usage errors.
@@ -12,21 +12,23 @@ import sys
 from pathlib import Path
 
 from ..bytecode.reader import read_bytecode
+from ..bytecode.sections import SECTION_NAMES
+from ..bytecode.writer import write_bytecode
 from ..errors import MlirbcError
 from ..fileio import atomic_write
 from ..ir.module import Module
 from ..models.registry import Registry, build_registry
 from ..summary import module_info
+from ..text.parser import TextDiagnostic, parse_module
+from ..text.printer import print_module
 from .progress import Progress
 
 
 def _registry(args: argparse.Namespace) -> Registry:
-    reg = build_registry(disabled=list(args.disable_model or []))
-    for path in args.ods_json or []:
-        from ..models import ods_json
-
-        ods_json.load_ods_json(reg, path)
-    return reg
+    try:
+        return build_registry(disabled=list(args.disable_model or []), ods_json=list(args.ods_json or []))
+    except (OSError, ValueError) as exc:
+        raise _UsageError(f"cannot load models: {exc}") from None
 
 
 def _read(path: str) -> bytes:
@@ -50,8 +52,6 @@ def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
     with Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
-        from ..text.printer import print_module
-
         progress.phase("printing")
         text = print_module(module).text
     if module.error is not None:
@@ -108,6 +108,99 @@ def _print_info(info: dict[str, object]) -> None:
             out(f"  {e['group']}/{e['key']} ({e['kind']}){size}\n")
 
 
+def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
+    for d in diags:
+        print(f"{path}:{d.span.start_line + 1}:{d.span.start_col + 1}: {d.severity}: {d.message}",
+              file=sys.stderr)
+
+
+def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | None:
+    try:
+        text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    result = parse_module(text, template=template, registry=reg)
+    _print_diagnostics(path, result.diagnostics)
+    return None if result.errors else result.module
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    reg = _registry(args)
+    with Progress("encoding") as progress:
+        template = None
+        if args.like:
+            template, _ = _decode(args.like, reg, progress)
+            if template.error is not None:
+                print(f"{args.like}: error: {template.error}", file=sys.stderr)
+                return 1
+        progress.phase(f"parsing {args.text}")
+        module = _parse_text(args.text, reg, template)
+        if module is None:
+            print(f"{args.text}: not written: the text has errors", file=sys.stderr)
+            return 1
+        progress.phase("encoding")
+        data = write_bytecode(module, version=args.version, producer=args.producer,
+                              template=template, registry=reg)
+    atomic_write(args.output, data)
+    return 0
+
+
+def _section_at(module: Module, offset: int) -> str:
+    src = module.source
+    if src is not None:
+        for sid, (start, end) in src.sections.items():
+            if start <= offset < end:
+                return SECTION_NAMES.get(sid, str(sid))
+    return "header"
+
+
+def cmd_roundtrip(args: argparse.Namespace) -> int:
+    reg = _registry(args)
+    with Progress("round trip") as progress:
+        module, _ = _decode(args.file, reg, progress)
+        if module.error is not None:
+            print(f"{args.file}: error: {module.error}", file=sys.stderr)
+            return 1
+        original = bytes(module.source.data) if module.source is not None else b""
+        progress.phase("printing")
+        text = print_module(module).text
+        progress.phase("parsing")
+        result = parse_module(text, template=module, registry=reg)
+        if result.module is None:
+            _print_diagnostics(f"{args.file} (view)", result.diagnostics)
+            return 1
+        progress.phase("encoding")
+        data = write_bytecode(result.module, template=module, registry=reg)
+    if data == original:
+        print("identical")
+        return 0
+    n = next((i for i, (a, b) in enumerate(zip(data, original, strict=False)) if a != b),
+             min(len(data), len(original)))
+    print(f"differs at byte {n} (0x{n:x}) in the {_section_at(module, n)} section "
+          f"({len(data)} bytes written, {len(original)} original)")
+    return 1
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    reg = _registry(args)
+    data = _read(args.file)
+    if data[:4] == b"ML\xefR":
+        with Progress("checking") as progress:
+            progress.phase(f"decoding {args.file}")
+            module = read_bytecode(data, reg)
+        for note in module.fallbacks:
+            print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
+                  f"{note.reason}", file=sys.stderr)
+        if module.error is not None:
+            print(f"{args.file}: error: {module.error}", file=sys.stderr)
+            return 1
+        return 0
+    template = None
+    if args.like:
+        template = read_bytecode(_read(args.like), reg)
+    return 0 if _parse_text(args.file, reg, template) is not None else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mlirbc", description="Read, inspect and write MLIR bytecode.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -129,6 +222,28 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--json", action="store_true")
     model_opts(i)
     i.set_defaults(func=cmd_info)
+
+    e = sub.add_parser("encode", help="encode a text view as bytecode (written atomically)")
+    e.add_argument("text")
+    e.add_argument("-o", "--output", required=True)
+    e.add_argument("--version", type=int, choices=range(0, 7), metavar="N",
+                   help="bytecode version 0-6 (default: the template's, else the header's, else 6)")
+    e.add_argument("--producer", help="producer string (default: the template's or the header's)")
+    e.add_argument("--like", metavar="ORIGINAL.mlirbc",
+                   help="the file the view came from: keeps its tables so fallback parts stay valid")
+    model_opts(e)
+    e.set_defaults(func=cmd_encode)
+
+    r = sub.add_parser("roundtrip", help="decode, print, parse and encode; report identity")
+    r.add_argument("file")
+    model_opts(r)
+    r.set_defaults(func=cmd_roundtrip)
+
+    c = sub.add_parser("check", help="report every problem in a .mlirbc or a text view")
+    c.add_argument("file")
+    c.add_argument("--like", metavar="ORIGINAL.mlirbc", help="the file a text view came from")
+    model_opts(c)
+    c.set_defaults(func=cmd_check)
     return p
 
 

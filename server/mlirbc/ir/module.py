@@ -8,10 +8,10 @@ language server uses the offsets for hover.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from .attributes import Attribute
-from .operation import OpName, Operation, Region
+from .operation import Operation, OpName, Region
 from .types import Type
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class DialectEntry:
 class TableEntry:
     """One attribute or type entry as stored: its value, owning dialect, encoding form and byte range."""
 
-    value: Union[Attribute, Type]
+    value: Attribute | Type
     dialect: int
     custom: bool
     offset: int

@@ -31,10 +31,11 @@ def unique(cls: type[T], fields: tuple[Any, ...]) -> T:
         obj = _table.get(key)
         if obj is None:
             obj = object.__new__(cls)
-            for name, value in zip(cls.__slots__, fields, strict=True):  # type: ignore[attr-defined]
+            slots: tuple[str, ...] = getattr(cls, "__slots__", ())
+            for name, value in zip(slots, fields, strict=True):
                 object.__setattr__(obj, name, value)
             _table[key] = obj
-    return obj  # type: ignore[no-any-return]
+    return obj
 
 
 class Uniqued:

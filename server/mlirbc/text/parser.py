@@ -247,8 +247,8 @@ class OpParser(Parser):
                 except TextError as exc:
                     failed.append((start, exc))
             if not failed or len(failed) == len(todo):
-                for _, exc in failed:
-                    self.report(exc.message, exc.span)
+                for _, err in failed:
+                    self.report(err.message, err.span)
                 break
             todo = [s for s, _ in failed]
         self.reset(0)
