@@ -85,7 +85,9 @@ def test_every_corpus_file_is_rebuilt(group: str) -> None:
                 failures["refused"].append(path.name)
             continue
         known = _stem(path) in FRESH_KNOWN
-        if fresh != data and not known:
+        # Fresh mode follows MLIR 22.1.8's rules: other producers (IREE's MLIR 24 writes builtin
+        # codes 22.1.8 does not have) may legitimately differ.
+        if fresh != data and not known and m.producer == "MLIR22.1.8":
             failures["fresh"].append(path.name)
         if group == "upstream-v6" and not known:
             for k in range(6):

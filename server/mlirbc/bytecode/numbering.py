@@ -21,7 +21,6 @@ from ..ir.attributes import (
     DialectAttr,
     DictionaryAttr,
     FallbackAttr,
-    StringAttr,
 )
 from ..ir.module import SourceTables
 from ..ir.operation import (
@@ -39,6 +38,7 @@ from ..models.api import OpModel
 from ..models.registry import Registry
 from . import builtin_codec
 from .isolation import analyze
+from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
 
 ATTR = 0
@@ -376,7 +376,7 @@ class Numbering:
                 # Only inherent *attributes* join the dictionary; native properties are lost below
                 # v5, as upstream loses them.
                 values = {k: v for k, v in props.values.items() if k not in natives}
-                return _non_empty(_merge(values, attrs)), None
+                return _non_empty(merge_properties(values, attrs)), None
             raise EncodeError(f"cannot write op '{op.name}' at version {self.version}: its "
                               f"properties could not be decoded ({props.reason or 'no model'}), so "
                               "they cannot be merged into its attribute dictionary")
@@ -384,7 +384,7 @@ class Numbering:
             model = self._props_model(op)
             if model is None:
                 return _non_empty(attrs), None
-            values, rest = _split(model, attrs)
+            values, rest = split_properties(model, attrs)
             return _non_empty(rest), ("tokens", self._encode_props(op, model, values))
         if self._reuse_raw(props.raw):
             return _non_empty(attrs), ("raw", props.raw)
@@ -493,74 +493,6 @@ def _group_by_dialect(entries: list[Entry]) -> None:
 
 def _non_empty(d: DictionaryAttr | None) -> DictionaryAttr | None:
     return d if d is not None and d.entries else None
-
-
-def _merge(values: dict[str, Attribute], attrs: DictionaryAttr | None) -> DictionaryAttr:
-    """Inherent and discardable attributes in one dictionary sorted by name (what versions < 5 store)."""
-    merged: dict[bytes, tuple[StringAttr, Attribute]] = {}
-    for name, v in values.items():
-        key = StringAttr.get(name)
-        merged[key.value] = (key, v)
-    if attrs is not None:
-        for k, v in attrs.entries:
-            merged.setdefault(k.value, (k, v))
-    return DictionaryAttr.get(tuple(merged[k] for k in sorted(merged)))
-
-
-def _split(model: OpModel, attrs: DictionaryAttr | None
-           ) -> tuple[dict[str, Attribute], DictionaryAttr | None]:
-    """Inherent attributes (the model's fields) out of a merged dictionary; the rest stays discardable."""
-    names = {f.name for f in getattr(model, "attributes", ())}
-    names |= {f.name for f in getattr(model, "natives", ())}
-    values: dict[str, Attribute] = {}
-    rest: list[tuple[StringAttr, Attribute]] = []
-    if attrs is not None:
-        for k, v in attrs.entries:
-            name = k.text
-            if name in names:
-                values[name] = v
-            else:
-                rest.append((k, v))
-    for f in getattr(model, "natives", ()):
-        if f.name not in values:
-            default = _zero_native(f.kind)
-            if default is not None:
-                values[f.name] = default
-    if attrs is None or len(rest) == len(attrs.entries):
-        return values, attrs
-    return values, DictionaryAttr.get(tuple(rest))
-
-
-class _ZeroReader:
-    """An entry reader over an endless run of zero values: decodes a native property's zero state."""
-
-    version = 6
-
-    def varint(self) -> int:
-        return 0
-
-    def signed_varint(self) -> int:
-        return 0
-
-    def byte(self) -> int:
-        return 0
-
-    def at_end(self) -> bool:
-        return True
-
-
-def _zero_native(kind: str) -> Attribute | None:
-    """The value of a native property whose storage was default-initialized (all zero): what upstream
-    holds for an op read from a file older than v5, where native properties are not stored."""
-    from ..models.layout import native_codec
-
-    codec = native_codec(kind.removeprefix("native:"))
-    if codec is None:
-        return None
-    try:
-        return codec[0](_ZeroReader())  # type: ignore[arg-type]
-    except Exception:  # a codec that needs more than numbers (strings, attributes) has no zero state
-        return None
 
 
 def _resources_in_text(tokens: list[Token]) -> list[str]:
