@@ -11,8 +11,8 @@ import subprocess
 import sys
 
 import pytest
-from corpus import CORPUS, REPO, manifest
 
+from corpus import CORPUS, REPO, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.ir.operation import PROPS_FALLBACK
 from mlirbc.models.registry import build_registry
