@@ -668,11 +668,11 @@ class Parser:
             raise self.error(f"expected '<' after '{tok.text}'", lt)
         end = self._skip_body(lt.start, comparisons=True)
         # These bodies are MLIR token streams (upstream lexes them), so a character the lexer rejects
-        # is an error here too, even though the body is kept as text.
-        body_lexer = Lexer(self.text[:end])
-        body_lexer.reset(lt.end)
-        while body_lexer.pos < end - 1 and body_lexer.next().kind != EOF:
-            pass
+        # is an error here too, even though the body is kept as text.  Lexed in place (no copy of
+        # the text) so that errors carry their true position.
+        pos = lt.end
+        while pos < end - 1:
+            pos = self.lexer.token_at(pos).end
         self.reset(end)
         return DialectAttr.get("builtin", self.text[tok.start : end])
 
