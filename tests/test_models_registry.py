@@ -262,12 +262,9 @@ def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
 def test_broken_plugin_does_not_break_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     from mlirbc.models import plugins
 
-    class FakeDist:
-        name = "broken-dist"
-
     class FakeEP:
         name = "boom"
-        dist = FakeDist()
+        dist = "broken-dist"
 
         def load(self) -> object:
             def register(reg: Registry, origin: str) -> None:
