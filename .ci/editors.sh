@@ -7,3 +7,11 @@ cd "$(dirname "$0")/.."
 export MLIRBC_PYTHON="$PWD/.venv/bin/python" MLIRBC_CONTRACT_REQUIRED=1
 bash vscode-extension/scripts/ci.sh
 # --- end VS Code extension ---
+
+# --- Neovim: tests/test_neovim_e2e.py drives a headless nvim (0.7+, Debian's package) ---
+if ! command -v nvim >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
+fi
+nvim --version | head -1
+# --- end Neovim ---
