@@ -11,9 +11,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from corpus import CORPUS, REPO
 from mlirbc.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from mlirbc.ir.types import IntegerType
 from mlirbc.models.api import ModelError, OpInfo
@@ -27,6 +29,8 @@ TESTS = Path(__file__).resolve().parent
 PLUGIN_DIR = TESTS / "plugin_pkg"
 PLUGIN_DIST = "mlirbc-test-plugin"
 PLUGIN_ORIGIN = f"plugin {PLUGIN_DIST}:test-arith"
+USES_CONSTANT = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
+"""A real corpus file with `arith.constant` ops (the op the test plugin replaces)."""
 
 
 def dataset_of(reg: Registry, dialect: str) -> OdsDataset:
@@ -224,6 +228,17 @@ def _installed() -> bool:
     return _pip("show", PLUGIN_DIST).returncode == 0
 
 
+def _cli_info(path: Path) -> dict[str, Any]:
+    """`mlirbc info --json` in a fresh interpreter: it reads the installed entry points itself."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "server"), env.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-m", "mlirbc.cli", "info", "--json", str(path)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    info: dict[str, Any] = json.loads(proc.stdout)
+    return info
+
+
 def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
     if importlib.util.find_spec("hatchling") is None:
         pytest.skip("hatchling is needed to build the test plugin offline")
@@ -246,6 +261,14 @@ def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
         assert reg.op("arith.addi").origin == BUILTIN_ORIGIN
         # the plugin can itself be switched off like any model
         assert build_registry(disabled=["arith.constant"]).op("arith.constant").model is None
+        # the CLI, a new process, finds the plugin too: it decodes the file's constants, and `info`
+        # says so and names what it replaced
+        info = _cli_info(USES_CONSTANT)
+        assert info["ops"]["arith.constant"] > 0 and info["fallbacks"]["op"] == 0
+        assert info["models"]["arith.constant"] == PLUGIN_ORIGIN
+        assert info["models"]["func.func"] == BUILTIN_ORIGIN
+        assert {"key": "op:arith.constant", "origin": PLUGIN_ORIGIN,
+                "replaced": [BUILTIN_ORIGIN]} in info["replaced_models"]
     finally:
         proc = _pip("uninstall", "-y", PLUGIN_DIST)
         importlib.invalidate_caches()
@@ -257,6 +280,10 @@ def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
     assert look.model is not None and look.model.info().summary == "integer or floating point constant"
     r = reg.registration("op:arith.constant")
     assert r is None  # served by the dialect provider again
+    info = _cli_info(USES_CONSTANT)
+    assert info["models"]["arith.constant"] == BUILTIN_ORIGIN and info["fallbacks"]["op"] == 0
+    assert not any(x["key"] == "op:arith.constant" or x["origin"] == PLUGIN_ORIGIN
+                   for x in info["replaced_models"])
 
 
 def test_broken_plugin_does_not_break_registry(monkeypatch: pytest.MonkeyPatch) -> None:
