@@ -18,7 +18,7 @@ import gc
 from typing import Literal
 
 from ..errors import EncodeError
-from ..ir.module import Module, SourceTables
+from ..ir.module import RESOURCE_BLOB, Module, SourceTables
 from ..models.registry import Registry, default_registry
 from .attrtypes import compile_attr_types, template_groups
 from .dialects import compile_dialects, template_op_name_groups
@@ -94,12 +94,28 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
     num.run(root)
-    groups = plan_resources(module.resources, list(num.resource_keys), num.dialects, src is None)
+    referenced = list(num.resource_keys)
+    if tmpl is not None:
+        # Template entries are copied, not re-numbered, so their resource references are not seen by the
+        # traversal; the template's declarations (referenced keys without data) must stay.
+        for g in tmpl.resources:
+            if g.is_dialect and g.name == "builtin":
+                referenced += [e.key for e in g.entries if e.kind == RESOURCE_BLOB and e.blob is None
+                               and e.key not in num.resource_keys]
+    groups = plan_resources(module.resources, referenced, num.dialects, src is None)
     for g in groups:
         if g.is_dialect:
             num.number_dialect(g.name)
     num.finalize()
     handles = resource_handles(groups)
+    if tmpl is not None:
+        # Copied template entries hold resource handles by number: they are only valid while every
+        # resource the template had keeps its position.
+        for key, h in resource_handles(tmpl.resources).items():
+            if handles.get(key, h) != h:
+                raise EncodeError(f"resource '{key}' moved in the dialect_resources list; the original "
+                                  "file's entries refer to resources by position, so resources of a view "
+                                  "may be edited and added but not removed or reordered")
 
     def resource_index(key: str) -> int:
         h = handles.get(key)
