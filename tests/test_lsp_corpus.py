@@ -1,0 +1,91 @@
+"""The server on the whole corpus: every valid file opens and saves back to identical bytes; every damaged
+file that upstream rejects gives a located error, and the server keeps answering."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_lsp
+from corpus import CORPUS, invalid_manifest, manifest
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from lsp_support import CONFIG, convert_from, convert_to, open_view, start, view_uri
+
+
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await start(lsp_client, {"limits": {"decodeTimeoutSeconds": 600}})
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _close(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+
+
+async def _open_and_save(client: LanguageClient, rel: str) -> str | None:
+    path = CORPUS / rel
+    original = path.read_bytes()
+    text = await convert_from(client, path.as_uri())
+    uri = view_uri(path, "mlir.bytecode-mlir")
+    open_view(client, uri, text)
+    try:
+        out = await convert_to(client, uri)
+    finally:
+        _close(client, uri)
+    return None if out == original else f"{rel}: {len(out)} bytes back, {len(original)} original"
+
+
+SMALL = [r["path"] for r in manifest() if not r["path"].startswith("large/")]
+
+
+@pytest.mark.parametrize("folder", sorted({p.split("/")[0] for p in SMALL}))
+async def test_every_small_file_saves_back_identically(client: LanguageClient, folder: str) -> None:
+    rels = [p for p in SMALL if p.split("/")[0] == folder]
+    failures = [f for f in [await _open_and_save(client, rel) for rel in rels] if f]
+    assert not failures, f"{len(failures)} of {len(rels)}:\n" + "\n".join(failures[:10])
+
+
+async def test_a_large_file_saves_back_identically(client: LanguageClient) -> None:
+    assert await _open_and_save(client, "large/synthetic_100k_ops.mlirbc") is None
+
+
+def _rejected(row: dict[str, str]) -> bool:
+    verdict = row["mlir_opt"]
+    flips = row["damage"].startswith(("ir_byte_flip", "attrtype_byte_flip"))
+    return verdict.startswith("rejected") or row["damage"] == "empty" or (
+        verdict.startswith("n/a") and not flips)
+
+
+# Valid bytecode that only a dialect verifier rejects (see test_reader_corpus.SEMANTIC_ONLY).
+SEMANTIC_ONLY = {"Dialect__LLVMIR__roundtrip.v1__ir_byte_flip_2.mlirbc"}
+
+
+async def test_every_rejected_damaged_file_gives_a_located_error(client: LanguageClient) -> None:
+    rows = [r for r in invalid_manifest() if _rejected(r) and r["path"] not in SEMANTIC_ONLY]
+    assert len(rows) > 150
+    unlocated = []
+    for row in rows:
+        path = CORPUS / "invalid" / row["path"]
+        try:
+            text = await convert_from(client, path.as_uri())
+        except JsonRpcException as exc:
+            if "byte" not in exc.message:
+                unlocated.append(f"{row['path']}: {exc.message}")
+            continue
+        # A partial view: the decode error is a diagnostic on the view, naming the byte offset.
+        uri = view_uri(path)
+        open_view(client, uri, text)
+        await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        diags = client.diagnostics.get(uri, [])
+        if not any("byte" in d.message and d.severity == lsp.DiagnosticSeverity.Error for d in diags):
+            unlocated.append(f"{row['path']}: partial view without a located error diagnostic")
+        _close(client, uri)
+    assert not unlocated, "\n".join(unlocated[:10])
+    # Still answering.
+    good = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
+    assert '"builtin.module"' in await convert_from(client, good.as_uri())
