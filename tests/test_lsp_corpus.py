@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_lsp
-from corpus import CORPUS, invalid_manifest, manifest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from corpus import CORPUS, invalid_manifest, manifest
 from lsp_support import CONFIG, convert_from, convert_to, open_view, start, view_uri
 
 
