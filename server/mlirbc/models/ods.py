@@ -1,7 +1,7 @@
 """ODS-derived op models: the committed per-dialect data files, loaded lazily, and user ODS JSON files.
 
 `models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds the
-ops of one dialect (written by `scripts/gen_ods_models.py`).  A dialect's file is read the first time one of
+ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first time one of
 its ops is looked up, so opening a file that uses `arith` and `func` reads two small files, not 48.
 """
 

@@ -1,6 +1,6 @@
 """Derives op models from TableGen's JSON (`llvm-tblgen --dump-json`) following the ODS property rules.
 
-Shared by the data generator (`scripts/gen_ods_models.py`) and by user-named ODS JSON files at run time.
+Shared by the data generator (`server/tools/gen_ods_models.py`) and by user-named ODS JSON files at run time.
 The output per op is a plain JSON-able dict (see `derive_op`); `ods.op_model_from_data` turns it into a
 `LayoutOpModel`.  The rules are those of the shared notes *properties-from-ods*: inherent attributes sorted
 byte-wise, flagged when optional or default-valued, native properties in declaration order with their codec

@@ -1,7 +1,7 @@
 // Drives a running code-server with headless Chromium (playwright-core): opens a .mlirbc through the
 // mlirbc extension, reads the text, hovers a fallback op, edits, saves and checks the file changed on
 // disk. Each step is timed; the result is written as JSON (E2E_RESULT) and the exit code is 0 only if
-// every step passed. Started by scripts/e2e_code_server.sh, which sets the environment below.
+// every step passed. Started by vscode-extension/scripts/e2e_code_server.sh, which sets the environment below.
 //   E2E_URL, E2E_WORKSPACE, E2E_FILE (name inside the workspace), E2E_CHROMIUM, E2E_SCREENSHOT,
 //   E2E_RESULT, E2E_PROFILE (fresh Chromium profile dir)
 'use strict';

