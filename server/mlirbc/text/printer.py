@@ -14,8 +14,16 @@ from dataclasses import dataclass, field
 
 from ..ir.attributes import Attribute, DictionaryAttr, StringAttr
 from ..ir.module import RESOURCE_BLOB, RESOURCE_BOOL, Module, ResourceGroup
-from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, Block, Operation, Value
-from ..ir.types import FunctionType
+from ..ir.operation import (
+    PROPS_ATTRIBUTE,
+    PROPS_DECODED,
+    PROPS_FALLBACK,
+    Block,
+    Operation,
+    OpName,
+    Value,
+)
+from ..ir.types import FunctionType, Type
 from .attr_printer import print_attribute, print_location, print_type
 
 HEADER_PREFIX = "// mlirbc: "
@@ -78,6 +86,9 @@ class _Printer:
         self.names: dict[int, str] = {}
         self.block_names: dict[int, str] = {}
         self.block_order: dict[int, int] = {}
+        self._op_names: dict[OpName, str] = {}
+        self._props_text: dict[tuple[tuple[str, Attribute], ...], str] = {}
+        self._signatures: dict[tuple[tuple[Type, ...], tuple[Type, ...]], str] = {}
 
     # -- naming (mlir-opt's generic form numbers values uniquely, regions in LIFO order) --------
     def number(self, root: Operation) -> None:
@@ -131,7 +142,11 @@ class _Printer:
             first = self.names.get(id(op.results[0]), "%?").split("#")[0]
             head += f"{first}:{len(op.results)} = " if len(op.results) > 1 else f"{first} = "
         name_start = len(head)
-        head += print_attribute(StringAttr.get(op.name))
+        name_text = self._op_names.get(op.op_name)
+        if name_text is None:
+            name_text = print_attribute(StringAttr.get(op.name))
+            self._op_names[op.op_name] = name_text
+        head += name_text
         name_end = len(head)
         head += "(" + ", ".join(self.value(v) for v in op.operands) + ")"
         if op.successors:
@@ -142,7 +157,11 @@ class _Printer:
             p = op.properties
             if p.kind == PROPS_DECODED:
                 if p.values:
-                    head += " <" + _dict_text(p.values) + ">"
+                    key = tuple(p.values.items())
+                    props = self._props_text.get(key)
+                    if props is None:
+                        props = self._props_text[key] = _dict_text(p.values)
+                    head += " <" + props + ">"
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
                 head += " <" + print_attribute(p.attribute) + ">"
             elif p.kind == PROPS_FALLBACK:
@@ -159,8 +178,13 @@ class _Printer:
             tail += " {" + fallback_props + rest + "}"
         elif op.attributes is not None and op.attributes.entries:
             tail += " " + print_attribute(op.attributes)
-        sig = FunctionType.get(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
-        tail += " : " + print_type(sig) + " loc(" + print_location(op.location) + ")"
+        # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
+        # building (and uniquing) a function type or dictionary per op.
+        sig_key = (tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+        sig = self._signatures.get(sig_key)
+        if sig is None:
+            sig = self._signatures[sig_key] = print_type(FunctionType.get(*sig_key))
+        tail += " : " + sig + " loc(" + print_location(op.location) + ")"
         if op.regions:
             self.lines.append(head + " (")
             self._find_parts(span, start_line)
