@@ -7,7 +7,6 @@ Counts read from the file are checked against the bytes left before anything is 
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 
 from ..errors import DecodeError
 from ..ir.attributes import (
@@ -215,7 +214,8 @@ class IRDecoder:
             if cached is None:
                 cached = decode_op_properties(name, poff, psize, self.table, self.registry, [])
                 self._props_cache[key] = cached
-            op.properties = replace(cached, values=dict(cached.values))
+            op.properties = Properties(cached.kind, dict(cached.values), cached.attribute, cached.raw,
+                                       cached.model, cached.reason, cached.offset)
             if cached.kind == PROPS_FALLBACK:
                 self.fallbacks.append(FallbackNote("op", name.full, cached.reason, poff, psize))
         if mask & _HAS_RESULTS:
