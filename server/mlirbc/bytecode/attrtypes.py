@@ -8,14 +8,21 @@ JAX/IREE files), so resolution uses an explicit work stack, never recursion over
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from ..errors import DecodeError, TextError
-from ..ir.attributes import Attribute, FallbackAttr, StringAttr
+from ..ir.attributes import (
+    Attribute,
+    DialectAttr,
+    DictionaryAttr,
+    FallbackAttr,
+    IntegerAttr,
+    StringAttr,
+)
 from ..ir.module import DialectEntry, TableEntry
-from ..ir.types import FallbackType, Type
+from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError
 from ..models.registry import Registry
 from . import builtin_codec
@@ -26,7 +33,7 @@ ATTR = 0
 TYPE = 1
 _KIND = ("attribute", "type")
 
-Value = Union[Attribute, Type]
+Value = Attribute | Type
 
 
 class _Pending(Exception):
@@ -303,10 +310,17 @@ class AttrTypeTable:
             value, model = self._decode_with(kind, e, r)
             if not r.at_end():
                 raise ValueError(f"{r.remaining} trailing bytes after the encoding")
+            if kind == TYPE and dialect == "builtin":
+                opaque = _opaque_required_attr(value)
+                if opaque:
+                    return self._fallback(kind, idx, e, dialect, opaque)
             self.models[kind][idx] = model
             return value
         except _Pending:
             raise
+        except _NewerCodecFailed as exc:
+            return self._fallback(kind, idx, e, dialect,
+                                  f"{exc} (written by {self.producer}, newer than MLIR 22)")
         except builtin_codec.UnknownCode as exc:
             if not self.newer_producer:
                 raise DecodeError(f"builtin {_KIND[kind]} #{idx}: {exc}, which the producer "
@@ -330,9 +344,13 @@ class AttrTypeTable:
     def _decode_with(self, kind: int, e: _RawEntry, r: EntryDecoder) -> tuple[Value, str]:
         dialect = self.dialects[e.dialect].name
         if dialect == "builtin":
-            if kind == ATTR:
-                return builtin_codec.decode_attribute(r), ""
-            return builtin_codec.decode_type(r), ""
+            start = r.pos
+            try:
+                if kind == ATTR:
+                    return builtin_codec.decode_attribute(r), ""
+                return builtin_codec.decode_type(r), ""
+            except builtin_codec.UnknownCode as exc:
+                return self._newer_builtin(kind, r, start, exc)
         if kind == ATTR:
             codec, origin = self.registry.attr_codec(dialect)
             if codec is None:
@@ -342,6 +360,34 @@ class AttrTypeTable:
         if codec is None:
             raise _NoModel(f"no model decodes '{dialect}' types")
         return codec.decode_type(r), origin
+
+    def _newer_builtin(self, kind: int, r: EntryDecoder, start: int,
+                       unknown: builtin_codec.UnknownCode) -> tuple[Value, str]:
+        """Hook for builtin codes newer than MLIR 22 (`UnknownCode` from the builtin codec).
+
+        Only when the producer may be newer, the registry's `attr:builtin` / `type:builtin` codec (an
+        `AttrTypeCodec`; `models/builtin_newer.py` ships one) decodes the entry from its start, code included.
+        Without such a codec `unknown` propagates (fallback, or damage for an MLIR <= 22 producer); if the
+        codec fails or leaves bytes over, `_NewerCodecFailed` makes the entry a fallback saying why.
+        """
+        if not self.newer_producer:
+            raise unknown
+        codec, origin = (self.registry.attr_codec("builtin") if kind == ATTR
+                         else self.registry.type_codec("builtin"))
+        if codec is None:
+            raise unknown
+        r.pos = start
+        try:
+            value: Value = codec.decode_attribute(r) if kind == ATTR else codec.decode_type(r)
+            if not r.at_end():
+                raise ModelError(f"{r.remaining} trailing bytes after the encoding")
+        except _Pending:
+            raise
+        except Exception as exc:  # any failure of a model, plugins included, keeps the entry opaque
+            msg = exc.message if isinstance(exc, DecodeError) else str(exc)
+            raise _NewerCodecFailed(f"{unknown}; the newer-builtin model ({origin}) failed at byte "
+                                    f"{r.pos - start}: {msg}") from None
+        return value, origin
 
     def _fallback(self, kind: int, idx: int, e: _RawEntry, dialect: str, reason: str) -> Value:
         self.reasons[kind][idx] = reason
@@ -384,6 +430,51 @@ def producer_may_be_newer(producer: str) -> bool:
 
 class _NoModel(Exception):
     pass
+
+
+class _NewerCodecFailed(Exception):
+    """The newer-builtin codec could not decode an entry with an unknown builtin code."""
+
+
+def _opaque_required_attr(t: Value) -> str:
+    """Why a decoded builtin type must stay opaque ("" if it need not): an attribute in a position that
+    needs a specific kind, which the view could not print in a form mlir-opt 22 accepts there.
+
+    * memref layout: mlir-opt takes the attribute after the element type as the layout only when it is
+      one (affine map, strided); an opaque `#mlirbc.fallback<...>` reads as a memory space ("multiple
+      memory spaces specified") or fails an affine-map cast;
+    * memory space: MLIR accepts integer, string and dictionary attributes, or an attribute of a
+      non-builtin dialect it has loaded; one of a dialect mlir-opt does not know (`#hal...`, or the
+      `mlirbc` of a fallback) is parsed as a builtin opaque attribute: "unsupported memory space".
+    """
+    if isinstance(t, MemRefType) and isinstance(t.layout, FallbackAttr):
+        return ("its memref layout is an attribute no model decodes, which the text form cannot carry in "
+                "a layout position")
+    if isinstance(t, (MemRefType, UnrankedMemRefType)) and t.memory_space is not None:
+        space = t.memory_space
+        if isinstance(space, (IntegerAttr, StringAttr, DictionaryAttr)):
+            return ""
+        if isinstance(space, FallbackAttr):
+            return ("its memory space is an attribute no model decodes; mlir-opt rejects the opaque "
+                    "form as a memory space")
+        dialect = space.dialect_name if isinstance(space, DialectAttr) else "builtin"
+        if dialect == "builtin":
+            return "its memory space is a builtin attribute of a kind MLIR does not accept there"
+        if dialect not in _mlir_opt_dialects():
+            return (f"its memory space is a '{dialect}' attribute, which mlir-opt 22 (not knowing that "
+                    "dialect) rejects as a memory space in the text form")
+    return ""
+
+
+@functools.cache
+def _mlir_opt_dialects() -> frozenset[str]:
+    """The dialects mlir-opt 22.1.8 registers (`--show-dialects`): those of the ODS data it registers,
+    and `dlti`, which has attributes but no ops."""
+    from ..models.ods import read_index
+
+    dialects = read_index()["dialects"]
+    return frozenset({"dlti", *(name for name, entry in dialects.items()
+                                if entry.get("registered_by_mlir_opt", True))})
 
 
 class _ResolvingDecoder(EntryDecoder):
