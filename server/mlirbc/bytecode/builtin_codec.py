@@ -6,6 +6,7 @@ handles, so the same code serves the reader, the writer and the numbering pass.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..ir import attributes as A
@@ -114,87 +115,163 @@ def _string_attr(a: A.Attribute) -> A.StringAttr:
     return a
 
 
+def _read_array(r: BuiltinReader) -> A.Attribute:
+    return A.ArrayAttr.get(_attr_list(r))
+
+
+def _read_dictionary(r: BuiltinReader) -> A.Attribute:
+    n = r.varint()
+    if n > r_remaining(r):
+        raise ValueError(f"dictionary of {n} entries is longer than the entry")
+    entries = tuple((_string_attr(r.attr()), r.attr()) for _ in range(n))
+    return A.DictionaryAttr.get(entries)
+
+
+def _read_string(r: BuiltinReader) -> A.Attribute:
+    return A.StringAttr.get(r.string())
+
+
+def _read_typed_string(r: BuiltinReader) -> A.Attribute:
+    s = r.string()
+    return A.StringAttr.get(s, r.type())
+
+
+def _read_flat_symbol_ref(r: BuiltinReader) -> A.Attribute:
+    return A.FlatSymbolRefAttr.get(_string_attr(r.attr()))
+
+
+def _read_symbol_ref(r: BuiltinReader) -> A.Attribute:
+    root = _string_attr(r.attr())
+    nested = []
+    for a in _attr_list(r):
+        if not isinstance(a, A.FlatSymbolRefAttr):
+            raise ValueError("nested symbol reference is not a flat symbol reference")
+        nested.append(a)
+    return A.SymbolRefAttr.get(root, tuple(nested))
+
+
+def _read_type_attr(r: BuiltinReader) -> A.Attribute:
+    return A.TypeAttr.get(r.type())
+
+
+def _read_unit(r: BuiltinReader) -> A.Attribute:
+    return A.UnitAttr.get()
+
+
+def _read_integer(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    return A.IntegerAttr.get(t, read_apint(r, bit_width(t)))
+
+
+def _read_float(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    return A.FloatAttr.get(t, read_apint(r, bit_width(t)))
+
+
+def _read_callsite_loc(r: BuiltinReader) -> A.Attribute:
+    return A.CallSiteLoc.get(r.attr(), r.attr())
+
+
+def _read_file_line_col_loc(r: BuiltinReader) -> A.Attribute:
+    f = _string_attr(r.attr())
+    return A.FileLineColLoc.get(f, r.varint(), r.varint())
+
+
+def _read_fused_loc(r: BuiltinReader) -> A.Attribute:
+    return A.FusedLoc.get(_attr_list(r), None)
+
+
+def _read_fused_loc_with_metadata(r: BuiltinReader) -> A.Attribute:
+    locs = _attr_list(r)
+    return A.FusedLoc.get(locs, r.attr())
+
+
+def _read_name_loc(r: BuiltinReader) -> A.Attribute:
+    name = _string_attr(r.attr())
+    return A.NameLoc.get(name, r.attr())
+
+
+def _read_unknown_loc(r: BuiltinReader) -> A.Attribute:
+    return A.UnknownLoc.get()
+
+
+def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    return A.DenseResourceElementsAttr.get(t, r.resource_key(r.varint()))
+
+
+def _read_dense_array(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    count = r.varint()
+    return A.DenseArrayAttr.get(t, count, bytes(r.blob()))
+
+
+def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    return A.DenseElementsAttr.get(t, bytes(r.blob()))
+
+
+def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    splat = r.varint()
+    n = 1 if splat else _num_elements(t)
+    if n > r_remaining(r):
+        raise ValueError(f"{n} strings do not fit in the entry")
+    return A.DenseStringElementsAttr.get(t, bool(splat), tuple(r.string() for _ in range(n)))
+
+
+def _read_sparse_elements(r: BuiltinReader) -> A.Attribute:
+    t = r.type()
+    return A.SparseElementsAttr.get(t, r.attr(), r.attr())
+
+
+def _read_distinct(r: BuiltinReader) -> A.Attribute:
+    # Each stored DistinctAttr is a distinct object: the caller passes a fresh ident.
+    return A.DistinctAttr.get(getattr(r, "distinct_ident", 0), r.attr())
+
+
+def _read_file_line_col_range(r: BuiltinReader) -> A.Attribute:
+    f = _string_attr(r.attr())
+    n = r.varint()
+    if n > 4:
+        raise ValueError(f"file location range with {n} numbers (at most 4)")
+    return A.FileLineColRange.get(f, tuple(r.varint() for _ in range(n)))
+
+
+_ATTR_DECODERS: tuple[Callable[[BuiltinReader], A.Attribute], ...] = (
+    _read_array,
+    _read_dictionary,
+    _read_string,
+    _read_typed_string,
+    _read_flat_symbol_ref,
+    _read_symbol_ref,
+    _read_type_attr,
+    _read_unit,
+    _read_integer,
+    _read_float,
+    _read_callsite_loc,
+    _read_file_line_col_loc,
+    _read_fused_loc,
+    _read_fused_loc_with_metadata,
+    _read_name_loc,
+    _read_unknown_loc,
+    _read_dense_resource,
+    _read_dense_array,
+    _read_dense_elements,
+    _read_dense_string_elements,
+    _read_sparse_elements,
+    _read_distinct,
+    _read_file_line_col_range,
+)
+"""Decoder of each builtin attribute code, indexed by code (a table: code 11, the commonest, is
+not the twelfth test of a chain)."""
+
+
 def decode_attribute(r: BuiltinReader) -> A.Attribute:
     code = r.varint()
-    if code == 0:
-        return A.ArrayAttr.get(_attr_list(r))
-    if code == 1:
-        n = r.varint()
-        if n > r_remaining(r):
-            raise ValueError(f"dictionary of {n} entries is longer than the entry")
-        entries = tuple((_string_attr(r.attr()), r.attr()) for _ in range(n))
-        return A.DictionaryAttr.get(entries)
-    if code == 2:
-        return A.StringAttr.get(r.string())
-    if code == 3:
-        s = r.string()
-        return A.StringAttr.get(s, r.type())
-    if code == 4:
-        return A.FlatSymbolRefAttr.get(_string_attr(r.attr()))
-    if code == 5:
-        root = _string_attr(r.attr())
-        nested = []
-        for a in _attr_list(r):
-            if not isinstance(a, A.FlatSymbolRefAttr):
-                raise ValueError("nested symbol reference is not a flat symbol reference")
-            nested.append(a)
-        return A.SymbolRefAttr.get(root, tuple(nested))
-    if code == 6:
-        return A.TypeAttr.get(r.type())
-    if code == 7:
-        return A.UnitAttr.get()
-    if code == 8:
-        t = r.type()
-        return A.IntegerAttr.get(t, read_apint(r, bit_width(t)))
-    if code == 9:
-        t = r.type()
-        return A.FloatAttr.get(t, read_apint(r, bit_width(t)))
-    if code == 10:
-        return A.CallSiteLoc.get(r.attr(), r.attr())
-    if code == 11:
-        f = _string_attr(r.attr())
-        return A.FileLineColLoc.get(f, r.varint(), r.varint())
-    if code == 12:
-        return A.FusedLoc.get(_attr_list(r), None)
-    if code == 13:
-        locs = _attr_list(r)
-        return A.FusedLoc.get(locs, r.attr())
-    if code == 14:
-        name = _string_attr(r.attr())
-        return A.NameLoc.get(name, r.attr())
-    if code == 15:
-        return A.UnknownLoc.get()
-    if code == 16:
-        t = r.type()
-        return A.DenseResourceElementsAttr.get(t, r.resource_key(r.varint()))
-    if code == 17:
-        t = r.type()
-        count = r.varint()
-        return A.DenseArrayAttr.get(t, count, bytes(r.blob()))
-    if code == 18:
-        t = r.type()
-        return A.DenseElementsAttr.get(t, bytes(r.blob()))
-    if code == 19:
-        t = r.type()
-        splat = r.varint()
-        n = 1 if splat else _num_elements(t)
-        if n > r_remaining(r):
-            raise ValueError(f"{n} strings do not fit in the entry")
-        return A.DenseStringElementsAttr.get(t, bool(splat), tuple(r.string() for _ in range(n)))
-    if code == 20:
-        t = r.type()
-        return A.SparseElementsAttr.get(t, r.attr(), r.attr())
-    if code == 21:
-        # Each stored DistinctAttr is a distinct object: the caller passes a fresh ident.
-        return A.DistinctAttr.get(getattr(r, "distinct_ident", 0), r.attr())
-    if code == 22:
-        f = _string_attr(r.attr())
-        n = r.varint()
-        if n > 4:
-            raise ValueError(f"file location range with {n} numbers (at most 4)")
-        return A.FileLineColRange.get(f, tuple(r.varint() for _ in range(n)))
-    raise UnknownCode(f"unknown builtin attribute code {code}")
-
+    if code >= len(_ATTR_DECODERS):
+        raise UnknownCode(f"unknown builtin attribute code {code}")
+    return _ATTR_DECODERS[code](r)
 
 def _num_elements(t: T.Type) -> int:
     shape = getattr(t, "shape", None)
