@@ -190,7 +190,6 @@ class Parser:
     ) -> None:
         self.lexer = source if isinstance(source, Lexer) else Lexer(source)
         self.text = self.lexer.text
-        self.tok: Token = self.lexer.next()
         self.prev_end = 0
         """End offset of the last consumed token (or raw-scanned piece such as a dialect body)."""
         self._nested = False  # inside a guarded parse already (see `_guarded`)
@@ -198,6 +197,9 @@ class Parser:
         self._names: dict[bytes, StringAttr] = {}
         self.attr_aliases: dict[str, Attribute] = attr_aliases if attr_aliases is not None else {}
         self.type_aliases: dict[str, Type] = type_aliases if type_aliases is not None else {}
+        # Last: lexing the first token may fail, and a parser that recovers from lexical errors
+        # (text.parser.OpParser) then still has every other field.
+        self.tok: Token = self.lexer.next()
 
     # ============================================================================================
     # Token stream

@@ -68,7 +68,9 @@ PUNCTUATION = frozenset(
     ]
 )
 
-_STR = r'"[^"\\\n\v\f]*(?:\\(?:["\\nt]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
+# Possessive quantifiers: the character classes are disjoint, so backtracking could never match
+# differently, and without it an unterminated string fails in one linear scan.
+_STR = r'"[^"\\\n\v\f]*+(?:\\(?:["\\nt]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*+)*+"'
 _SUFFIX = r"(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)"
 
 # Order matters only where alternatives share a first character: `{-#`/`#-}` before `{`/`#name`,
@@ -95,6 +97,7 @@ _GROUP_KINDS: list[str | None] = [None] * (_TOKEN_RE.groups + 1)
 for _name, _index in _TOKEN_RE.groupindex.items():
     _GROUP_KINDS[_index] = None if _name == "comment" else _name
 _WS_RE = re.compile(r"[ \t\r\n]*")
+_STRING_BODY_RE = re.compile(r'(?:[^"\\\n\v\f]++|\\(?:["\\nt]|[0-9A-Fa-f]{2}))*+')
 STRING_RE = re.compile(_STR)
 """A complete string literal (quotes included), for scanners that walk raw text."""
 _ESCAPE_RE = re.compile(r'\\(["\\nt]|[0-9A-Fa-f]{2})')
@@ -166,6 +169,9 @@ class Lexer:
         self.comments: list[Comment] = []
         self._comment_mark = 0  # comments before this offset were already collected
         self._line_starts: list[int] | None = None
+        self.resume_at = 0
+        """After a lexical error: the offset just past the offending text, where a parser that
+        recovers can go on lexing (`reset(resume_at)`)."""
 
     # -- tokens -----------------------------------------------------------------------------------
 
@@ -220,26 +226,17 @@ class Lexer:
         text = self.text
         start = _WS_RE.match(text, offset).end()  # type: ignore[union-attr]
         ch = text[start]
+        self.resume_at = start + 1
         if ch == '"' or (ch == "@" and text.startswith('"', start + 1)):
             quote = start if ch == '"' else start + 1
-            i = quote + 1
-            while i < len(text):
-                c = text[i]
-                if c == '"':
-                    break
-                if c in "\n\v\f":
-                    raise TextError("expected '\"' in string literal", self.span(quote, i))
-                if c == "\\":
-                    nxt = text[i + 1 : i + 3]
-                    if nxt[:1] in ('"', "\\", "n", "t"):
-                        i += 2
-                        continue
-                    if len(nxt) == 2 and all(x in "0123456789abcdefABCDEF" for x in nxt):
-                        i += 3
-                        continue
-                    raise TextError("unknown escape in string literal", self.span(i, i + 2))
-                i += 1
-            raise TextError("expected '\"' in string literal", self.span(quote, len(text)))
+            # Where the well-formed part of the string ends (one regex scan: a huge unterminated
+            # string must not cost a Python loop per character): at a bad escape or a line break.
+            i = _STRING_BODY_RE.match(text, quote + 1).end()  # type: ignore[union-attr]
+            if text.startswith("\\", i):
+                self.resume_at = i + 1
+                raise TextError("unknown escape in string literal", self.span(i, i + 2))
+            self.resume_at = i
+            raise TextError("expected '\"' in string literal", self.span(quote, i))
         what = {
             "#": "invalid attribute name",
             "!": "invalid type identifier",

@@ -6,9 +6,11 @@ the `{-# ... #-}` resource trailer.  Attributes, types and locations are parsed 
 whose token stream this parser shares.
 
 Errors never stop the pass: after an error the parser skips to the next op at the same nesting depth, so
-one pass reports all it can.  Structural checks follow the parse: undefined or redefined values, uses
-whose type differs from the definition, undefined successors, values used outside the regions that can
-see them, and result counts that disagree with the op's type.
+one pass reports all it can.  Text that does not lex (a stray character, an unterminated string) is
+reported and skipped like any other error, and the results of an op that failed to parse stay defined as
+stand-ins, so that their uses do not each report an undefined value.  Structural checks follow the parse:
+undefined or redefined values, uses whose type differs from the definition, undefined successors, values
+used outside the regions that can see them, and result counts that disagree with the op's type.
 """
 
 from __future__ import annotations
@@ -113,7 +115,10 @@ class _Scope:
 
 class OpParser(Parser):
     def __init__(self, text: str, registry: Registry, template: Module | None) -> None:
-        super().__init__(Lexer(text))
+        try:
+            super().__init__(Lexer(text))
+        except TextError:
+            self.tok = Token(EOF, "", 0, 0)  # the text does not lex at its start: parse_top reports it
         self.registry = registry
         self.template = template
         self.result = ParseResult(None)
@@ -127,10 +132,39 @@ class OpParser(Parser):
         self.alias_ends: dict[int, int] = {}
         self.uselist_lines: dict[int, str] = {}
         self.block_uselist_lines: dict[int, str] = {}
+        self.poisoned: dict[int, Value] = {}
+        """Stand-ins for the results of ops that failed to parse (keyed by id): uses of them are not
+        reported again (no cascade of 'undefined value' errors after one broken op)."""
+        self._reported: set[tuple[str, TextSpan, str]] = set()
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
+        key = (message, span, severity)
+        if key in self._reported:  # e.g. one missing '}' at the end seen by every enclosing region
+            return
+        self._reported.add(key)
         self.result.diagnostics.append(TextDiagnostic(message, span, severity))
+
+    # -- lexical errors -----------------------------------------------------------------------------
+    def lex_on(self, offset: int, report: bool) -> None:
+        """Continue at `offset`, skipping text that does not lex (reporting the first such error when
+        `report`): a stray character must not end the pass."""
+        while True:
+            try:
+                self.reset(offset)
+                return
+            except TextError as exc:
+                if report:
+                    self.report(exc.message, exc.span)
+                    report = False
+                offset = self.lexer.resume_at
+
+    def advance_over_errors(self) -> None:
+        """`advance()`, skipping silently over text that does not lex (used while recovering)."""
+        try:
+            self.advance()
+        except TextError:
+            self.lex_on(self.lexer.resume_at, report=False)
 
     def tok_span(self, tok: Token) -> TextSpan:
         return self.lexer.span(tok.start, tok.end)
@@ -139,9 +173,8 @@ class OpParser(Parser):
     def scan_comments(self) -> None:
         """Collect the `// mlirbc:` lines up front (the lexer collects comments lazily)."""
         lexer = Lexer(self.text)
-        tok = lexer.next()
-        while tok.kind != EOF:
-            tok = lexer.next()
+        while _next_token(lexer).kind != EOF:
+            pass
         for c in lexer.comments:
             line, _ = self.lexer.position(c.start)
             if c.text.startswith(USELIST_PREFIX):
@@ -191,7 +224,7 @@ class OpParser(Parser):
                 continue
             alias_end = self.alias_ends.get(self.tok.start)
             if alias_end is not None:
-                self.reset(alias_end)
+                self.lex_on(alias_end, report=True)
                 continue
             start = self.tok
             op = self.parse_op_recovering(holder)
@@ -217,7 +250,7 @@ class OpParser(Parser):
         starts: list[int] = []
         depth = 0
         lexer = Lexer(self.text)
-        tok = lexer.next()
+        tok = _next_token(lexer)
         prev: Token | None = None
         while tok.kind != EOF:
             if tok.kind in ("(", "[", "{", "<", "{-#"):
@@ -225,11 +258,14 @@ class OpParser(Parser):
             elif tok.kind in (")", "]", "}", ">", "#-}"):
                 depth -= 1
             elif depth == 0 and tok.kind in (HASH, BANG) and (prev is None or prev.kind != "="):
-                nxt = lexer.token_at(tok.end)
-                if nxt.kind == "=":
+                try:
+                    is_alias = lexer.token_at(tok.end).kind == "="
+                except TextError:
+                    is_alias = False
+                if is_alias:
                     starts.append(tok.start)
             prev = tok
-            tok = lexer.next()
+            tok = _next_token(lexer)
         todo = starts
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
@@ -251,7 +287,7 @@ class OpParser(Parser):
                     self.report(err.message, err.span)
                 break
             todo = [s for s, _ in failed]
-        self.reset(0)
+        self.lex_on(0, report=True)
 
     # -- ops ----------------------------------------------------------------------------------------
     def parse_op_recovering(self, block: Block) -> Operation | None:
@@ -260,8 +296,42 @@ class OpParser(Parser):
             return self.parse_op(block)
         except TextError as exc:
             self.report(exc.message, exc.span)
+            self.poison_results(start)
             self.recover(start)
             return None
+
+    def poison_results(self, start: Token) -> None:
+        """Define the result names of an op that failed to parse (`%a, %b:2 = ...` at `start`) as
+        stand-ins, so that its uses do not each report an undefined value."""
+        names: list[tuple[str, int, Token]] = []
+        lexer = Lexer(self.text)
+        tok = start
+        try:
+            while tok.kind == VALUE:
+                count = 1
+                nxt = lexer.token_at(tok.end)
+                if nxt.kind == ":":
+                    n = lexer.token_at(nxt.end)
+                    if n.kind != INT:
+                        return
+                    count = max(1, int(n.text, 0))
+                    nxt = lexer.token_at(n.end)
+                names.append((tok.text, count, tok))
+                if nxt.kind != ",":
+                    break
+                tok = lexer.token_at(nxt.end)
+        except (TextError, ValueError):
+            return
+        scope = self.scope
+        assert scope is not None
+        for name, count, tok in names:
+            keys = [name] + ([f"{name}#{j}" for j in range(count)] if count > 1 else [])
+            for key in keys:
+                if key in scope.values:
+                    continue
+                stand_in = Value(_none())
+                self.poisoned[id(stand_in)] = stand_in
+                self.define(key, stand_in, self.tok_span(tok), quiet=True)
 
     def recover(self, start: Token) -> None:
         """Skip from `start` past the broken op: to the next line-start token at the same depth."""
@@ -280,7 +350,7 @@ class OpParser(Parser):
             elif tok.kind in (")", "]", "}", "#-}"):
                 depth -= 1
             first = False
-            self.advance()
+            self.advance_over_errors()
 
     def _line_start(self, tok: Token) -> bool:
         i = tok.start - 1
@@ -516,7 +586,7 @@ class OpParser(Parser):
     def _resolve(self, pending: _Pending, value: Value, scope: _Scope) -> None:
         for op, i, t, span, _ in pending.uses:
             op.operands[i] = value
-            if t is not None and value.type is not t:
+            if t is not None and value.type is not t and id(value) not in self.poisoned:
                 self.report(f"use of {pending.name} expects type {_type_text(t)} but it is "
                             f"defined with type {_type_text(value.type)}", span)
 
@@ -541,7 +611,7 @@ class OpParser(Parser):
         hit = self._lookup(name)
         if hit is not None:
             value = hit[0]
-            if t is not None and value.type is not t:
+            if t is not None and value.type is not t and id(value) not in self.poisoned:
                 self.report(f"use of {name} expects type {_type_text(t)} but it is defined with "
                             f"type {_type_text(value.type)}", span)
             self.result.names.append(NameRef(name, span, value, False))
@@ -617,7 +687,7 @@ class OpParser(Parser):
         except TextError as exc:
             self.report(exc.message, exc.span)
             while self.tok.kind not in ("#-}", EOF):
-                self.advance()
+                self.advance_over_errors()
             self.consume_if("#-}")
         self.resources.extend(groups)
         return groups
@@ -662,6 +732,15 @@ class OpParser(Parser):
         return ResourceEntry(key, RESOURCE_STRING, string=value)
 
 
+def _next_token(lexer: Lexer) -> Token:
+    """The next token of a pre-scan, skipping text that does not lex (the main pass reports it)."""
+    while True:
+        try:
+            return lexer.next()
+        except TextError:
+            lexer.reset(lexer.resume_at)
+
+
 def _none() -> Type:
     from ..ir.types import NoneType
 
@@ -687,7 +766,7 @@ def parse_module(text: str, template: Module | None = None,
         p.report(exc.message, exc.span)
         root = None
     except RecursionError:
-        p.report("the text is nested too deeply to parse", TextSpan(0, 0, 0, 0))
+        p.report("the text is nested too deeply to parse", p.tok_span(p.tok))
         root = None
     result = p.result
     if result.errors or root is None:

@@ -1,0 +1,3 @@
+// expect: 4:1 expected an op in generic form
+// like: upstream/Dialect__SCF__ops.f08.mlirbc
+// disable-model: arith
