@@ -16,6 +16,7 @@ used outside the regions that can see them, and result counts that disagree with
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from ..errors import TextError, TextSpan
@@ -44,8 +45,11 @@ from ..ir.operation import (
 from ..ir.types import Type
 from ..models.registry import Registry, default_registry
 from .attr_parser import Parser
-from .lexer import BANG, BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Lexer, Token, string_value
+from .lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
 from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
+
+_MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
+_ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
 
 
 @dataclass
@@ -171,12 +175,18 @@ class OpParser(Parser):
 
     # -- comments ---------------------------------------------------------------------------------
     def scan_comments(self) -> None:
-        """Collect the `// mlirbc:` lines up front (the lexer collects comments lazily)."""
-        lexer = Lexer(self.text)
-        while _next_token(lexer).kind != EOF:
-            pass
-        for c in lexer.comments:
-            line, _ = self.lexer.position(c.start)
+        """Collect the `// mlirbc:` lines up front.
+
+        They are whole-line comments, so a regular expression over the text finds them; lexing the
+        whole view a second time for them would double the parse time of a large view.
+        """
+        text = self.text
+        line = 0
+        last = 0
+        for m in _MLIRBC_COMMENT_RE.finditer(text):
+            line += text.count("\n", last, m.start())
+            last = m.start()
+            c = Comment(m.group(1), m.start(1), m.end(1))
             if c.text.startswith(USELIST_PREFIX):
                 self.uselist_lines[line] = c.text[len(USELIST_PREFIX):]
             elif c.text.startswith(BLOCK_USELIST_PREFIX):
@@ -242,30 +252,15 @@ class OpParser(Parser):
 
     # -- aliases ----------------------------------------------------------------------------------
     def parse_aliases(self) -> None:
-        """Parse `#name = attr` / `!name = type` definitions wherever they stand at top level.
+        """Parse `#name = attr` / `!name = type` definitions wherever they stand at top level (each at the
+        start of a line).
 
         mlir-opt prints location aliases after the module, so definitions are collected first, retrying
         those that use aliases defined further down.
         """
-        starts: list[int] = []
-        depth = 0
-        lexer = Lexer(self.text)
-        tok = _next_token(lexer)
-        prev: Token | None = None
-        while tok.kind != EOF:
-            if tok.kind in ("(", "[", "{", "<", "{-#"):
-                depth += 1
-            elif tok.kind in (")", "]", "}", ">", "#-}"):
-                depth -= 1
-            elif depth == 0 and tok.kind in (HASH, BANG) and (prev is None or prev.kind != "="):
-                try:
-                    is_alias = lexer.token_at(tok.end).kind == "="
-                except TextError:
-                    is_alias = False
-                if is_alias:
-                    starts.append(tok.start)
-            prev = tok
-            tok = _next_token(lexer)
+        # Definitions start a line at column 0 (ops are indented inside the module), so a regular
+        # expression finds them without lexing the whole view an extra time.
+        starts = [m.start() for m in _ALIAS_DEF_RE.finditer(self.text)]
         todo = starts
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
