@@ -152,3 +152,10 @@ def test_disabled_dialect_ops_become_fallbacks_with_reason() -> None:
     m = read_bytecode((EXAMPLES / "01_empty.mlirbc").read_bytes(), reg)
     assert m.root is not None and m.root.is_fallback
     assert m.root.properties is not None and "disabled" in m.root.properties.reason
+
+
+def test_dialect_version_newer_than_the_model_makes_a_fallback() -> None:
+    m = read_bytecode((HANDCRAFTED / "hc_dialect_version.mlirbc").read_bytes())
+    assert m.root is not None and m.root.properties is not None
+    assert m.root.properties.kind == PROPS_FALLBACK
+    assert "dialect version (0x03) is newer than the model" in m.root.properties.reason

@@ -42,6 +42,23 @@ def compile_properties_table(payloads: list[bytes]) -> bytes:
     return bytes(w.buf)
 
 
+def dialect_version(table: AttrTypeTable, dialect: str) -> bytes | None:
+    for d in table.dialects:
+        if d.name == dialect:
+            return d.version
+    return None
+
+
+def _accepts_version(model: object, version: bytes) -> bool:
+    """Models opt in to dialect versions with `accepts_dialect_version(payload) -> bool`; a model without
+    it knows only the unversioned dialect, so any written version is newer than it knows."""
+    accepts = getattr(model, "accepts_dialect_version", None)
+    try:
+        return bool(accepts(version)) if callable(accepts) else False
+    except Exception:
+        return False
+
+
 def decode_op_properties(
     op_name: OpName, offset: int, size: int, table: AttrTypeTable, registry: Registry,
     fallbacks: list[FallbackNote],
@@ -50,7 +67,9 @@ def decode_op_properties(
     full = op_name.full
     lookup = registry.op(full)
     model = lookup.model
-    if model is None and not op_name.registered:
+    # An op that was not registered when written stores one attribute reference, whatever models exist
+    # now (mlir-opt writes ops of dialects it does not register, e.g. vcix, this way).
+    if not op_name.registered:
         r = table.reader(offset, offset + size, "Properties")
         attr = r.attr()
         if not r.at_end():
@@ -58,6 +77,11 @@ def decode_op_properties(
                               "Properties")
         return Properties(PROPS_ATTRIBUTE, attribute=attr, raw=raw, offset=offset)
     reason = lookup.reason
+    version = dialect_version(table, op_name.dialect)
+    if model is not None and version is not None and not _accepts_version(model, version):
+        reason = (f"the file's '{op_name.dialect}' dialect version (0x{version.hex()}) is newer than the "
+                  f"model ({lookup.origin}) knows")
+        model = None
     if model is not None:
         r = table.reader(offset, offset + size, "Properties")
         try:
