@@ -1,5 +1,5 @@
-"""The committed ODS data is what `server/tools/gen_ods_models.py` produces from the installed MLIR `.td` files
-(deterministic, up to date), and stays small."""
+"""The committed ODS data is what `server/tools/gen_ods_models.py` produces from the installed MLIR `.td`
+files (deterministic, up to date), and stays small."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 import pytest
-from corpus import CORPUS, EXAMPLES, manifest
 
+from corpus import CORPUS, EXAMPLES, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.text.parser import parse_module

@@ -1,8 +1,9 @@
 """ODS-derived op models: the committed per-dialect data files, loaded lazily, and user ODS JSON files.
 
-`models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds the
-ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first time one of
-its ops is looked up, so opening a file that uses `arith` and `func` reads two small files, not 48.
+`models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
+the ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first
+time one of its ops is looked up, so opening a file that uses `arith` and `func` reads two small files,
+not 48.
 """
 
 from __future__ import annotations
