@@ -89,3 +89,50 @@ async def test_every_rejected_damaged_file_gives_a_located_error(client: Languag
     # Still answering.
     good = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
     assert '"builtin.module"' in await convert_from(client, good.as_uri())
+
+
+async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageClient,
+                                                             tmp_path: pytest.TempPathFactory) -> None:
+    """A JAX export: a diagnostic on every vhlo fallback op, hover shows the reason and the bytes, and an
+    edit elsewhere saves to a file whose fallback payloads are byte-for-byte the original ones."""
+    import shutil
+    from pathlib import Path
+
+    from lsp_support import find, hover_text, replace_all, request, wait_diagnostics
+    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.ir.attributes import StringAttr
+    from mlirbc.ir.operation import PROPS_FALLBACK
+
+    path = Path(str(tmp_path)) / "mlp2.mlirbc"
+    shutil.copyfile(CORPUS / "jax" / "mlp2.mlirbc", path)
+    before = read_bytecode(path.read_bytes())
+    assert before.root is not None
+    payloads = [op.properties.raw for op in before.root.walk()
+                if op.properties is not None and op.properties.kind == PROPS_FALLBACK]
+    assert payloads and all(p for p in payloads)
+    text = await convert_from(client, path.as_uri())
+    uri = view_uri(path)
+    open_view(client, uri, text)
+    diags = await wait_diagnostics(client, uri, lambda ds: any(d.code == "fallback-op" for d in ds))
+    assert len([d for d in diags if d.code == "fallback-op"]) == len(payloads)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=find(text, '"vhlo.add_v1"', 0)))
+    shown = hover_text(hover)
+    assert "no model for dialect 'vhlo'" in shown
+    first_add = next(op for op in before.root.walk() if op.name == "vhlo.add_v1")
+    assert first_add.properties is None or first_add.properties.raw is None or \
+        first_add.properties.raw.hex().upper()[:8] in shown.upper()
+    edited = text.replace('sym_name = "jit_mlp"', 'sym_name = "jit_mlp_edited"', 1)
+    assert edited != text
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[replace_all(edited)]))
+    res = await request(client, "mlirbc/save", {"uri": uri})
+    assert res["written"] == str(path)
+    after = read_bytecode(path.read_bytes())
+    assert after.error is None and after.root is not None
+    assert after.root.properties is not None
+    name = after.root.properties.values["sym_name"]
+    assert isinstance(name, StringAttr) and name.value == b"jit_mlp_edited"
+    assert [op.properties.raw for op in after.root.walk()
+            if op.properties is not None and op.properties.kind == PROPS_FALLBACK] == payloads
