@@ -73,13 +73,12 @@ from mlirbc.text.attr_parser import (
     parse_type_text,
 )
 from mlirbc.text.attr_printer import (
-    SEMANTICS,
-    format_float,
     identity_layout_text,
     print_attribute,
     print_location,
     print_type,
 )
+from mlirbc.text.floats import SEMANTICS, format_float
 from mlirbc.text.lexer import (
     BANG,
     BARE,

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from ..ir.attributes import Attribute, DenseElementsAttr
 from ..ir.types import DialectType, FloatType, IntegerType, RankedTensorType, Type
+from ..text.floats import SEMANTICS, format_float, parse_float_literal
+from ..text.floats import FloatSemantics as Semantics
 from .api import EntryReader, EntryWriter, ModelError
-from .floats import F64, SEMANTICS, Semantics, format_float, parse_float
 
 ANY, ANY_EXPRESSED, CALIBRATED, UNIFORM, PER_AXIS, SUB_CHANNEL = 1, 2, 3, 4, 5, 6
 SIGNED = 1
@@ -117,8 +118,13 @@ def make_dense(shape: tuple[int, ...], etype: Type, values: list[int]) -> DenseE
 
 
 # -- printing -------------------------------------------------------------------------------------------
+_QUANT_FLOATS = ("f16", "bf16", "tf32", "f32", "f64", "f128")
+"""The expressed types quant parameters may have: IEEE formats with infinities, NaNs and subnormals."""
+F64 = SEMANTICS["f64"]
+
+
 def _float_sem(t: Type) -> Semantics:
-    if isinstance(t, FloatType) and t.name in SEMANTICS:
+    if isinstance(t, FloatType) and t.name in _QUANT_FLOATS:
         return SEMANTICS[t.name]
     raise ModelError("quant parameters must be IEEE floats")
 
@@ -329,7 +335,7 @@ class _Parser:
     def float_bits(self, sem: Semantics) -> int:
         tok = self.next()
         try:
-            return parse_float(tok, sem)
+            return parse_float_literal(tok, sem)
         except ValueError:
             raise ModelError(f"expected a float in quant type text, got '{tok}'") from None
 

@@ -66,14 +66,16 @@ from ..ir.types import (
     VectorType,
 )
 from .attr_printer import (
-    SEMANTICS,
-    decimal_to_float_exact,
-    double_to_float,
     element_storage_bytes,
     identity_layout_text,
     num_elements,
     print_type,
     static_shape,
+)
+from .floats import (
+    SEMANTICS,
+    decimal_to_float_exact,
+    double_to_float,
 )
 from .lexer import (
     BANG,
