@@ -16,12 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-CORPUS = REPO.parent / "shared" / "corpus"
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from oracle import mlir_opt  # noqa: E402
+from common import CORPUS, REPO, mlir_opt  # noqa: E402
 
 _CHILD = r"""
 import json, resource, sys, time

