@@ -34,6 +34,9 @@ mkdir -p "$CACHE"
 SUMMARY=()
 ON_FAIL=""
 T_START=$(date +%s.%N)
+elapsed() {  # seconds since a `date +%s.%N` stamp (awk: bc is not on every machine)
+  awk -v now="$(date +%s.%N)" -v then="$1" 'BEGIN { printf "%.1f", now - then }'
+}
 step() {  # step NAME CMD...: run a step (errexit on inside), record its duration, stop on failure
   local name="$1"; shift
   local t0 rc dt; t0=$(date +%s.%N)
@@ -42,7 +45,7 @@ step() {  # step NAME CMD...: run a step (errexit on inside), record its duratio
   ( set -e; "$@" )
   rc=$?
   set -e
-  dt=$(echo "$(date +%s.%N) - $t0" | bc)
+  dt=$(elapsed "$t0")
   if [[ $rc == 0 ]]; then
     SUMMARY+=("$(printf 'ok    %7.1fs  %s' "$dt" "$name")")
   else
@@ -52,7 +55,7 @@ step() {  # step NAME CMD...: run a step (errexit on inside), record its duratio
   fi
 }
 print_summary() {
-  echo; echo "=== e2e summary (total $(printf '%.1f' "$(echo "$(date +%s.%N) - $T_START" | bc)")s) ==="
+  echo; echo "=== e2e summary (total $(elapsed "$T_START")s) ==="
   printf '%s\n' "${SUMMARY[@]}"
 }
 
