@@ -81,7 +81,13 @@ def write_apint(w: EntryWriter, width: int, bits: int) -> None:
 
 def _shape(r: EntryReader) -> tuple[int, ...]:
     n = r.varint()
-    return tuple(r.signed_varint() for _ in range(n))
+    if n > r_remaining(r):
+        raise ValueError(f"shape of rank {n} is longer than the entry")
+    shape = tuple(r.signed_varint() for _ in range(n))
+    for d in shape:
+        if d < 0 and d != T.DYNAMIC:
+            raise ValueError(f"negative dimension {d} in a shape")
+    return shape
 
 
 def _write_shape(w: EntryWriter, shape: tuple[int, ...]) -> None:

@@ -187,7 +187,8 @@ def _print_vector(t: VectorType) -> str:
 
 
 def _print_fallback_type(t: FallbackType) -> str:
-    return f'!mlirbc.fallback<{quote_bytes(t.dialect_name.encode())}, "0x{t.data.hex().upper()}">'
+    dialect = quote_bytes(t.dialect_name.encode("utf-8", "surrogateescape"))
+    return f'!mlirbc.fallback<{dialect}, "0x{t.data.hex().upper()}">'
 
 
 _TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
@@ -513,7 +514,8 @@ def _print_distinct(a: DistinctAttr) -> str:
 
 
 def _print_fallback_attr(a: FallbackAttr) -> str:
-    return f'#mlirbc.fallback<{quote_bytes(a.dialect_name.encode())}, "0x{a.data.hex().upper()}">'
+    dialect = quote_bytes(a.dialect_name.encode("utf-8", "surrogateescape"))
+    return f'#mlirbc.fallback<{dialect}, "0x{a.data.hex().upper()}">'
 
 
 def _print_loc_attr(a: Attribute) -> str:
