@@ -74,7 +74,10 @@ class EntryDecoder(ByteReader):
 
     def _ref(self, kind: int) -> Value:
         at = self.pos
-        idx = self.varint()
+        return self._entry(kind, self.varint(), at)
+
+    def _entry(self, kind: int, idx: int, at: int) -> Value:
+        """The referenced entry; one not decoded yet stops a strict decode or is noted by a scan."""
         values = self.table.values[kind]
         if idx >= len(values):
             raise self.error(f"{_KIND[kind]} index {idx} out of range ({len(values)} entries)", at)
@@ -100,16 +103,7 @@ class EntryDecoder(ByteReader):
             if v:
                 raise self.error("absent optional attribute with a non-zero index", at)
             return None
-        idx = v >> 1
-        values = self.table.values[ATTR]
-        if idx >= len(values):
-            raise self.error(f"attribute index {idx} out of range ({len(values)} entries)", at)
-        a = values[idx]
-        if a is None:
-            if not self.scan:
-                raise _Pending(ATTR, idx)
-            self.deps.add((ATTR, idx))
-            return _SCAN_STRING
+        a = self._entry(ATTR, v >> 1, at)
         assert isinstance(a, Attribute)
         return a
 
@@ -482,26 +476,12 @@ class _ResolvingDecoder(EntryDecoder):
 
     __slots__ = ()
 
-    def _ref(self, kind: int) -> Value:
-        at = self.pos
-        idx = self.varint()
+    def _entry(self, kind: int, idx: int, at: int) -> Value:
         values = self.table.values[kind]
         if idx >= len(values):
             raise self.error(f"{_KIND[kind]} index {idx} out of range ({len(values)} entries)", at)
         v = values[idx]
         return v if v is not None else self.table.resolve(kind, idx)
-
-    def optional_attr(self) -> Attribute | None:
-        at = self.pos
-        v = self.varint()
-        if not v & 1:
-            if v:
-                raise self.error("absent optional attribute with a non-zero index", at)
-            return None
-        idx = v >> 1
-        if idx >= len(self.table.values[ATTR]):
-            raise self.error(f"attribute index {idx} out of range", at)
-        return self.table.attr(idx)
 
 
 def compile_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[int, bool, bytes]],
