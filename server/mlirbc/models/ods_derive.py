@@ -294,7 +294,10 @@ def derive_op(d: Records, op_def: str) -> dict[str, Any]:
             attributes.append(str(arg_name))
             flagged = bool(rec.get("isOptional")) or bool(str(rec.get("defaultValue") or "").strip())
             fields.append([str(arg_name), "flagged" if flagged else "required"])
-            if flagged:
+            # Only non-optional default-valued attributes hold their default when absent: mlir-opt
+            # prints it and fills it in when it reads a `<{...}>` dictionary; a DefaultValuedOptionalAttr
+            # stays absent.
+            if flagged and not rec.get("isOptional"):
                 text = default_text(d, rec)
                 if text is not None:
                     defaults[str(arg_name)] = text

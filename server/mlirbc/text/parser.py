@@ -43,8 +43,9 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import Type
+from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
-from .attr_parser import Parser
+from .attr_parser import Parser, parse_attribute_text
 from .lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
 from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
 
@@ -464,6 +465,8 @@ class OpParser(Parser):
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, self.tok_span(tok), op, i))
         op.properties = fallback_props or self.properties(full, props_dict)
+        if op.properties is None and self.template is None:
+            self._fill_dictionary_defaults(op, full)
         op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
         line, _ = self.lexer.position(start.start)
         orders = self.uselist_lines.get(line - 1)
@@ -501,14 +504,46 @@ class OpParser(Parser):
         return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
 
     def properties(self, full: str, d: DictionaryAttr | None) -> Properties | None:
+        lookup = self.registry.op(full)
+        model = lookup.model
+        dialect, _, short = full.partition(".")
+        if model is None or self.registered.get((dialect, short)) is False:
+            return None if d is None else Properties(PROPS_ATTRIBUTE, attribute=d)
         if d is None:
             return None
-        lookup = self.registry.op(full)
+        values = {k.text: v for k, v in d.entries}
+        if self.template is None:
+            # Text without an original file is encoded as mlir-opt encodes it: reading a `<{...}>`
+            # dictionary fills in the default of every absent default-valued attribute.  With a template
+            # the view is the file's own state, where an absent attribute stays absent.
+            self._fill_defaults(model, values)
+        return Properties(PROPS_DECODED, values=dict(sorted(values.items())), model=lookup.origin)
+
+    def _fill_dictionary_defaults(self, op: Operation, full: str) -> None:
+        """Without `<{...}>` (a view of a version < 5 file keeps inherent attributes in the dictionary),
+        mlir-opt still gives absent default-valued attributes their default: do the same."""
+        model = self.registry.op(full).model
         dialect, _, short = full.partition(".")
-        if lookup.model is not None and self.registered.get((dialect, short)) is not False:
-            values = {k.text: v for k, v in d.entries}
-            return Properties(PROPS_DECODED, values=values, model=lookup.origin)
-        return Properties(PROPS_ATTRIBUTE, attribute=d)
+        if model is None or self.registered.get((dialect, short)) is False:
+            return
+        values = {k.text: v for k, v in op.attributes.entries} if op.attributes is not None else {}
+        before = len(values)
+        self._fill_defaults(model, values)
+        if len(values) != before:
+            op.attributes = DictionaryAttr.get(tuple((StringAttr.get(k), v)
+                                                     for k, v in sorted(values.items())))
+
+    def _fill_defaults(self, model: OpModel, values: dict[str, Attribute]) -> None:
+        try:
+            defaults = model.info().defaults
+        except Exception:  # a plugin's model without defaults information
+            return
+        for name, text in defaults.items():
+            if name not in values:
+                try:
+                    values[name] = parse_attribute_text(text)
+                except TextError:
+                    continue
 
     # -- regions and blocks -------------------------------------------------------------------------
     def parse_region(self, region: Region, isolated: bool) -> None:
