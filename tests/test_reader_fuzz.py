@@ -65,3 +65,20 @@ def test_damaged_bytes_fail_cleanly(rel: str) -> None:
                 assert not result.errors, (result.errors[0].span, result.errors[0].message)
         assert time.perf_counter() - start < 10, "a damaged small file must not take long"
     assert outcomes["rejected"] > 0
+
+
+def test_deep_location_chains_write_read_and_print() -> None:
+    """JAX/IREE files carry long call-site chains: 3000 levels go through the writer, the reader (which
+    resolves entries with an explicit stack) and the printer without recursion limits."""
+    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.ir.attributes import CallSiteLoc, FileLineColLoc, NameLoc, StringAttr, UnknownLoc
+    from mlirbc.ir.module import Module
+    from mlirbc.ir.operation import OpName, Operation
+
+    loc = FileLineColLoc.get(StringAttr.get("f"), 1, 2)
+    for i in range(3000):
+        loc = CallSiteLoc.get(NameLoc.get(StringAttr.get(f"n{i}"), UnknownLoc.get()), loc)
+    data = write_bytecode(Module(Operation(OpName("test", "root", False), loc)), template=None)
+    m = read_bytecode(data)
+    assert m.error is None and m.root is not None and m.root.location is loc
+    assert print_module(m).text.count("callsite(") == 3000
