@@ -73,7 +73,7 @@ def test_deep_location_chains_write_read_and_print() -> None:
     from mlirbc.bytecode.writer import write_bytecode
     from mlirbc.ir.attributes import CallSiteLoc, FileLineColLoc, NameLoc, StringAttr, UnknownLoc
     from mlirbc.ir.module import Module
-    from mlirbc.ir.operation import OpName, Operation
+    from mlirbc.ir.operation import Operation, OpName
 
     loc = FileLineColLoc.get(StringAttr.get("f"), 1, 2)
     for i in range(3000):
