@@ -104,7 +104,8 @@ def test_fresh_encoding_equals_mlir_opt_where_its_print_does_not_round_trip() ->
         ours = write_bytecode(result.module, template=None)
         v = row["bytecode_version"]
         proc = run_mlir_opt(["--allow-unregistered-dialect", "--emit-bytecode",
-                             f"--emit-bytecode-version={v}", "-o", "-"], text.encode("utf-8", "surrogateescape"))
+                             f"--emit-bytecode-version={v}", "-o", "-"],
+                            text.encode("utf-8", "surrogateescape"))
         if proc.returncode != 0:
             failures.append(f"{row['path']}: mlir-opt rejected the view: {proc.stderr[:200]!r}")
             continue
