@@ -14,8 +14,36 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_lock = threading.Lock()
-_table: weakref.WeakValueDictionary[tuple[Any, ...], Any] = weakref.WeakValueDictionary()
+# Re-entrant: a dead reference's callback can run (garbage collection) while this thread holds the lock.
+_lock = threading.RLock()
+
+
+class _KeyedRef(weakref.ref[Any]):
+    """A weak reference that knows its table key, so the entry can go when the object does."""
+
+    __slots__ = ("key",)
+    key: tuple[Any, ...]
+
+    def __new__(cls, ob: Any, callback: Any, key: tuple[Any, ...]) -> _KeyedRef:
+        self = super().__new__(cls, ob, callback)
+        self.key = key
+        return self
+
+    def __init__(self, ob: Any, callback: Any, key: tuple[Any, ...]) -> None:
+        super().__init__(ob, callback)  # type: ignore[call-arg]
+
+
+# A plain dict of keyed weak references: the same behaviour as weakref.WeakValueDictionary without its
+# Python-level method calls, which dominated decoding and parsing of large files.
+_table: dict[tuple[Any, ...], _KeyedRef] = {}
+
+
+def _forget(ref: _KeyedRef) -> None:
+    # Only drop the entry if it still holds this (dead) reference: a new object may have replaced it.
+    if _table.get(ref.key) is ref:
+        with _lock:
+            if _table.get(ref.key) is ref:
+                del _table[ref.key]
 
 
 def unique(cls: type[T], fields: tuple[Any, ...]) -> T:
@@ -24,17 +52,20 @@ def unique(cls: type[T], fields: tuple[Any, ...]) -> T:
     `cls.__slots__` (without `__weakref__`) names the fields in order.
     """
     key = (cls, *fields)
-    obj = _table.get(key)
-    if obj is not None:
-        return obj  # type: ignore[no-any-return]
+    ref = _table.get(key)
+    if ref is not None:
+        obj = ref()
+        if obj is not None:
+            return obj  # type: ignore[no-any-return]
     with _lock:
-        obj = _table.get(key)
+        ref = _table.get(key)
+        obj = ref() if ref is not None else None
         if obj is None:
             obj = object.__new__(cls)
             slots: tuple[str, ...] = getattr(cls, "__slots__", ())
             for name, value in zip(slots, fields, strict=True):
                 object.__setattr__(obj, name, value)
-            _table[key] = obj
+            _table[key] = _KeyedRef(obj, _forget, key)
     return obj
 
 
