@@ -65,6 +65,15 @@ async def ensure_index(server: MlirbcServer, view: View) -> None:
         view.index, view.index_version = index, version
 
 
+async def indexed(server: MlirbcServer, uri: str) -> TextIndex | None:
+    """The up-to-date index of an open view, or None when the view is unknown or not indexed."""
+    view = server.view(uri)
+    if view is None:
+        return None
+    await ensure_index(server, view)
+    return view.index
+
+
 async def ensure_parse(server: MlirbcServer, view: View) -> backend.ParseOutcome | None:
     """The parse of the view's current version (None when the parser is not available)."""
     if view.parse is not None and view.parse_version == view.version:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import ensure_index
+from ..analysis import indexed
 from ..server import MlirbcServer
 from ..textindex import TextIndex
 
@@ -38,8 +38,5 @@ def folding_ranges(index: TextIndex) -> list[lsp.FoldingRange]:
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     async def folding(params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
-        view = server.view(params.text_document.uri)
-        if view is None:
-            return []
-        await ensure_index(server, view)
-        return folding_ranges(view.index) if view.index is not None else []
+        index = await indexed(server, params.text_document.uri)
+        return folding_ranges(index) if index is not None else []

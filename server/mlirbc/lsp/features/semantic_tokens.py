@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import ensure_index
+from ..analysis import indexed
 from ..server import MlirbcServer
 from ..textindex import BLOCK, SYMBOL, VALUE, TextIndex
 
@@ -79,22 +79,14 @@ def collect(index: TextIndex, start: int = 0, end: int | None = None) -> list[in
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     async def full(params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
-        view = server.view(params.text_document.uri)
-        if view is None:
-            return lsp.SemanticTokens(data=[])
-        await ensure_index(server, view)
-        if view.index is None:
-            return lsp.SemanticTokens(data=[])
-        return lsp.SemanticTokens(data=collect(view.index))
+        index = await indexed(server, params.text_document.uri)
+        return lsp.SemanticTokens(data=collect(index) if index is not None else [])
 
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
     async def ranged(params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
-        view = server.view(params.text_document.uri)
-        if view is None:
+        index = await indexed(server, params.text_document.uri)
+        if index is None:
             return lsp.SemanticTokens(data=[])
-        await ensure_index(server, view)
-        if view.index is None:
-            return lsp.SemanticTokens(data=[])
-        lines = view.index.lines
-        return lsp.SemanticTokens(data=collect(view.index, lines.offset(params.range.start),
+        lines = index.lines
+        return lsp.SemanticTokens(data=collect(index, lines.offset(params.range.start),
                                                lines.offset(params.range.end)))

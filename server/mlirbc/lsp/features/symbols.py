@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import ensure_index
+from ..analysis import indexed
 from ..server import MlirbcServer
 from ..textindex import OpEntry, TextIndex
 
@@ -57,8 +57,5 @@ def document_symbols(index: TextIndex) -> list[lsp.DocumentSymbol]:
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-        view = server.view(params.text_document.uri)
-        if view is None:
-            return []
-        await ensure_index(server, view)
-        return document_symbols(view.index) if view.index is not None else []
+        index = await indexed(server, params.text_document.uri)
+        return document_symbols(index) if index is not None else []
