@@ -26,7 +26,7 @@ _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[2])
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.text.printer import print_module
+from mlirbc.view.printer import print_module
 data = open(sys.argv[1], "rb").read()
 t0 = time.perf_counter(); m = read_bytecode(data); t1 = time.perf_counter()
 text = print_module(m).text; t2 = time.perf_counter()

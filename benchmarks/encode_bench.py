@@ -25,8 +25,8 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[2])
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 data = open(sys.argv[1], "rb").read()
 m = read_bytecode(data)
 text = print_module(m).text

@@ -43,7 +43,7 @@ def have(module: str) -> bool:
         return False
 
 
-PARSER_WRITER = have("mlirbc.text.parser") and have("mlirbc.bytecode.writer")
+PARSER_WRITER = have("mlirbc.view.parser") and have("mlirbc.bytecode.writer")
 needs_parser_writer = pytest.mark.xfail(not PARSER_WRITER, reason="parser/writer not landed",
                                         strict=False)
 

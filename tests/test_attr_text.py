@@ -66,20 +66,20 @@ from mlirbc.ir.types import (
     UnrankedTensorType,
     VectorType,
 )
-from mlirbc.text.attr_parser import (
+from mlirbc.syntax.attr_parser import (
     Parser,
     parse_attribute_text,
     parse_location_text,
     parse_type_text,
 )
-from mlirbc.text.attr_printer import (
+from mlirbc.syntax.attr_printer import (
     identity_layout_text,
     print_attribute,
     print_location,
     print_type,
 )
-from mlirbc.text.floats import SEMANTICS, format_float
-from mlirbc.text.lexer import (
+from mlirbc.syntax.floats import SEMANTICS, format_float
+from mlirbc.syntax.lexer import (
     BANG,
     BARE,
     BLOCK,

@@ -31,8 +31,8 @@ from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_FALLBACK
 from mlirbc.ir.types import FallbackType
 from mlirbc.models.registry import Registry, build_registry
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 UPSTREAM = [

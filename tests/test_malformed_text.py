@@ -26,8 +26,8 @@ from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.cli.main import main as cli_main
 from mlirbc.ir.module import Module
 from mlirbc.models.registry import Registry, build_registry
-from mlirbc.text.parser import ParseResult, parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import ParseResult, parse_module
+from mlirbc.view.printer import print_module
 
 MALFORMED = REPO / "tests" / "data" / "malformed"
 FILES = sorted(MALFORMED.glob("*.mlir"))

@@ -42,8 +42,8 @@ from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.layout import LayoutOpModel
 from mlirbc.models.ods import load_ods_json
 from mlirbc.models.registry import Registry, build_registry
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, TBLGEN_SKIP_REASON, dump_ods_json, mlir_opt_path, run_mlir_opt
 
 TD = REPO / "tests" / "data" / "qtrdialect.td"

@@ -17,9 +17,9 @@ from mlirbc.models.api import ModelError
 from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
 from mlirbc.models.quant import QuantTypeCodec, parse_quant, print_quant
 from mlirbc.models.registry import build_registry
-from mlirbc.text.floats import SEMANTICS, format_float
-from mlirbc.text.floats import decimal_to_float_exact as parse_decimal
-from mlirbc.text.floats import parse_float_literal as parse_float
+from mlirbc.syntax.floats import SEMANTICS, format_float
+from mlirbc.syntax.floats import decimal_to_float_exact as parse_decimal
+from mlirbc.syntax.floats import parse_float_literal as parse_float
 
 F64 = SEMANTICS["f64"]
 

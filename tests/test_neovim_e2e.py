@@ -21,7 +21,7 @@ import pytest
 
 from corpus import CORPUS, REPO
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.text.printer import print_module
+from mlirbc.view.printer import print_module
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"

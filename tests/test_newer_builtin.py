@@ -29,9 +29,9 @@ from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.builtin_newer import NewerBuiltinCodec
 from mlirbc.models.ods import register_ods_dialects
 from mlirbc.models.registry import Registry, build_registry
-from mlirbc.text.attr_printer import identity_layout_text
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.syntax.attr_printer import identity_layout_text
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 IREE = CORPUS / "iree"

@@ -13,7 +13,7 @@ import pytest
 
 from corpus import CORPUS, manifest
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.text.printer import print_module
+from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 pytestmark = pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
@@ -89,7 +89,7 @@ def test_fresh_encoding_equals_mlir_opt_where_its_print_does_not_round_trip() ->
     """Where mlir-opt's own print does not reproduce the file (external resources, resource printing), our
     fresh encoding of the view must still equal what mlir-opt writes for that same view."""
     from mlirbc.bytecode.writer import write_bytecode
-    from mlirbc.text.parser import parse_module
+    from mlirbc.view.parser import parse_module
 
     rows = [r for r in ROWS if r["generic_roundtrip"] == "no" and _folder(r) == "upstream"]
     compared = 0

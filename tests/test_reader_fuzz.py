@@ -14,8 +14,8 @@ import pytest
 from corpus import CORPUS
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.errors import DecodeError
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 
 SEEDS = ["upstream/Bytecode__uselist_orders.p01.mlirbc", "upstream/Bytecode__uselist_orders.p01.v0.mlirbc",
          "upstream/Dialect__SCF__ops.f08.v5.mlirbc", "upstream/Bytecode__resources.mlirbc",

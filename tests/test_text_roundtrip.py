@@ -12,8 +12,8 @@ import pytest
 from corpus import CORPUS, EXAMPLES, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
-from mlirbc.text.parser import parse_module
-from mlirbc.text.printer import print_module
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
 
 ROWS = manifest()
 

@@ -397,7 +397,7 @@ class AttrTypeTable:
         # Parsing the text checks it the way upstream does (it parses textual entries) and gives the
         # same object the view's parser will produce: a structured one for builtin text (a StringAttr
         # stored as text), a DialectAttr/DialectType keyed by its exact text otherwise.
-        from ..text.attr_parser import parse_attribute_text, parse_type_text
+        from ..syntax.attr_parser import parse_attribute_text, parse_type_text
 
         try:
             if kind == TYPE:

@@ -36,6 +36,7 @@ from ..ir.operation import (
 from ..ir.types import DialectType, FallbackType, FloatType, Type
 from ..models.api import OpModel
 from ..models.registry import Registry
+from ..syntax import attr_printer
 from . import builtin_codec
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
@@ -512,11 +513,6 @@ def _print(kind: int, x: object) -> str:
     """Text of a builtin attribute/type without a custom encoding (MLIR's textual fallback form)."""
     if isinstance(x, FloatType):
         return x.name
-    try:
-        from ..text import attr_printer  # lazily: the printer is optional for the writer
-    except ImportError:
-        raise EncodeError(f"no textual form for {_KIND[kind]} {x!r:.80}: the attribute printer is not "
-                          "available") from None
     try:
         if kind == ATTR:
             return str(attr_printer.print_attribute(x))  # type: ignore[arg-type]

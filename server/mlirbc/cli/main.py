@@ -19,8 +19,8 @@ from ..fileio import atomic_write
 from ..ir.module import Module
 from ..models.registry import Registry, build_registry
 from ..summary import module_info
-from ..text.parser import TextDiagnostic, parse_module
-from ..text.printer import print_module
+from ..view.parser import TextDiagnostic, parse_module
+from ..view.printer import print_module
 from .progress import Progress
 
 

@@ -17,10 +17,10 @@ from ..ir.module import Module
 from ..ir.operation import Operation
 from ..models.registry import Registry
 
-PRINTER = "mlirbc.text.printer"
-PARSER = "mlirbc.text.parser"
+PRINTER = "mlirbc.view.printer"
+PARSER = "mlirbc.view.parser"
 WRITER = "mlirbc.bytecode.writer"
-ATTR_PRINTER = "mlirbc.text.attr_printer"
+ATTR_PRINTER = "mlirbc.syntax.attr_printer"
 
 _WHAT = {PRINTER: "text printer", PARSER: "text parser", WRITER: "bytecode writer",
          ATTR_PRINTER: "attribute printer"}

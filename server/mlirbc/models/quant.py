@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from ..ir.attributes import Attribute, DenseElementsAttr
 from ..ir.types import DialectType, FloatType, IntegerType, RankedTensorType, Type
-from ..text.floats import SEMANTICS, format_float, parse_float_literal
-from ..text.floats import FloatSemantics as Semantics
+from ..syntax.floats import SEMANTICS, format_float, parse_float_literal
+from ..syntax.floats import FloatSemantics as Semantics
 from .api import EntryReader, EntryWriter, ModelError
 
 ANY, ANY_EXPRESSED, CALIBRATED, UNIFORM, PER_AXIS, SUB_CHANNEL = 1, 2, 3, 4, 5, 6

@@ -32,7 +32,7 @@ sys.path[:0] = [str(REPO / "server"), str(REPO / "tests")]
 from corpus import CORPUS  # noqa: E402
 from mlirbc.bytecode.reader import read_bytecode  # noqa: E402
 from mlirbc.models.registry import build_registry  # noqa: E402
-from mlirbc.text.printer import print_module  # noqa: E402
+from mlirbc.view.printer import print_module  # noqa: E402
 
 MARK = re.compile(r"⟨(\d+)⟩")
 

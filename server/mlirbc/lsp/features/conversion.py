@@ -79,7 +79,7 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
             raise RequestFailed(f"cannot check the text of {name}: {exc}") from None
         if outcome is None:
             raise RequestFailed(f"cannot encode the edited view of {name}: the text parser "
-                                "(mlirbc.text.parser) is not available in this build")
+                                "(mlirbc.view.parser) is not available in this build")
         errors = outcome.errors
         if errors or outcome.module is None:
             first = errors[0] if errors else None

@@ -24,7 +24,7 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import FunctionType, Type
-from .attr_printer import print_attribute, print_location, print_type
+from ..syntax.attr_printer import print_attribute, print_location, print_type
 
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "

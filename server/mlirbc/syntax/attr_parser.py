@@ -200,7 +200,7 @@ class Parser:
         self.attr_aliases: dict[str, Attribute] = attr_aliases if attr_aliases is not None else {}
         self.type_aliases: dict[str, Type] = type_aliases if type_aliases is not None else {}
         # Last: lexing the first token may fail, and a parser that recovers from lexical errors
-        # (text.parser.OpParser) then still has every other field.
+        # (view.parser.OpParser) then still has every other field.
         self.tok: Token = self.lexer.next()
 
     # ============================================================================================

@@ -45,8 +45,8 @@ from ..ir.operation import (
 from ..ir.types import Type
 from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
-from .attr_parser import Parser, parse_attribute_text
-from .lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
+from ..syntax.attr_parser import Parser, parse_attribute_text
+from ..syntax.lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
 from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
 
 _MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
@@ -778,7 +778,7 @@ def _none() -> Type:
 
 
 def _type_text(t: Type) -> str:
-    from .attr_printer import print_type
+    from ..syntax.attr_printer import print_type
 
     return print_type(t)
 

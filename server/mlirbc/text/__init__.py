@@ -1,1 +1,0 @@
-"""The generic MLIR text view: lexing, printing and parsing of attributes, types, locations, ops."""
