@@ -22,6 +22,7 @@ from ..ir.attributes import (
     DictionaryAttr,
     FallbackAttr,
 )
+from ..ir.digest import LARGE
 from ..ir.module import SourceTables
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -67,7 +68,7 @@ class Entry:
         self.index = -1
         self.tokens: list[Token] = []
         self.custom = True
-        self.raw: bytes | None = None
+        self.raw: bytes | memoryview | None = None
         """The template's original bytes (written verbatim), None for new entries."""
 
 
@@ -129,7 +130,9 @@ class Numbering:
                 e = Entry(te.value, te.dialect)
                 e.index = i
                 e.custom = te.custom
-                e.raw = bytes(data[te.offset:te.offset + te.size])
+                # A large entry (a tensor of a mapped file) stays a view: it is written by reference.
+                e.raw = data[te.offset:te.offset + te.size] if te.size >= LARGE else \
+                    bytes(data[te.offset:te.offset + te.size])
                 first = m.setdefault(te.value, e)
                 if first is not e:
                     self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)

@@ -16,8 +16,9 @@ from ..ir.module import (
     ResourceEntry,
     ResourceGroup,
 )
+from .chunks import Chunks
 from .sections import Section
-from .stream import ByteReader, ByteWriter
+from .stream import ByteReader, ByteWriter, encode_varint
 
 
 def decompile_resources(
@@ -157,37 +158,38 @@ def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
 
 def compile_resources(
     groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
-) -> tuple[bytes, bytes, int]:
+) -> tuple[bytes, Chunks, int]:
     """Return (offset section data, resource section data, alignment the resource section needs).
 
     Strings are interned in upstream's order: an external group's string values, then its name, then its
     keys; a dialect group's values, then its keys.  Blob padding is relative to the section start, which
-    the caller aligns to the largest blob alignment.
+    the caller aligns to the largest blob alignment.  Blobs are kept by reference (views of the original
+    file stay views): the resource data is `Chunks`, streamed when written.
     """
     off = ByteWriter()
-    pay = ByteWriter(0)
+    pay = Chunks()
     max_align = 1
     externals = [g for g in groups if not g.is_dialect]
     off.varint(len(externals))
     for g in [*externals, *[g for g in groups if g.is_dialect]]:
         sizes = []
         for e in g.entries:
-            start = len(pay.buf)
+            start = pay.size
             if e.kind == RESOURCE_BOOL:
-                pay.byte(1 if e.flag else 0)
+                pay.append(1 if e.flag else 0)
             elif e.kind == RESOURCE_STRING:
-                pay.varint(intern(e.string))
+                pay.write(encode_varint(intern(e.string)))
             elif e.blob is not None:
                 if e.alignment < 1 or e.alignment & (e.alignment - 1):
                     raise EncodeError(f"resource '{e.key}' has alignment {e.alignment}, which is not a "
                                       "power of two")
-                pay.varint(e.alignment)
-                pay.varint(len(e.blob))
+                pay.write(encode_varint(e.alignment))
+                pay.write(encode_varint(len(e.blob)))
                 if e.alignment > 1:
                     pay.align(e.alignment)
                     max_align = max(max_align, e.alignment)
-                pay.raw(e.blob)
-            sizes.append(len(pay.buf) - start)
+                pay.write(e.blob)
+            sizes.append(pay.size - start)
         off.varint(dialect_index(g.name) if g.is_dialect
                    else intern(g.name.encode("utf-8", "surrogateescape")))
         off.varint(len(g.entries))
@@ -195,4 +197,4 @@ def compile_resources(
             off.varint(intern(e.key.encode("utf-8", "surrogateescape")))
             off.varint(size)
             off.byte(e.kind)
-    return bytes(off.buf), bytes(pay.buf), max_align
+    return bytes(off.buf), pay, max_align

@@ -42,6 +42,7 @@ from ..ir.attributes import (
     UnitAttr,
     UnknownLoc,
 )
+from ..ir.digest import Bytes
 from ..ir.types import (
     DYNAMIC,
     ComplexType,
@@ -383,7 +384,7 @@ def _is_bool(t: Type) -> bool:
     return isinstance(t, IntegerType) and t.width == 1
 
 
-def dense_is_splat(data: bytes, element: Type, count: int) -> bool:
+def dense_is_splat(data: Bytes, element: Type, count: int) -> bool:
     """Whether a dense blob stores a single element standing for all of them."""
     if _is_bool(element):
         if count > 8:
@@ -393,7 +394,7 @@ def dense_is_splat(data: bytes, element: Type, count: int) -> bool:
     return size is not None and len(data) == size
 
 
-def _scalar_printer(element: Type) -> Callable[[bytes, int], str] | None:
+def _scalar_printer(element: Type) -> Callable[[Bytes, int], str] | None:
     """A function printing element `i` of a (non-bool) blob; None for unsupported element types."""
     if isinstance(element, IntegerType | IndexType):
         width = _int_width(element)
@@ -430,7 +431,7 @@ def _nest(shape: tuple[int, ...], items: list[str]) -> str:
     return "[" + ", ".join(level) + "]"
 
 
-def dense_body(data: bytes, t: Type, allow_hex: bool = True) -> str:
+def dense_body(data: Bytes, t: Type, allow_hex: bool = True) -> str:
     """What goes between `dense<` and `>` for a DenseIntOrFPElementsAttr blob of type `t`."""
     shape = static_shape(t)
     element = t.element if isinstance(t, RankedTensorType | VectorType | MemRefType) else None
