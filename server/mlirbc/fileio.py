@@ -5,19 +5,37 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
+
+from .bytecode.chunks import Chunks, write_buffer
+
+Payload = bytes | bytearray | memoryview | str | Chunks
+"""What `atomic_write` writes: text (UTF-8), bytes, a view of a mapped file, or streamed `Chunks`."""
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
+def write_payload(f: BinaryIO, data: Payload) -> None:
+    """Write `data` to the open file `f`, streaming: `Chunks` piece by piece and large buffers (views of
+    a mapped original) in bounded slices, so no copy of the whole output is ever made."""
+    if isinstance(data, str):
+        f.write(data.encode("utf-8"))
+    elif isinstance(data, Chunks):
+        data.write_to(f)
+    else:
+        write_buffer(f, data)
+
+
+def atomic_write(path: str | os.PathLike[str], data: Payload) -> None:
     """Replace `path` with `data` so that readers see the old file or the new one, never a mix.
 
-    On any error the temporary file is removed and an existing target is left untouched.
+    On any error the temporary file is removed and an existing target is left untouched.  The data is
+    streamed to the temporary file (`write_payload`) and renamed over the target: on POSIX the rename
+    leaves a memory map of the old file intact (see `bytecode.mapped`).
     """
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+            write_payload(f, data)
             f.flush()
             os.fsync(f.fileno())
         if target.exists():

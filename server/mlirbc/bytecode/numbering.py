@@ -412,7 +412,7 @@ class Numbering:
                               f"{self.template_version})")
         raise EncodeError(f"op '{op.name}' has properties of unknown kind '{props.kind}'")
 
-    def _reuse_raw(self, raw: bytes | None) -> bool:
+    def _reuse_raw(self, raw: bytes | memoryview | None) -> bool:
         return raw is not None and self.template is not None and \
             self.version == self.template_version
 

@@ -24,7 +24,8 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import FunctionType, Type
-from ..syntax.attr_printer import print_attribute, print_location, print_type
+from ..syntax.attr_printer import elision_scope, print_attribute, print_location, print_type, quote_bytes
+from ..syntax.elision import Elider
 
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
@@ -68,6 +69,8 @@ class PrintResult:
     """id(value) -> printed name (`%0`, `%arg1`, `%3#1`)."""
     block_names: dict[int, str]
     header_lines: int
+    elided: int = 0
+    """How many values were printed as elided placeholders."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -79,8 +82,9 @@ def header_facts(module: Module) -> dict[str, object]:
 
 
 class _Printer:
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, elider: Elider | None = None) -> None:
         self.module = module
+        self.elider = elider
         self.lines: list[str] = []
         self.ops: list[OpSpan] = []
         self.names: dict[int, str] = {}
@@ -144,7 +148,7 @@ class _Printer:
         name_start = len(head)
         name_text = self._op_names.get(op.op_name)
         if name_text is None:
-            name_text = print_attribute(StringAttr.get(op.name))
+            name_text = quote_bytes(op.name.encode("utf-8", "surrogateescape"))
             self._op_names[op.op_name] = name_text
         head += name_text
         name_end = len(head)
@@ -167,7 +171,11 @@ class _Printer:
             elif p.kind == PROPS_FALLBACK:
                 # In the discardable dictionary, not in <{...}>: upstream refuses properties on ops it
                 # knows to have none (a newer op layout), but accepts any discardable attribute.
-                fallback_props = FALLBACK_PROPS_KEY + ' = "0x' + (p.raw or b"").hex().upper() + '"'
+                raw = p.raw or b""
+                value = self.elider.properties(raw) if self.elider is not None else None
+                if value is None:
+                    value = '"0x' + raw.hex().upper() + '"'
+                fallback_props = FALLBACK_PROPS_KEY + " = " + value
         span = OpSpan(op, start_line, len(pad), start_line, 0, start_line, name_start, name_end)
         self.ops.append(span)
         tail = ""
@@ -270,7 +278,15 @@ class _Printer:
             for gi, g in enumerate(gs):
                 self.lines.append(f"    {_key(g.name)}: {{")
                 entries = [e for e in g.entries if e.kind != RESOURCE_BLOB or e.blob is not None]
+                # An elided blob is a comment line standing where its entry was; commas go between
+                # the entries that remain.
+                elided = [self.elider.blob(e) if self.elider is not None else None for e in entries]
+                last = max((i for i, c in enumerate(elided) if c is None), default=-1)
                 for ei, e in enumerate(entries):
+                    comment = elided[ei]
+                    if comment is not None:
+                        self.lines.append("      " + comment)
+                        continue
                     if e.kind == RESOURCE_BOOL:
                         value = "true" if e.flag else "false"
                     elif e.kind == RESOURCE_BLOB:
@@ -278,8 +294,8 @@ class _Printer:
                         value = '"0x' + e.alignment.to_bytes(4, "little").hex().upper() + \
                                 e.blob.hex().upper() + '"'
                     else:
-                        value = print_attribute(StringAttr.get(e.string))
-                    comma = "," if ei + 1 < len(entries) else ""
+                        value = quote_bytes(e.string)
+                    comma = "," if ei < last else ""
                     self.lines.append(f"      {_key(e.key)}: {value}{comma}")
                 self.lines.append("    }" + ("," if gi + 1 < len(gs) else ""))
             self.lines.append("  }" + ("," if si + 1 < len(sections) else ""))
@@ -294,7 +310,7 @@ _BARE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.-]*$")
 
 
 def _key(k: str) -> str:
-    return k if _BARE_KEY.match(k) else print_attribute(StringAttr.get(k))
+    return k if _BARE_KEY.match(k) else quote_bytes(k.encode("utf-8", "surrogateescape"))
 
 
 def _order_text(order: tuple[bool, tuple[int, ...]] | None) -> str:
@@ -308,14 +324,20 @@ def _dict_text(values: dict[str, Attribute]) -> str:
     return print_attribute(d)
 
 
-def print_module(module: Module, header: bool = True) -> PrintResult:
-    """Render `module` as the text view.  A module without a root prints only its header."""
-    p = _Printer(module)
+def print_module(module: Module, header: bool = True, elide_larger_than: int = 0) -> PrintResult:
+    """Render `module` as the text view.  A module without a root prints only its header.
+
+    Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
+    (`syntax.elision`); `PrintResult.elided` counts them."""
+    elider = Elider.for_module(module, elide_larger_than) if elide_larger_than > 0 else None
+    p = _Printer(module, elider)
     if header:
         p.lines.append(HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True))
     header_lines = len(p.lines)
-    if module.root is not None:
-        p.number(module.root)
-        p.op(module.root, 0)
-    p.resources(module.resources)
-    return PrintResult("\n".join(p.lines) + "\n", p.ops, p.names, p.block_names, header_lines)
+    with elision_scope(elider):
+        if module.root is not None:
+            p.number(module.root)
+            p.op(module.root, 0)
+        p.resources(module.resources)
+    return PrintResult("\n".join(p.lines) + "\n", p.ops, p.names, p.block_names, header_lines,
+                       elider.count if elider is not None else 0)

@@ -21,12 +21,12 @@ MAX_HEX = 256
 MAX_VARINTS = 24
 
 
-def _hex(data: bytes) -> str:
+def _hex(data: bytes | memoryview) -> str:
     h = data[:MAX_HEX].hex(" ").upper()
     return h + (f" … (+{len(data) - MAX_HEX} bytes)" if len(data) > MAX_HEX else "")
 
 
-def varint_refs(data: bytes, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
+def varint_refs(data: bytes | memoryview, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
     """Read `data` as a sequence of varints and say which attribute/type each would name.
 
     A fallback payload's layout is unknown; most dialects write attribute and type references as
