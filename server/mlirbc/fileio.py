@@ -4,24 +4,29 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 from .bytecode.chunks import Chunks, write_buffer
 
-Payload = bytes | bytearray | memoryview | str | Chunks
-"""What `atomic_write` writes: text (UTF-8), bytes, a view of a mapped file, or streamed `Chunks`."""
+Payload = bytes | bytearray | memoryview | str | Chunks | Iterable[bytes | bytearray | memoryview]
+"""What `atomic_write` writes: text (UTF-8), bytes, a view of a mapped file, streamed `Chunks`, or any
+iterable of buffers (produced while writing)."""
 
 
 def write_payload(f: BinaryIO, data: Payload) -> None:
-    """Write `data` to the open file `f`, streaming: `Chunks` piece by piece and large buffers (views of
-    a mapped original) in bounded slices, so no copy of the whole output is ever made."""
+    """Write `data` to the open file `f`, streaming: `Chunks` and iterables piece by piece, large buffers
+    (views of a mapped original) in bounded slices, so no copy of the whole output is ever made."""
     if isinstance(data, str):
         f.write(data.encode("utf-8"))
     elif isinstance(data, Chunks):
         data.write_to(f)
-    else:
+    elif isinstance(data, bytes | bytearray | memoryview):
         write_buffer(f, data)
+    else:
+        for piece in data:
+            write_buffer(f, piece)
 
 
 def atomic_write(path: str | os.PathLike[str], data: Payload) -> None:

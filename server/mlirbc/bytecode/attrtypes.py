@@ -26,7 +26,7 @@ from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError
 from ..models.registry import Registry
 from . import builtin_codec
-from .chunks import Chunks
+from .chunks import Chunks, FileRange
 from .sections import Section
 from .stream import ByteReader, ByteWriter
 
@@ -485,7 +485,7 @@ class _ResolvingDecoder(EntryDecoder):
         return v if v is not None else self.table.resolve(kind, idx)
 
 
-Encoding = bytes | memoryview | Chunks
+Encoding = bytes | memoryview | FileRange | Chunks
 """An entry's bytes: a template entry's original bytes may be a view of the mapped file, a new entry
 holding a large payload is `Chunks` (see `chunks`)."""
 

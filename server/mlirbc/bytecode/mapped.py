@@ -28,6 +28,7 @@ from __future__ import annotations
 import mmap
 import os
 import tempfile
+import weakref
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -62,14 +63,21 @@ class FileIdentity:
         return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-@dataclass
+@dataclass(eq=False)
 class MappedFile:
-    """A file mapped read-only: `data` is the whole file as a read-only memoryview."""
+    """A file mapped read-only: `data` is the whole file as a read-only memoryview; `fd` a descriptor of
+    the mapped file (the original's inode, or the shadow copy), open as long as this object lives, so
+    that a save can have the kernel copy unchanged ranges (`chunks.copy_range`)."""
 
     path: str
     data: memoryview
     identity: FileIdentity
     strategy: str
+    fd: int = -1
+
+    def __post_init__(self) -> None:
+        if self.fd >= 0:
+            weakref.finalize(self, os.close, self.fd)
 
     @property
     def size(self) -> int:
@@ -114,8 +122,9 @@ def open_mapped(path: str | os.PathLike[str], max_size: int | None = None,
         if max_size is not None and st.st_size > max_size:
             raise FileTooLarge(name, st.st_size, max_size)
         if strategy == SHADOW:
-            return MappedFile(name, _map_shadow(f, max_size), identity, strategy)
-        return MappedFile(name, _map(f.fileno(), st.st_size), identity, strategy)
+            view, fd = _map_shadow(f, max_size)
+            return MappedFile(name, view, identity, strategy, fd)
+        return MappedFile(name, _map(f.fileno(), st.st_size), identity, strategy, os.dup(f.fileno()))
 
 
 def _map(fd: int, size: int) -> memoryview:
@@ -125,7 +134,7 @@ def _map(fd: int, size: int) -> memoryview:
     return memoryview(m)
 
 
-def _map_shadow(f: BinaryIO, max_size: int | None) -> memoryview:
+def _map_shadow(f: BinaryIO, max_size: int | None) -> tuple[memoryview, int]:
     shadow = tempfile.TemporaryFile(prefix="mlirbc-map-")
     try:
         copied = 0
@@ -138,6 +147,7 @@ def _map_shadow(f: BinaryIO, max_size: int | None) -> memoryview:
                 raise FileTooLarge(str(f.name), copied, max_size)
             shadow.write(chunk)
         shadow.flush()
-        return _map(shadow.fileno(), copied)
+        # The map and the kept descriptor hold the copy; it is deleted when both are gone.
+        return _map(shadow.fileno(), copied), os.dup(shadow.fileno())
     finally:
-        shadow.close()  # the map holds its own descriptor; the copy goes when the map does
+        shadow.close()

@@ -6,6 +6,7 @@ Blobs are exposed as zero-copy `memoryview`s into the file buffer.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import EncodeError
 from ..ir.module import (
@@ -16,7 +17,7 @@ from ..ir.module import (
     ResourceEntry,
     ResourceGroup,
 )
-from .chunks import Chunks
+from .chunks import Chunks, file_range
 from .sections import Section
 from .stream import ByteReader, ByteWriter, encode_varint
 
@@ -93,7 +94,8 @@ def _read_entry(sub: ByteReader, key: str, kind: int, size: int, group: Resource
             pad_at = sub.pos
             if sub.byte() != 0xCB:
                 raise sub.error("blob padding byte is not 0xcb", pad_at)
-        entry = ResourceEntry(key, kind, blob=sub.bytes(length), alignment=alignment)
+        at = sub.pos
+        entry = ResourceEntry(key, kind, blob=sub.bytes(length), alignment=alignment, offset=at)
     if not sub.at_end():
         raise sub.error(f"resource '{key}' has {sub.remaining} unexpected trailing bytes")
     return entry
@@ -158,13 +160,15 @@ def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
 
 def compile_resources(
     groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
+    source: Any = None,
 ) -> tuple[bytes, Chunks, int]:
     """Return (offset section data, resource section data, alignment the resource section needs).
 
     Strings are interned in upstream's order: an external group's string values, then its name, then its
     keys; a dialect group's values, then its keys.  Blob padding is relative to the section start, which
     the caller aligns to the largest blob alignment.  Blobs are kept by reference (views of the original
-    file stay views): the resource data is `Chunks`, streamed when written.
+    file stay views): the resource data is `Chunks`, streamed when written.  A blob read from `source`
+    (the template's `MappedFile`) is a `FileRange` of it, which the kernel can copy.
     """
     off = ByteWriter()
     pay = Chunks()
@@ -188,7 +192,7 @@ def compile_resources(
                 if e.alignment > 1:
                     pay.align(e.alignment)
                     max_align = max(max_align, e.alignment)
-                pay.write(e.blob)
+                pay.write(file_range(e.blob, e.offset, source))
             sizes.append(pay.size - start)
         off.varint(dialect_index(g.name) if g.is_dialect
                    else intern(g.name.encode("utf-8", "surrogateescape")))

@@ -177,7 +177,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
                   source=src.data if src is not None and tmpl is module else None)
     sections[4] = ir.write(root)
 
-    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__)
+    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__,
+                                                         src.mapped if src is not None else None)
     if src is None or src.has_resource_sections or groups:
         sections[6] = res_offsets
         sections[5] = res_data

@@ -35,6 +35,9 @@ class ResourceEntry:
     alignment: int = 1
     flag: bool = False
     string: bytes = b""
+    offset: int = -1
+    """Absolute file offset of the blob's bytes when it was read from a file (a writer copies them
+    from there), -1 otherwise."""
 
 
 @dataclass

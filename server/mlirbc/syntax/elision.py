@@ -531,7 +531,7 @@ class Resolver:
         if v.alignment != ph.alignment:
             raise TextError(f"elided blob placeholder: the blob it stands for has alignment "
                             f"{v.alignment}, not {ph.alignment}", span)
-        return ResourceEntry(ph.key, RESOURCE_BLOB, blob=v.blob, alignment=v.alignment)
+        return ResourceEntry(ph.key, RESOURCE_BLOB, blob=v.blob, alignment=v.alignment, offset=v.offset)
 
 
 def _type_text(t: object) -> str:

@@ -15,6 +15,7 @@ from ..diagnostics import _entry_for
 from ..documents import Snapshot
 from ..server import MlirbcServer
 from ..textindex import BLOCK, SYMBOL, VALUE, Opaque, OpEntry
+from .elided import elided_hover
 
 MAX_HEX = 256
 """Payload bytes shown in a hover; longer payloads are cut (the view has them all)."""
@@ -209,6 +210,9 @@ def register(server: MlirbcServer) -> None:
         view = server.view(params.text_document.uri)
         if view is None:
             return None
+        elided = await elided_hover(server, view, params.position)
+        if elided is not None:
+            return elided
         await ensure_index(server, view)
         snap = server.snapshot(view.uri)
         if snap is None:
