@@ -27,6 +27,7 @@ that names no value of that file, or names one with another type, size or dialec
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import weakref
@@ -54,6 +55,7 @@ from .attr_printer import keyword_or_string, print_type, quote_bytes
 TOKEN_PREFIX = "mlirbc.elided."
 """`mlirbc.elided.SIZE.FP`: the key of an elements placeholder and the text of a string placeholder."""
 OPAQUE_NAME = "mlirbc.elided"
+PROPS_KEY = "mlirbc.properties"
 BLOB_COMMENT = "// mlirbc: elided blob "
 
 # Categories of elidable values (what a placeholder can stand for).
@@ -288,10 +290,18 @@ class Elider:
     """The fingerprinted values (keeps the ids above valid)."""
     count: int = 0
     """Placeholders printed."""
+    _parent: Elider | None = None
+    upstream_safe: bool = True
+    """Keep the view readable by mlir-opt: see `for_properties` (False elides everywhere; tests use
+    that to put a placeholder on every value above the threshold)."""
+    arrays: bool = True
+    """Whether dense arrays are elided (not in the decoded properties of a registered op: mlir-opt
+    converts those into typed properties and refuses an opaque attribute there)."""
+    _sibling: Elider | None = None
 
     @classmethod
-    def for_module(cls, module: Module, threshold: int) -> Elider:
-        el = cls(threshold)
+    def for_module(cls, module: Module, threshold: int, upstream_safe: bool = True) -> Elider:
+        el = cls(threshold, upstream_safe=upstream_safe)
         if threshold <= 0:
             return el
         groups: dict[tuple[str, int, str], list[object]] = {}
@@ -313,8 +323,31 @@ class Elider:
         return el
 
     def elides(self, value: object) -> bool:
+        if not self.arrays and isinstance(value, DenseArrayAttr):
+            return False
         return self.threshold > 0 and _value_category(value) is not None and \
             payload_size(value) > self.threshold
+
+    def for_properties(self, dialect: str) -> Callable[[str], Elider | None]:
+        """Which elider prints each decoded property of an op of `dialect`.
+
+        mlir-opt converts the properties of the ops it registers into typed storage and refuses a
+        placeholder where the op's definition wants a specific kind (an `I32ElementsAttr`, a
+        `DenseI64ArrayAttr`).  So for those ops only the slots that hold weights (`WEIGHT_SLOTS`, which
+        take any typed or elements attribute) elide elements and strings, dense arrays never; the
+        properties of other ops elide everything."""
+        if not self.upstream_safe or dialect not in mlir_opt_dialects():
+            return lambda name: self
+        weights = self.without_arrays()
+        return lambda name: weights if name in WEIGHT_SLOTS else None
+
+    def without_arrays(self) -> Elider:
+        """The elider for a registered op's decoded properties: the same fingerprints, dense arrays in
+        full, its own print caches."""
+        if self._sibling is None:
+            self._sibling = Elider(self.threshold, fingerprints=self.fingerprints, keep=self.keep,
+                                   arrays=False, _parent=self)
+        return self._sibling
 
     def fingerprint(self, value: object) -> str:
         fp = self.fingerprints.get(id(value))
@@ -328,7 +361,7 @@ class Elider:
         """The placeholder of an attribute, or None when it is printed in full."""
         if not self.elides(a):
             return None
-        self.count += 1
+        self._counted()
         size = payload_size(a)
         fp = self.fingerprint(a)
         if isinstance(a, DenseElementsAttr | DenseStringElementsAttr | SparseElementsAttr):
@@ -346,9 +379,14 @@ class Elider:
     def type(self, t: Type) -> str | None:
         if not isinstance(t, FallbackType) or not self.elides(t):
             return None
-        self.count += 1
+        self._counted()
         dialect = quote_bytes(t.dialect_name.encode("utf-8", "surrogateescape"))
         return f'!{OPAQUE_NAME}<{dialect}, {len(t.data)}, "{self.fingerprint(t)}">'
+
+    def _counted(self) -> None:
+        self.count += 1
+        if not self.arrays and self._parent is not None:
+            self._parent.count += 1
 
     def properties(self, raw: Bytes) -> str | None:
         """The value of `mlirbc.properties` for an elided fallback payload (a string), or None."""
@@ -365,6 +403,22 @@ class Elider:
         key = keyword_or_string(entry.key.encode("utf-8", "surrogateescape"))
         return (f"{BLOB_COMMENT}{key}: {payload_size(entry)} bytes, alignment {entry.alignment}, "
                 f"fingerprint {self.fingerprint(entry)}")
+
+
+WEIGHT_SLOTS = frozenset({"value", "values", "initial_value"})
+"""Properties of upstream ops that hold constants of any kind: `arith.constant`, `llvm.mlir.constant`
+and `spirv.Constant` `value`, `tosa.const` `values`, `memref.global` `initial_value`, `ml_program.global`
+`value`, `llvm.mlir.global` `value`."""
+
+
+@functools.cache
+def mlir_opt_dialects() -> frozenset[str]:
+    """The dialects mlir-opt 22.1.8 registers (from the shipped ODS index), plus `dlti`."""
+    from ..models.ods import read_index
+
+    dialects = read_index()["dialects"]
+    return frozenset({"dlti", *(name for name, entry in dialects.items()
+                                if entry.get("registered_by_mlir_opt", True))})
 
 
 def _all_equal(members: list[object]) -> bool:
@@ -578,7 +632,9 @@ def find_placeholders(text: str) -> list[Found]:
         if m.group(1):
             out.append(Found(m.start(), m.end(), ELEMENTS, int(m.group(2)), m.group(3)))
         elif m.group(4):
-            out.append(Found(m.start(), m.end(), STRING, int(m.group(4)), m.group(5)))
+            props = text[:m.start()].rstrip().endswith(PROPS_KEY + " =")
+            out.append(Found(m.start(), m.end(), PROPERTIES if props else STRING, int(m.group(4)),
+                             m.group(5)))
         elif m.group(6):
             kind = m.group(7).strip()
             cat = ARRAY if kind.startswith("array<") else \
