@@ -40,6 +40,8 @@ class Decoded:
     the elided values in them are views of the original's map, not copies)."""
     elide_larger_than: int = 0
     """The elision threshold the view was printed with."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Per-file state of features (the elided values' resolver and statistics)."""
 
 
 @dataclass

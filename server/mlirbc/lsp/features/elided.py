@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,17 +83,10 @@ class Target:
     """Absolute character offsets of the placeholder in the view."""
 
 
-_resolvers: weakref.WeakKeyDictionary[Module, Resolver] = weakref.WeakKeyDictionary()
-_stats: weakref.WeakKeyDictionary[Decoded, dict[tuple[str, int, str], Stats | None]] = \
-    weakref.WeakKeyDictionary()
-_pending: weakref.WeakKeyDictionary[Decoded, dict[tuple[str, int, str], asyncio.Future[Any]]] = \
-    weakref.WeakKeyDictionary()
-
-
 def resolver(decoded: Decoded) -> Resolver:
-    r = _resolvers.get(decoded.module)
-    if r is None:
-        r = _resolvers[decoded.module] = Resolver(decoded.module, os.path.basename(decoded.key))
+    r = decoded.extra.get("elided.resolver")
+    if not isinstance(r, Resolver):
+        r = decoded.extra["elided.resolver"] = Resolver(decoded.module, os.path.basename(decoded.key))
     return r
 
 
@@ -223,11 +215,12 @@ def _key(target: Target) -> tuple[str, int, str]:
 
 async def _statistics(server: MlirbcServer, decoded: Decoded, target: Target,
                       ev: Elements) -> tuple[Stats | None, str]:
-    cache = _stats.setdefault(decoded, {})
+    cache: dict[tuple[str, int, str], Stats | None] = decoded.extra.setdefault("elided.stats", {})
     key = _key(target)
     if key in cache:
         return cache[key], ""
-    pending = _pending.setdefault(decoded, {})
+    pending: dict[tuple[str, int, str], asyncio.Future[Any]] = \
+        decoded.extra.setdefault("elided.pending", {})
     job = pending.get(key)
     if job is None:
         job = asyncio.ensure_future(server.run_job(lambda: statistics(ev), "statistics of an elided value",
@@ -325,9 +318,9 @@ def register(server: MlirbcServer) -> None:
         return {"written": path, "bytes": os.path.getsize(path), "shape": list(plan.shape),
                 "descr": plan.descr, "note": plan.note}
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.Empty]))
-    async def code_actions(params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION)
+    async def code_actions(params: lsp.CodeActionParams) -> list[lsp.Command] | None:
+        # Plain commands (the protocol's simplest code actions): every client runs them as they are.
         view = server.view(params.text_document.uri)
         decoded = server.decoded_for(view) if view is not None else None
         if view is None or decoded is None:
@@ -336,6 +329,6 @@ def register(server: MlirbcServer) -> None:
         if target is None:
             return None
         args = [view.uri, {"line": params.range.start.line, "character": params.range.start.character}]
-        return [lsp.CodeAction(title=title, command=lsp.Command(title=title, command=cmd, arguments=args))
+        return [lsp.Command(title=title, command=cmd, arguments=args)
                 for title, cmd in (("mlirbc: Show Full Value", SHOW_COMMAND),
                                    ("mlirbc: Export Value (.npy)", EXPORT_COMMAND))]
