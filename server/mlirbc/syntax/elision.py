@@ -31,7 +31,7 @@ import functools
 import itertools
 import re
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import TextError, TextSpan
@@ -108,18 +108,17 @@ class Placeholder:
 _sizes: weakref.WeakKeyDictionary[Attribute, int] = weakref.WeakKeyDictionary()
 
 
+_CATEGORIES: dict[type, str] = {
+    DenseElementsAttr: ELEMENTS, DenseStringElementsAttr: ELEMENTS, SparseElementsAttr: ELEMENTS,
+    StringAttr: STRING, DenseArrayAttr: ARRAY, FallbackAttr: FALLBACK_ATTR, FallbackType: FALLBACK_TYPE,
+}
+
+
 def category(value: object) -> str | None:
     """The placeholder category of an elidable value, None for values that are never elided."""
-    if isinstance(value, DenseElementsAttr | DenseStringElementsAttr | SparseElementsAttr):
-        return ELEMENTS
-    if isinstance(value, StringAttr):
-        return STRING
-    if isinstance(value, DenseArrayAttr):
-        return ARRAY
-    if isinstance(value, FallbackAttr):
-        return FALLBACK_ATTR
-    if isinstance(value, FallbackType):
-        return FALLBACK_TYPE
+    cat = _CATEGORIES.get(type(value))
+    if cat is not None:
+        return cat
     if isinstance(value, ResourceEntry):
         return BLOB if value.kind == RESOURCE_BLOB and value.blob is not None else None
     return None
@@ -226,32 +225,41 @@ def _op_values(op: Operation) -> Iterator[object]:
                 yield a.location
 
 
+_IR_MODULES = ("mlirbc.ir.attributes", "mlirbc.ir.types")
+
+
 def module_values(module: Module) -> Iterator[object]:
     """Every attribute and type the module holds (each once, nested ones included), then its resource
-    entries and fallback properties payloads.  A module read from a file is walked through its tables
-    plus its ops' decoded properties (a model may build values that are no table entry, such as the
-    segment sizes of an op); a module parsed from text through its ops."""
+    entries and fallback properties payloads.
+
+    A module read from a file is walked through its tables: every builtin attribute or type it uses is an
+    entry (children included), so only values of a model's own classes are opened up, and of the ops
+    only the decoded properties are looked at (a model may build values that are no entry, such as the
+    segment sizes of an op).  A module parsed from text is walked through its ops."""
     seen: set[int] = set()
     src = module.source
     ops = list(module.root.walk()) if module.root is not None else []
-    roots: Iterable[object]
-    if src is not None and (src.attrs or src.types):
-        roots = itertools.chain((e.value for e in [*src.attrs, *src.types]),
-                                (v for op in ops if op.properties is not None
-                                 and op.properties.kind == PROPS_DECODED
-                                 for v in op.properties.values.values()))
-    else:
-        roots = (v for op in ops for v in _op_values(op))
     stack: list[object] = []
-    for root in roots:
-        stack.append(root)
-        while stack:
-            v = stack.pop()
-            if id(v) in seen:
-                continue
+    if src is not None and (src.attrs or src.types):
+        for e in itertools.chain(src.attrs, src.types):
+            v = e.value
             seen.add(id(v))
             yield v
-            stack.extend(_children(v))
+            if type(v).__module__ not in _IR_MODULES:
+                stack.extend(_children(v))
+        for op in ops:
+            p = op.properties
+            if p is not None and p.kind == PROPS_DECODED:
+                stack.extend(v for v in p.values.values() if id(v) not in seen)
+    else:
+        stack.extend(v for op in ops for v in _op_values(op))
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        yield x
+        stack.extend(_children(x))
     for g in module.resources:
         yield from g.entries
     for op in ops:
@@ -306,7 +314,7 @@ class Elider:
             return el
         groups: dict[tuple[str, int, str], list[object]] = {}
         for v in module_values(module):
-            cat = _value_category(v)
+            cat = _CATEGORIES.get(type(v)) or _value_category(v)
             if cat is None:
                 continue
             size = payload_size(v)
