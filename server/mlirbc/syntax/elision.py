@@ -41,7 +41,6 @@ from ..ir.attributes import (
     DenseElementsAttr,
     DenseResourceElementsAttr,
     DenseStringElementsAttr,
-    DictionaryAttr,
     FallbackAttr,
     SparseElementsAttr,
     StringAttr,
@@ -653,9 +652,11 @@ def find_placeholders(text: str) -> list[Found]:
     return out
 
 
-def holds_elided_value(op: Operation, threshold: int, module: Module | None = None) -> bool:
-    """Whether the view printed at `threshold` elides a value this op holds (in its attributes or
-    properties, or a resource blob it references through `dense_resource`)."""
+def holds_elided_value(op: Operation, threshold: int, module: Module | None = None,
+                       upstream_safe: bool = True) -> bool:
+    """Whether the view printed at `threshold` (and `upstream_safe`, as `print_module` takes it) elides
+    a value this op holds: in its attributes or properties, or a resource blob it references through
+    `dense_resource`.  (The graph view's "elided" flag.)"""
     if threshold <= 0:
         return False
     p = op.properties
@@ -663,14 +664,15 @@ def holds_elided_value(op: Operation, threshold: int, module: Module | None = No
         return True
     blobs = {e.key: e for g in module.resources if g.is_dialect and g.name == "builtin"
              for e in g.entries} if module is not None else {}
-    roots: list[object] = []
+    strict = upstream_safe and op.op_name.dialect in mlir_opt_dialects()
+    named: list[tuple[str, Attribute]] = []
     if op.attributes is not None:
-        roots.append(op.attributes)
-    if p is not None:
-        if p.kind == PROPS_DECODED:
-            roots.extend(p.values.values())
-        elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
-            roots.append(p.attribute)
+        named += [(k.text, v) for k, v in op.attributes.entries]
+    if p is not None and p.kind == PROPS_DECODED:
+        named += list(p.values.items())
+    roots: list[object] = [v for k, v in named if not strict or k in WEIGHT_SLOTS]
+    if p is not None and p.kind == PROPS_ATTRIBUTE and p.attribute is not None and not strict:
+        roots.append(p.attribute)
     roots.extend(r.type for r in op.results)
     seen: set[int] = set()
     while roots:
@@ -678,12 +680,13 @@ def holds_elided_value(op: Operation, threshold: int, module: Module | None = No
         if id(v) in seen:
             continue
         seen.add(id(v))
-        if category(v) is not None and payload_size(v) > threshold:
+        if category(v) is not None and payload_size(v) > threshold and \
+                not (strict and isinstance(v, DenseArrayAttr)):
             return True
         if isinstance(v, DenseResourceElementsAttr):
             e = blobs.get(v.key)
             if e is not None and e.blob is not None and len(e.blob) > threshold:
                 return True
-        if isinstance(v, DictionaryAttr) or not isinstance(v, StringAttr):
+        if not isinstance(v, StringAttr):
             roots.extend(_children(v))
     return False
