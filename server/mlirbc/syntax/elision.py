@@ -19,6 +19,13 @@ mlir-opt sees an elements placeholder as a resource without data (what its own e
 as opaque attributes of the unregistered `mlirbc` dialect, strings as strings, and the blob line as a
 comment (so the resource has no data, again like upstream's elision).
 
+Models (the hook for a dialect's own tensor attributes, such as VHLO's `#vhlo.tensor_v1`): hold the
+tensor as a `DenseElementsAttr` in a slot of the attribute class (built from the entry reader's `blob()`,
+a view of the file), print it with `print_attribute` and parse it with the shared `Parser`'s
+`parse_attribute`: it is then elided, resolved (the resolver reaches it through the slots of the table
+entries), hovered and exported like any dense tensor, with no further code.  A model that keeps raw bytes
+instead can register `elements.register_elements_adapter` for hover and export.
+
 Printing: `Elider` is the printer's hook (installed with `attr_printer.elision_scope`).  Parsing: a
 `Resolver` over the template module (the file the view was printed from) turns a placeholder back into the
 very object, blob or payload the template holds, so the writer copies the original bytes; a placeholder
