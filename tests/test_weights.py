@@ -399,3 +399,17 @@ def test_chunks_stream_views_without_joining(tmp_path: Path) -> None:
     out = tmp_path / "out.bin"
     atomic_write(out, c)
     assert out.read_bytes() == b"head" + path.read_bytes() + b"tail"
+
+
+def test_cli_decode_elided_then_encode_like_gives_the_original(tmp_path: Path) -> None:
+    from mlirbc.cli.main import main
+
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 100_000)
+    view, out = tmp_path / "v.mlir", tmp_path / "out.mlirbc"
+    assert main(["decode", str(path), "--elide-larger-than", "1024", "-o", str(view)]) == 0
+    assert "elided blob big_blob: 100000 bytes" in view.read_text() and view.stat().st_size < 2000
+    assert main(["encode", str(view), "--like", str(path), "-o", str(out)]) == 0
+    assert out.read_bytes() == path.read_bytes()
+    assert main(["encode", str(view), "-o", str(tmp_path / "fresh.mlirbc")]) == 1  # needs --like
+    assert main(["roundtrip", str(path), "--elide-larger-than", "16"]) == 0
