@@ -14,8 +14,7 @@ For each file and tool, one row:
   `mlir/convertFromBytecode`;
 * view: characters of the text view;
 * anon / file MB: peak resident anonymous memory (the process's own) and peak resident pages of mapped
-  files, sampled every 10 ms from /proc/PID/status (RssAnon, RssFile) for the server; for upstream the
-  peak total (ru_maxrss);
+  files, sampled every 10 ms from /proc/PID/status (RssAnon, RssFile), for every tool;
 * save: `mlirbc/save` of the unchanged view (upstream: mlir-opt bytecode -> bytecode);
 * edit+save: a one-line edit (a symbol renamed) then `mlirbc/save` (upstream: mlir-opt text view ->
   bytecode).
@@ -153,19 +152,17 @@ async def server_row(path: Path, elide: int) -> Row:
     return row
 
 
-def _run(cmd: list[str], env: dict[str, str], stdin: bytes | None = None) -> tuple[float, float, int]:
-    """(seconds, peak RSS MB, exit status) of a subprocess."""
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+    """(seconds, peak RssAnon MB, peak RssFile MB, exit status) of a subprocess, sampled from /proc
+    (ru_maxrss would count the pages a fork shares with this process)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if stdin is not None:
-        assert p.stdin is not None
-        p.stdin.write(stdin)
-        p.stdin.close()
-    _, status, usage = os.wait4(p.pid, 0)
+    p = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    sampler = Sampler(p.pid)
+    p.wait()
     elapsed = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, p.returncode
+    anon, file = sampler.stop()
+    return elapsed, anon, file, p.returncode
 
 
 def mlir_opt_row(path: Path, work: Path) -> Row:
@@ -177,14 +174,14 @@ def mlir_opt_row(path: Path, work: Path) -> Row:
     exe, env = tool
     view = work / (path.stem + ".upstream.mlir")
     flags = ["--allow-unregistered-dialect", "--mlir-print-op-generic"]
-    row.open_s, rss, rc = _run([exe, str(path), *flags, "-o", str(view)], env)
+    row.open_s, anon, file, rc = _run([exe, str(path), *flags, "-o", str(view)], env)
     if rc != 0:
         row.note = f"print failed ({rc})"
         return row
     row.view = view.stat().st_size
     out = work / (path.stem + ".upstream.mlirbc")
-    row.save_s, rss2, _ = _run([exe, str(path), "--allow-unregistered-dialect", "--emit-bytecode", "-o",
-                                str(out)], env)
+    row.save_s, anon2, file2, _ = _run([exe, str(path), "--allow-unregistered-dialect", "--emit-bytecode",
+                                        "-o", str(out)], env)
     edited = work / (path.stem + ".edited.mlir")
     with open(view) as src, open(edited, "w") as dst:
         first = True
@@ -193,12 +190,11 @@ def mlir_opt_row(path: Path, work: Path) -> Row:
                 line = re.sub(r'sym_name = "([^"]*)"', r'sym_name = "\1_edited"', line, count=1)
                 first = False
             dst.write(line)
-    row.edit_s, rss3, rc = _run([exe, str(edited), "--allow-unregistered-dialect", "--emit-bytecode",
-                                 "-o", str(out)], env)
+    row.edit_s, anon3, file3, rc = _run([exe, str(edited), "--allow-unregistered-dialect", "--emit-bytecode",
+                                         "-o", str(out)], env)
     if rc != 0:
         row.note = f"edited view refused ({rc})"
-    row.anon_mb = max(rss, rss2, rss3)
-    row.note = (row.note + " " if row.note else "") + "RSS total (not split)"
+    row.anon_mb, row.file_mb = max(anon, anon2, anon3), max(file, file2, file3)
     for p in (view, out, edited):
         p.unlink(missing_ok=True)
     return row
