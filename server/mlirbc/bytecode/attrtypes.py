@@ -401,8 +401,8 @@ class AttrTypeTable:
 
         try:
             if kind == TYPE:
-                return parse_type_text(text)
-            return parse_attribute_text(text)
+                return parse_type_text(text, self.registry.syntax)
+            return parse_attribute_text(text, self.registry.syntax)
         except TextError as exc:
             raise DecodeError(f"textual {_KIND[kind]} #{idx} ({dialect}) does not parse: "
                               f"{exc.message} at column {exc.span.start_col + 1} of {text!r}",

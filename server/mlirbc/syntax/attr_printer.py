@@ -42,6 +42,7 @@ from ..ir.attributes import (
     UnitAttr,
     UnknownLoc,
 )
+from ..ir.structured import StructuredAttr, StructuredType
 from ..ir.types import (
     DYNAMIC,
     ComplexType,
@@ -206,6 +207,7 @@ _TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
     VectorType: _print_vector,
     DialectType: lambda t: t.text,
     FallbackType: _print_fallback_type,
+    StructuredType: lambda t: t.kind.print_value(t),
 }
 
 
@@ -540,6 +542,7 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
     DistinctAttr: _print_distinct,
     DialectAttr: lambda a: a.text,
     FallbackAttr: _print_fallback_attr,
+    StructuredAttr: lambda a: a.kind.print_value(a),
     UnknownLoc: _print_loc_attr,
     FileLineColLoc: _print_loc_attr,
     FileLineColRange: _print_loc_attr,
@@ -550,9 +553,11 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
 
 
 _BULKY = frozenset(
-    [StringAttr, DenseArrayAttr, DenseElementsAttr, DenseStringElementsAttr, SparseElementsAttr]
+    [StringAttr, DenseArrayAttr, DenseElementsAttr, DenseStringElementsAttr, SparseElementsAttr,
+     StructuredAttr]
 )
-"""Payload attributes whose long prints are not cached; they hold no nested structure."""
+"""Payload attributes whose long prints are not cached (a structured value may be a tensor constant; its
+nested values are cached on their own)."""
 
 
 # ================================================================================================

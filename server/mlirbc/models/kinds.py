@@ -1,0 +1,173 @@
+"""Dialects whose attributes and types are structured kinds (`ir.structured`), dispatched by code.
+
+Most dialects with a custom bytecode encoding (VHLO, the dialects declared in MLIR's bytecode DSL) write
+each attribute/type entry as `varint code` followed by that kind's fields.  A `KindModel` owns one kind:
+its code(s), how it decodes its fields into a `StructuredAttr`/`StructuredType`, encodes them back (code
+included), prints and parses its text.  A `KindDialect` groups a dialect's kinds and is registered as the
+dialect's attribute codec, type codec and text syntax (`register_kind_dialect`).  At every use it asks the
+registry for a replacement of the kind (`Registry.register_attr_kind`), so a plugin can replace one kind
+without touching the others.
+
+Text: the parser hands `#dialect.mnemonic...` / `#dialect<mnemonic ...>` (and `!` for types) to the
+dialect's syntax; `KindModel.parse` is called with the parser right after the mnemonic, in both spellings,
+and reads the rest of the value (`<...>` in the dotted spelling, ` DEFAULT` in the other).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+from ..errors import TextError
+from ..ir.attributes import Attribute
+from ..ir.structured import StructuredAttr, StructuredType
+from ..ir.types import Type
+from ..syntax.attr_parser import DialectSyntax, Parser
+from ..syntax.lexer import BARE
+from .api import EntryReader, EntryWriter, ModelError
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+__all__ = ["DialectSyntax", "KindDialect", "KindModel", "register_kind_dialect"]
+
+
+class KindModel(Protocol):
+    """One attribute or type kind of a dialect (see module docstring)."""
+
+    dialect: str
+    name: str
+    """The mnemonic, as the text spells it."""
+    is_type: bool
+    codes: tuple[int, ...]
+    """The bytecode codes this kind reads (its first varint); several when the encoding has variants."""
+
+    def decode(self, code: int, r: EntryReader) -> Attribute | Type:
+        """The value whose encoding follows `code` (already read)."""
+        ...
+
+    def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
+        """Write `value`, its code first; raise ModelError if it cannot be encoded."""
+        ...
+
+    def print_value(self, value: StructuredAttr | StructuredType) -> str: ...
+
+    def parse(self, p: Parser) -> Attribute | Type:
+        """Read the rest of a value after its mnemonic (see module docstring)."""
+        ...
+
+
+class KindDialect:
+    """A dialect's kinds: its attribute codec, type codec and text syntax in one (see module docstring)."""
+
+    def __init__(self, dialect: str, kinds: Iterable[KindModel], registry: Registry | None = None,
+                 strict: bool = True) -> None:
+        self.dialect = dialect
+        self.registry = registry
+        self.strict = strict
+        """Whether every value of the dialect is one of these kinds: an unknown mnemonic is then an error;
+        otherwise (a dialect with values of its own syntax too, `llvm`) it is left to be kept as text."""
+        self.attr_kinds: dict[str, KindModel] = {}
+        self.type_kinds: dict[str, KindModel] = {}
+        self.attr_codes: dict[int, KindModel] = {}
+        self.type_codes: dict[int, KindModel] = {}
+        for k in kinds:
+            names, codes = (self.type_kinds, self.type_codes) if k.is_type else (self.attr_kinds,
+                                                                               self.attr_codes)
+            names[k.name] = k
+            for c in k.codes:
+                codes[c] = k
+
+    def kind(self, name: str, is_type: bool) -> KindModel | None:
+        """The kind of that mnemonic: the registry's replacement if there is one, else the dialect's own."""
+        if self.registry is not None:
+            hit = (self.registry.type_kind if is_type else self.registry.attr_kind)(self.dialect, name)
+            if hit is not None:
+                return hit
+        return (self.type_kinds if is_type else self.attr_kinds).get(name)
+
+    def _by_code(self, code: int, is_type: bool) -> KindModel:
+        own = (self.type_codes if is_type else self.attr_codes).get(code)
+        if own is None:
+            what = "type" if is_type else "attribute"
+            raise ModelError(f"unknown {self.dialect} {what} code {code}")
+        kind = self.kind(own.name, is_type)
+        assert kind is not None
+        return kind
+
+    # -- AttrTypeCodec ---------------------------------------------------------------------------
+    def decode_attribute(self, r: EntryReader) -> Attribute:
+        code = r.varint()
+        value = self._by_code(code, False).decode(code, r)
+        if not isinstance(value, Attribute):
+            raise ModelError(f"{self.dialect} attribute code {code} decoded to a type")
+        return value
+
+    def decode_type(self, r: EntryReader) -> Type:
+        code = r.varint()
+        value = self._by_code(code, True).decode(code, r)
+        if not isinstance(value, Type):
+            raise ModelError(f"{self.dialect} type code {code} decoded to an attribute")
+        return value
+
+    def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool:
+        if not isinstance(a, StructuredAttr) or a.kind.dialect != self.dialect:
+            return False
+        kind = self.kind(a.kind.name, False)
+        if kind is None:
+            return False
+        kind.encode(a, w)
+        return True
+
+    def encode_type(self, t: Type, w: EntryWriter) -> bool:
+        if not isinstance(t, StructuredType) or t.kind.dialect != self.dialect:
+            return False
+        kind = self.kind(t.kind.name, True)
+        if kind is None:
+            return False
+        kind.encode(t, w)
+        return True
+
+    # -- DialectSyntax ---------------------------------------------------------------------------
+    def _parse(self, p: Parser, ident: str, is_type: bool) -> Attribute | Type | None:
+        what = "type" if is_type else "attribute"
+        start = p.prev_end
+        if "." in ident:
+            mnemonic = ident.split(".", 1)[1]
+            kind = self.kind(mnemonic, is_type)
+            if kind is None:
+                if not self.strict:
+                    return None
+                raise TextError(f"unknown {self.dialect} {what} '{mnemonic}'",
+                                p.span(start - len(ident) - 1, start))
+            return kind.parse(p)
+        tok = p.peek_ahead()
+        if p.peek().kind != "<" or tok.kind != BARE or self.kind(tok.text, is_type) is None:
+            if not self.strict:
+                return None
+            p.expect("<", f"expected '<' after '{ident}'")
+            raise p.error(f"unknown {self.dialect} {what} '{p.peek().text}'")
+        p.advance()
+        kind = self.kind(p.advance().text, is_type)
+        assert kind is not None
+        value = kind.parse(p)
+        p.expect(">", f"expected '>' after the {self.dialect} {what}")
+        return value
+
+    def parse_attribute(self, p: Parser, ident: str) -> Attribute | None:
+        value = self._parse(p, ident, False)
+        assert value is None or isinstance(value, Attribute)
+        return value
+
+    def parse_type(self, p: Parser, ident: str) -> Type | None:
+        value = self._parse(p, ident, True)
+        assert value is None or isinstance(value, Type)
+        return value
+
+
+def register_kind_dialect(registry: Registry, dialect: KindDialect, origin: str) -> None:
+    """Register a kind dialect as its dialect's attribute codec, type codec and syntax."""
+    dialect.registry = registry
+    registry.register_attr_codec(dialect, origin)
+    registry.register_type_codec(dialect, origin)
+    registry.register_syntax(dialect.dialect, dialect, origin)
