@@ -52,6 +52,21 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
         "error": str(module.error) if module.error is not None else None,
     }
     if registry is not None:
+        for name in ops:
+            if name not in models:
+                lookup = registry.op(name)
+                if lookup.model is not None:
+                    models[name] = lookup.origin
+    decoders: Counter[tuple[str, str, str]] = Counter()
+    if src is not None:
+        for kind, entries in (("attribute", src.attrs), ("type", src.types)):
+            for e in entries:
+                if e.model:
+                    decoders[(kind, src.dialects[e.dialect].name, e.model)] += 1
+    info["entry_models"] = [{"kind": k, "dialect": d, "origin": o, "count": c}
+                            for (k, d, o), c in sorted(decoders.items())]
+    if registry is not None:
+        info["hooks"] = [rec.summary() for rec in registry.hooks()]
         info["replaced_models"] = [
             {"key": reg.label, "origin": reg.origin, "replaced": [r.origin for r in reg.replaced]}
             for reg in registry.registrations() if reg.replaced]

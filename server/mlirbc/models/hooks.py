@@ -8,7 +8,10 @@ wants to add something registers a hook instead.
   to its own reading (`Registry.add_decode_hook`);
 * a **note hook** says more about the ops of a dialect or one op: `hook(op) -> OpNote | None`, with hover
   paragraphs, another spelling of the op (shown as an inlay hint) and the symbol name the op defines (for the
-  outline) (`Registry.add_note_hook`).
+  outline) (`Registry.add_note_hook`);
+* a **write check** of a dialect looks at a whole module before it is written: `check(module, producer,
+  version) -> problems`; any problem refuses the write (`Registry.add_write_check`; the StableHLO model
+  refuses ops, attributes and types that do not exist at the file's target version).
 
 Every hook is kept with its origin and counts how often it ran and failed; `mlirbc info` lists them.  A note
 hook that raises is skipped (counted as failed); a decode hook that raises makes the op a fallback, like a
@@ -25,6 +28,7 @@ from ..ir.attributes import Attribute
 from .api import EntryReader, EntryWriter, OpInfo, OpModel
 
 if TYPE_CHECKING:
+    from ..ir.module import Module
     from ..ir.operation import Operation
 
 Decode = Callable[[EntryReader], dict[str, Attribute]]
@@ -49,6 +53,8 @@ class OpNote:
 
 
 NoteHook = Callable[["Operation"], OpNote | None]
+WriteCheck = Callable[["Module", str, int], list[str]]
+"""`check(module, producer, bytecode version)`: what in the module cannot be written (empty: fine)."""
 
 H = TypeVar("H")
 
@@ -73,6 +79,15 @@ class HookRecord(Generic[H]):
             self.failures += 1
             self.last_error = f"{type(exc).__name__}: {exc}"
             return None
+
+    def call_check(self: HookRecord[WriteCheck], module: Module, producer: str, version: int) -> list[str]:
+        self.runs += 1
+        try:
+            return list(self.hook(module, producer, version))
+        except Exception as exc:  # a broken check refuses nothing, but is reported
+            self.failures += 1
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            return []
 
     def wrap(self: HookRecord[DecodeHook], inner: Decode) -> Decode:
         def decode(r: EntryReader) -> dict[str, Attribute]:

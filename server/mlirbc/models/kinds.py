@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import TextError
 from ..ir.attributes import Attribute
-from ..ir.structured import StructuredAttr, StructuredType
+from ..ir.structured import FieldValue, StructuredAttr, StructuredType
 from ..ir.types import Type
 from ..syntax.attr_parser import DialectSyntax, Parser
 from ..syntax.lexer import BARE
@@ -29,7 +29,8 @@ from .api import EntryReader, EntryWriter, ModelError
 if TYPE_CHECKING:
     from .registry import Registry
 
-__all__ = ["DialectSyntax", "KindDialect", "KindModel", "register_kind_dialect"]
+__all__ = ["DialectSyntax", "KindDialect", "KindModel", "field_attr", "field_attrs", "field_bytes",
+           "field_int", "field_ints", "field_tuple", "field_type", "field_types", "register_kind_dialect"]
 
 
 class KindModel(Protocol):
@@ -171,3 +172,49 @@ def register_kind_dialect(registry: Registry, dialect: KindDialect, origin: str)
     registry.register_attr_codec(dialect, origin)
     registry.register_type_codec(dialect, origin)
     registry.register_syntax(dialect.dialect, dialect, origin)
+
+
+# -- reading fields back with their types ------------------------------------------------------------------
+# A structured value's fields are typed loosely (`FieldValue`); kinds read them back through these, which
+# check what they get (a value built by a plugin or from text may hold anything) and raise ModelError.
+
+def field_int(v: FieldValue, what: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ModelError(f"{what} must be an integer")
+    return v
+
+
+def field_type(v: FieldValue, what: str) -> Type:
+    if not isinstance(v, Type):
+        raise ModelError(f"{what} must be a type")
+    return v
+
+
+def field_attr(v: FieldValue, what: str) -> Attribute:
+    if not isinstance(v, Attribute):
+        raise ModelError(f"{what} must be an attribute")
+    return v
+
+
+def field_bytes(v: FieldValue, what: str) -> bytes:
+    if not isinstance(v, bytes):
+        raise ModelError(f"{what} must be bytes")
+    return v
+
+
+def field_tuple(v: FieldValue, what: str) -> tuple[FieldValue, ...]:
+    if not isinstance(v, tuple):
+        raise ModelError(f"{what} must be a list")
+    return v
+
+
+def field_ints(v: FieldValue, what: str) -> tuple[int, ...]:
+    return tuple(field_int(x, what) for x in field_tuple(v, what))
+
+
+def field_types(v: FieldValue, what: str) -> tuple[Type, ...]:
+    return tuple(field_type(x, what) for x in field_tuple(v, what))
+
+
+def field_attrs(v: FieldValue, what: str) -> tuple[Attribute, ...]:
+    return tuple(field_attr(x, what) for x in field_tuple(v, what))

@@ -101,6 +101,15 @@ class OdsDataset:
                 self._models[full_name] = hit
         return hit
 
+    def op_data(self, full_name: str) -> dict[str, Any] | None:
+        """The generated data of one op (None if the set has no such op); reads its dialect's file."""
+        if not self.has_op(full_name):
+            return None
+        dialect, _, op = full_name.partition(".")
+        with self._lock:
+            data: dict[str, Any] = self._dialect_ops(dialect)[op]
+        return data
+
     def provider(self, dialect: str) -> DialectProvider:
         return DialectProvider(self, dialect)
 

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .api import AttrTypeCodec, OpModel
-from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote
+from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, WriteCheck
 
 if TYPE_CHECKING:
+    from ..ir.module import Module
     from .kinds import DialectSyntax, KindModel
 
 OpProvider = Callable[[str], "OpModel | None"]
@@ -145,6 +146,7 @@ class Registry:
         self._type_kinds: dict[str, Registration[KindModel]] = {}
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
+        self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
         self._op_cache: dict[str, Lookup] = {}
@@ -211,6 +213,22 @@ class Registry:
         one op (`vhlo.func_v1`)."""
         with self._lock:
             self._note_hooks.setdefault(target, []).append(HookRecord(f"note:{target}", hook, origin))
+
+    def add_write_check(self, dialect: str, check: WriteCheck, origin: str) -> None:
+        """A check of a whole module before it is written (skipped while `dialect` is disabled)."""
+        with self._lock:
+            self._write_checks.setdefault(dialect, []).append(
+                HookRecord(f"write-check:{dialect}", check, origin))
+
+    def write_problems(self, module: Module, producer: str, version: int) -> list[str]:
+        """What the write checks refuse in `module` (empty: it may be written)."""
+        out: list[str] = []
+        for dialect, checks in list(self._write_checks.items()):
+            if dialect in self._disabled_dialects:
+                continue
+            for rec in checks:
+                out.extend(rec.call_check(module, producer, version))
+        return out
 
     def disable(self, spec: str | DisableSpec) -> None:
         """Disable a dialect or one op (see `parse_disable_spec`): those ops decode as fallbacks, and a
@@ -299,13 +317,15 @@ class Registry:
                 out.append(note)
         return out
 
-    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook]]:
+    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]]:
         """Every hook with its origin and how often it ran (and failed), for `mlirbc info`."""
-        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook]] = []
+        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]] = []
         for d in self._decode_hooks.values():
             out.extend(d)
         for n in self._note_hooks.values():
             out.extend(n)
+        for c in self._write_checks.values():
+            out.extend(c)
         return out
 
     # -- what is registered -----------------------------------------------------------------------

@@ -775,6 +775,11 @@ class Parser:
             return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
         raise self.error("integer literal not valid for specified type", type_tok or num)
 
+    def float_literal_bits(self, num: Token, negative: bool, t: FloatType) -> int:
+        """The bit pattern of a number token (`1.5`, `1`, `0x3F800000`, `inf`-free) in `t`'s semantics,
+        as a float attribute's value reads it (for dialect syntaxes that put the type after the value)."""
+        return self._float_bits(num, negative, t)
+
     def _int_bits(self, num: Token, negative: bool, t: Type, what: str) -> int:
         """buildAttributeAPInt: the literal's bit pattern in the type's width, range-checked."""
         text = num.text
