@@ -23,7 +23,7 @@ from ..ir.attributes import (
 )
 from ..ir.module import DialectEntry, TableEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
-from ..models.api import ModelError
+from ..models.api import ModelError, producer_note
 from ..models.registry import Registry
 from . import builtin_codec
 from .sections import Section
@@ -326,9 +326,10 @@ class AttrTypeTable:
                 msg = exc.message if isinstance(exc, DecodeError) else str(exc)
                 raise DecodeError(f"malformed builtin {_KIND[kind]} #{idx}: {msg}", e.offset,
                                   "AttrType") from None
-            model = self.models[kind][idx]
+            codec = (self.registry.attr_codec if kind == ATTR else self.registry.type_codec)(dialect)[0]
             return self._fallback(kind, idx, e, dialect,
-                                  f"the '{dialect}' model failed at byte {r.pos - e.offset}: {exc}")
+                                  f"the '{dialect}' model failed at byte {r.pos - e.offset}: {exc}"
+                                  + producer_note(codec, self.producer))
         except _NoModel as exc:
             return self._fallback(kind, idx, e, dialect, str(exc))
         except Exception as exc:  # a plugin's bug must not break the file

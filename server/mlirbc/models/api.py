@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..ir.attributes import Attribute
 from ..ir.types import Type
@@ -104,3 +104,21 @@ class AttrTypeCodec(Protocol):
     def decode_type(self, r: EntryReader) -> Type: ...
     def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool: ...
     def encode_type(self, t: Type, w: EntryWriter) -> bool: ...
+
+
+@runtime_checkable
+class ProducerAware(Protocol):
+    """A codec or op provider that can say why a file's producer may hold parts it does not know (the
+    reader appends this to a fallback's reason, e.g. "the file targets StableHLO 1.21.0, newer than ...")."""
+
+    def producer_note(self, producer: str) -> str: ...
+
+
+def producer_note(model: object, producer: str) -> str:
+    """`model.producer_note(producer)` when the model has one, else ""; never raises."""
+    if not isinstance(model, ProducerAware):
+        return ""
+    try:
+        return str(model.producer_note(producer))
+    except Exception:  # a plugin's bug must not break reading
+        return ""

@@ -4,13 +4,16 @@
   one lazy provider per dialect;
 * codecs for upstream dialects with custom attribute/type encodings (`quant` types);
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
-  producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24).
+  producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
+* the dialects that declare their encodings in MLIR's bytecode DSL (`models/data/dsl/`, interpreted by
+  `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations).
 """
 
 from __future__ import annotations
 
 from .builtin_newer import NewerBuiltinCodec
-from .ods import register_ods_dialects
+from .dsl import load_records, register_dsl
+from .ods import DATA_DIR, register_ods_dialects
 from .quant import QuantTypeCodec
 from .registry import Registry
 
@@ -23,3 +26,4 @@ def register_builtin_models(reg: Registry) -> None:
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
+    register_dsl(reg, load_records(DATA_DIR / "dsl" / "tosa.json.gz"), BUILTIN_ORIGIN, dialect="tosa")

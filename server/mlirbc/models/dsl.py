@@ -794,15 +794,13 @@ def register_dsl(registry: Registry, records: Records, origin: str, dialect: str
     return d
 
 
-def load_dsl_json(registry: Registry, path: str | Path) -> list[DslDialect]:
-    """Register every dialect a user's DSL JSON declares (origin `dsl-json <path>`); dialect names are
-    the DSL names in lower case."""
-    records = load_records(path)
+def register_dsl_records(registry: Registry, records: Records, origin: str) -> list[DslDialect]:
+    """Register every dialect an `llvm-tblgen --dump-json` output declares in the DSL (a user's
+    `--ods-json` file); dialect names are the DSL names in lower case.  The builtin declaration that such
+    files include is skipped: the builtin codec stays mlirbc's own."""
     out = []
     for cpp in sorted(read_dsl(records)):
         if cpp.lower() == "builtin":
-            continue  # files include the builtin declaration; the builtin codec stays mlirbc's own
-        out.append(register_dsl(registry, records, f"dsl-json {path}", cpp_dialect=cpp))
-    if not out:
-        raise DslError(f"{path}: declares no dialect attributes or types in the bytecode DSL")
+            continue
+        out.append(register_dsl(registry, records, origin, cpp_dialect=cpp))
     return out

@@ -154,7 +154,8 @@ def register_ods_dialects(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
 
 
 def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]]:
-    """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`).
+    """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`), and the
+    attribute/type codecs of every dialect it declares in the bytecode DSL (`models.dsl`).
 
     Each op is registered on its own key, so it replaces a built-in model of the same op (recorded in its
     `replaced` chain) and leaves the dialect's other ops alone.
@@ -171,4 +172,8 @@ def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]
     out = []
     for full_name, op in sorted(derive_ops(records).items()):
         out.append(reg.register_op(op_model_from_data(full_name, op), origin))
+    # The same file may declare attribute/type encodings in MLIR's bytecode DSL: they become codecs.
+    from .dsl import register_dsl_records
+
+    register_dsl_records(reg, records, origin)
     return out
