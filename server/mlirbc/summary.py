@@ -22,6 +22,12 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
             p = op.properties
             if p is not None and p.kind == PROPS_DECODED and p.model:
                 models.setdefault(op.name, p.model)
+    if registry is not None:
+        for name in ops:
+            if name not in models:
+                lookup = registry.op(name)
+                if lookup.model is not None:
+                    models[name] = lookup.origin
     counts = Counter(n.kind for n in module.fallbacks)
     reasons: Counter[tuple[str, str, str]] = Counter(
         (n.kind, n.name, n.reason) for n in module.fallbacks)
@@ -51,12 +57,6 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
         "models": dict(sorted(models.items())),
         "error": str(module.error) if module.error is not None else None,
     }
-    if registry is not None:
-        for name in ops:
-            if name not in models:
-                lookup = registry.op(name)
-                if lookup.model is not None:
-                    models[name] = lookup.origin
     decoders: Counter[tuple[str, str, str]] = Counter()
     if src is not None:
         for kind, entries in (("attribute", src.attrs), ("type", src.types)):

@@ -647,7 +647,7 @@ class TensorKind(VhloAttrKind):
         if size is None:
             # The builtin literal's storage is bit-packed (a splat is one byte): back to raw, then
             # StableHLO's writer rule.
-            if len(data) == 1 and (n != 1 or data[0] in (0, 0xFF)):
+            if len(data) == 1 and data[0] in (0, 0xFF):  # the builtin literal's splat form
                 raw = b"\x01" if data[0] else b"\x00"
             else:
                 raw = bytes((data[i // 8] >> (i % 8)) & 1 for i in range(n))
