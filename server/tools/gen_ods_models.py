@@ -11,7 +11,9 @@ from ODS JSON files made elsewhere (`MODEL_SETS`): `stablehlo/` holds the VHLO a
 StableHLO's own op docs (summaries for hover) come from `StablehloOps.td` when `--stablehlo-src DIR` names
 a StableHLO checkout; without it the committed `stablehlo/stablehlo_docs.json.gz` is kept as it is.
 `dsl/` holds the bytecode-DSL declarations (`DSL_FILES`: upstream LLVM and Tosa from the oracle's
-include tree, Shardy's from `shared/ods/sdy_bytecode.json`), trimmed to the records the lists reach.
+include tree, Shardy's from `shared/ods/sdy_bytecode.json`), trimmed to the records the lists reach, and
+`llvm_syntax.json.gz`: what printing LLVM's DSL-decoded attributes in the dialect's own syntax needs (their
+AttrDefs from LLVMOps.td, and the DWARF name tables, learned by having the oracle's mlir-opt print probes).
 
 Files that do not dump on their own are fragments included by a parent (their ops come through the
 parent) or enum-only files; they are listed, not fatal.  Output is deterministic: sorted keys, gzip
@@ -42,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
-from mlirbc.models.dsl import trim_records  # noqa: E402
+from mlirbc.models.dsl import read_dsl, trim_records  # noqa: E402
 from mlirbc.models.ods_derive import derive_ops, dialects_of, first_paragraph  # noqa: E402
 
 DEFAULT_OUT = ROOT / "server" / "mlirbc" / "models" / "data"
@@ -198,6 +200,139 @@ def version_of(dist: str) -> str:
         return "?"
 
 
+# -- the LLVM dialect's own syntax for its DSL-decoded attributes ------------------------------------------
+_INTS = {"unsigned", "uint64_t", "uint32_t", "int64_t", "int32_t", "int", "std::optional<unsigned>",
+         "std::optional<uint64_t>"}
+
+
+def _llvm_param(records: dict[str, Any], ref: Any, classes: dict[str, str],
+                enums: dict[str, dict[str, Any]]) -> list[Any]:
+    """[kind, arg, omit] of one AttrDef parameter (see models/llvm_syntax.py for the meanings)."""
+    omit = "never"
+    if isinstance(ref, str):
+        cpp = ref
+    else:
+        rec = records[ref["def"]]
+        cpp = str(rec.get("cppType") or "")
+        supers = rec.get("!superclasses") or []
+        if "LLVM_DIParameter" in supers:
+            m = re.search(r"llvm::dwarf::(\w+)String", str(rec.get("printer") or ""))
+            default = str(rec.get("defaultValue") or "")
+            return ["dwarf", m.group(1) if m else "?", "zero" if default == "0" else "never"]
+        if "OptionalParameter" in supers or "OptionalArrayRefParameter" in supers:
+            omit = "default"
+    m = re.fullmatch(r"(?:::llvm::)?ArrayRef<(\w+)>", cpp)
+    if m:
+        inner = m.group(1)
+        return ["array", "stripped:" + classes[inner] if inner in classes else "attr", omit]
+    if cpp in _INTS:
+        return ["int", "", omit]
+    if cpp == "bool":
+        return ["bool", "", omit]
+    if cpp in enums:
+        return ["bitenum" if enums[cpp]["bit"] else "enum", cpp, omit]
+    if cpp in classes:
+        return ["stripped", classes[cpp], omit]
+    return ["attr", "", omit]
+
+
+def llvm_syntax(include: Path, tblgen: Path, env: dict[str, str], tmp: Path, mlir_dir: Path,
+                dsl_records: dict[str, Any]) -> bytes:
+    """What printing the LLVM dialect's DSL-decoded attributes in its own syntax needs: each DSL entry's
+    AttrDef (mnemonic, parameters in order, how each prints and when it is left out), the LLVM enums, every
+    LLVM attribute's mnemonic, and the DWARF name tables (`llvm::dwarf::TagString` & co., learned from the
+    oracle: `mlir-opt` prints probes of every value)."""
+    records = dump_json(tblgen, env, include, include / "mlir/Dialect/LLVMIR/LLVMOps.td", tmp)
+    if isinstance(records, str):
+        raise SystemExit(f"cannot dump LLVMOps.td: {records}")
+    classes: dict[str, str] = {}
+    defs: dict[str, dict[str, Any]] = {}
+    for name in records["!instanceof"].get("AttrDef", []):
+        rec = records[name]
+        dialect = rec.get("dialect")
+        if not isinstance(dialect, dict) or records[dialect["def"]].get("name") != "llvm":
+            continue
+        if rec.get("mnemonic"):
+            classes[str(rec["cppClassName"])] = str(rec["mnemonic"])
+            defs[str(rec["cppClassName"])] = rec
+    enums: dict[str, dict[str, Any]] = {}
+    for name in records["!instanceof"].get("EnumAttrInfo", []):
+        rec = records[name]
+        cases = []
+        for c in rec.get("enumerants") or []:
+            case = records[c["def"]]
+            group = "BitEnumAttrCaseGroup" in (case.get("!superclasses") or [])
+            cases.append([case["str"], case["value"], group])
+        enums[str(rec["className"])] = {"bit": "BitEnumAttr" in (rec.get("!superclasses") or []),
+                                        "cases": cases}
+    wanted = [e.name for lists in read_dsl(dsl_records).values() for e in lists.attributes]
+    attrs: dict[str, Any] = {}
+    used_enums: set[str] = set()
+    for cls in wanted:
+        rec = defs.get(cls)
+        if rec is None:
+            continue
+        params = []
+        for ref, pname in rec["parameters"]["args"]:
+            spec = _llvm_param(records, ref, classes, enums)
+            if spec[0] in ("enum", "bitenum"):
+                used_enums.add(spec[1])
+            params.append([pname, *spec])
+        attrs[cls] = {"mnemonic": classes[cls], "format": " ".join(str(rec.get("assemblyFormat")).split()),
+                      "params": params}
+    return gzip_json({"source": "mlir/Dialect/LLVMIR/LLVMOps.td", "attrs": attrs, "mnemonics": classes,
+                      "enums": {k: enums[k] for k in sorted(used_enums)},
+                      "dwarf": dwarf_names(dsl_records, mlir_dir, env)})
+
+
+def dwarf_names(dsl_records: dict[str, Any], mlir_dir: Path, env: dict[str, str]
+                ) -> dict[str, dict[str, str]]:
+    """value -> name of the DWARF tables the LLVM dialect prints, by asking the oracle to print probes."""
+    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.models.build import models
+    from mlirbc.models.dsl import register_dsl
+    from mlirbc.view.parser import parse_module
+
+    reg = models(entry_points=False)
+    register_dsl(reg, dsl_records, "generator", dialect="llvm", cpp_dialect="LLVM")
+    file = '#llvm.DIFileAttr<name = "", directory = "">'
+    probes: dict[str, tuple[range, str, str]] = {
+        "Tag": (range(1, 0x10000),
+                "#llvm.DIBasicTypeAttr<tag = {v}, name = \"\", sizeInBits = 0, encoding = 0>",
+                r"tag = (\w*)"),
+        "AttributeEncoding": (range(1, 0x100), "#llvm.DIBasicTypeAttr<tag = 0, name = \"\", sizeInBits = 0, "
+                              "encoding = {v}>", r"encoding = (\w*)"),
+        "Language": (range(0, 0x10000), "#llvm.DICompileUnitAttr<id = distinct[0]<>, sourceLanguage = {v}, "
+                     f"file = {file}, producer = unset, isOptimized = false, _rawEmissionKind = 0, "
+                     "_rawNameTableKind = 0>", r"sourceLanguage = (\w*)"),
+        "Convention": (range(1, 0x100), "#llvm.DISubroutineTypeAttr<callingConvention = {v}, types = unset>",
+                       r"callingConvention = (\w*)"),
+        "OperationEncoding": (range(0, 0x1100), "#llvm.DIExpressionAttr<operations = "
+                              "[#llvm.DIExpressionElemAttr<opcode = {v}, arguments = unset>]>",
+                              r"di_expression<\[(\w*)"),
+    }
+    out: dict[str, dict[str, str]] = {}
+    for table, (values, template, pattern) in probes.items():
+        items = ", ".join(template.format(v=v) for v in values)
+        text = f'"builtin.module"() ({{\n^bb0:\n}}) {{test.probe = [{items}]}} : () -> ()\n'
+        parsed = parse_module(text, registry=reg)
+        assert parsed.module is not None, [d.message for d in parsed.errors[:3]]
+        data = write_bytecode(parsed.module, template=None, registry=reg)
+        proc = subprocess.run([str(mlir_dir / "bin" / "mlir-opt"), "--mlir-print-op-generic",
+                               "--mlir-print-local-scope", "--mlir-very-unsafe-disable-verifier-on-parsing"],
+                              input=data,
+                              capture_output=True, env=env)
+        if proc.returncode != 0:
+            raise SystemExit(f"DWARF {table}: mlir-opt failed: {proc.stderr.decode()[:300]}")
+        printed = proc.stdout.decode()
+        body = printed[printed.index("test.probe = ["):]
+        names = re.findall(pattern, body)
+        if len(names) != len(values):
+            raise SystemExit(f"DWARF {table}: {len(names)} names for {len(values)} probes")
+        out[table] = {str(v): n for v, n in zip(values, names, strict=True) if n}
+    return out
+
+
 def _dialect_files(ops: dict[str, dict[str, Any]], dialect_docs: dict[str, dict[str, str]],
                    header: dict[str, Any], registered: set[str] | None) -> dict[str, bytes]:
     """One gzip'd JSON file per dialect plus `index.json` (with `registered_by_mlir_opt` when known)."""
@@ -275,6 +410,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmpdir:
         for name, data in dsl_files(include, tblgen, env, Path(tmpdir)).items():
             files_out[f"dsl/{name}"] = data
+        llvm_dsl = json.loads(gzip.decompress(files_out["dsl/llvm.json.gz"]))
+        files_out["dsl/llvm_syntax.json.gz"] = llvm_syntax(include, tblgen, env, Path(tmpdir), mlir_dir,
+                                                           llvm_dsl)
         if args.stablehlo_src is not None:
             files_out["stablehlo/stablehlo_docs.json.gz"] = stablehlo_docs(
                 args.stablehlo_src, tblgen, env, include, Path(tmpdir))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .builtin_newer import NewerBuiltinCodec
 from .dsl import load_records, register_dsl
+from .llvm_syntax import LlvmSyntax
 from .ods import DATA_DIR, register_ods_dialects
 from .quant import QuantTypeCodec
 from .registry import Registry
@@ -27,3 +28,5 @@ def register_builtin_models(reg: Registry) -> None:
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
     register_dsl(reg, load_records(DATA_DIR / "dsl" / "tosa.json.gz"), BUILTIN_ORIGIN, dialect="tosa")
+    register_dsl(reg, load_records(DATA_DIR / "dsl" / "llvm.json.gz"), BUILTIN_ORIGIN, dialect="llvm",
+                 cpp_dialect="LLVM", syntax=LlvmSyntax())

@@ -153,7 +153,9 @@ class _Loader:
         parser = _norm(rec.get("cParser"))
         printer = _norm(rec.get("cPrinter"))
         if _LOCAL.match(parser):
-            return Codec("local")
+            # computed from another member (`(($_var = (DIFlags)_rawflags), true)`): remember which
+            source = re.search(r"=\s*(?:\([^()]*\))?\s*(\w+)", parser)
+            return Codec("local", name=source.group(1) if source else "")
         m = _READER_CALL.match(parser)
         if m and m.group(1) in _PRIMITIVE_CALLS:
             return Codec(_PRIMITIVE_CALLS[m.group(1)])

@@ -654,6 +654,16 @@ class Parser:
             raise TextError(f"invalid {tok.text}: {exc}",
                             self.span(tok.start, max(self.prev_end, tok.end))) from None
 
+    def raw_body(self) -> str:
+        """The exact text of the balanced `<...>` at the current token (consumed), for dialect syntaxes that
+        keep a nested value as text."""
+        start = self.tok.start
+        if self.tok.kind != "<":
+            raise self.error("expected '<'")
+        end = self._skip_body(start)
+        self.reset(end)
+        return self.text[start:end]
+
     def parse_dimension_list(self) -> tuple[int, ...]:
         """A dimension list `4x?x` (dynamic = `DYNAMIC`), leaving the parser on what follows it."""
         return self._parse_dims(_TENSOR_DIMS_RE)[0]
