@@ -12,8 +12,7 @@
 from __future__ import annotations
 
 from .builtin_newer import NewerBuiltinCodec
-from .dsl import load_records, register_dsl
-from .llvm_syntax import LlvmSyntax
+from .kinds import KindDialect, register_lazy_kind_dialect
 from .ods import DATA_DIR, register_ods_dialects
 from .quant import QuantTypeCodec
 from .registry import Registry
@@ -27,6 +26,19 @@ def register_builtin_models(reg: Registry) -> None:
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
-    register_dsl(reg, load_records(DATA_DIR / "dsl" / "tosa.json.gz"), BUILTIN_ORIGIN, dialect="tosa")
-    register_dsl(reg, load_records(DATA_DIR / "dsl" / "llvm.json.gz"), BUILTIN_ORIGIN, dialect="llvm",
-                 cpp_dialect="LLVM", syntax=LlvmSyntax())
+    register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN)
+    register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN)
+
+
+def _tosa() -> KindDialect:
+    from .dsl import dsl_dialect, load_records
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "tosa.json.gz"), dialect="tosa")
+
+
+def _llvm() -> KindDialect:
+    from .dsl import dsl_dialect, load_records
+    from .llvm_syntax import LlvmSyntax
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "llvm.json.gz"), dialect="llvm", cpp_dialect="LLVM",
+                       syntax=LlvmSyntax())

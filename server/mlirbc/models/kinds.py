@@ -15,22 +15,23 @@ and reads the rest of the value (`<...>` in the dotted spelling, ` DEFAULT` in t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from ..errors import TextError
 from ..ir.attributes import Attribute
 from ..ir.structured import FieldValue, StructuredAttr, StructuredType
 from ..ir.types import Type
-from ..syntax.attr_parser import DialectSyntax, Parser
-from ..syntax.lexer import BARE
 from .api import EntryReader, EntryWriter, ModelError
 
 if TYPE_CHECKING:
+    # Only for annotations: this module is imported while a registry is built, which must stay cheap.
+    from ..syntax.attr_parser import Parser
     from .registry import Registry
 
-__all__ = ["DialectSyntax", "KindDialect", "KindModel", "field_attr", "field_attrs", "field_bytes",
-           "field_int", "field_ints", "field_tuple", "field_type", "field_types", "register_kind_dialect"]
+__all__ = ["KindDialect", "KindModel", "LazyKindDialect", "field_attr", "field_attrs", "field_bytes",
+           "field_int", "field_ints", "field_tuple", "field_type", "field_types", "register_kind_dialect",
+           "register_lazy_kind_dialect"]
 
 
 class KindModel(Protocol):
@@ -142,6 +143,8 @@ class KindDialect:
                 raise TextError(f"unknown {self.dialect} {what} '{mnemonic}'",
                                 p.span(start - len(ident) - 1, start))
             return kind.parse(p)
+        from ..syntax.lexer import BARE
+
         tok = p.peek_ahead()
         if p.peek().kind != "<" or tok.kind != BARE or self.kind(tok.text, is_type) is None:
             if not self.strict:
@@ -172,6 +175,57 @@ def register_kind_dialect(registry: Registry, dialect: KindDialect, origin: str)
     registry.register_attr_codec(dialect, origin)
     registry.register_type_codec(dialect, origin)
     registry.register_syntax(dialect.dialect, dialect, origin)
+
+
+class LazyKindDialect:
+    """Stands for a `KindDialect` built on first use (its tables, and the text syntax modules they import,
+    are only loaded when a file or a text actually has values of that dialect): registering stays cheap."""
+
+    def __init__(self, dialect: str, build: Callable[[], KindDialect], registry: Registry) -> None:
+        self.dialect = dialect
+        self._build = build
+        self._registry = registry
+        self._built: KindDialect | None = None
+
+    def get(self) -> KindDialect:
+        if self._built is None:
+            built = self._build()
+            built.registry = self._registry
+            self._built = built
+        return self._built
+
+    def decode_attribute(self, r: EntryReader) -> Attribute:
+        return self.get().decode_attribute(r)
+
+    def decode_type(self, r: EntryReader) -> Type:
+        return self.get().decode_type(r)
+
+    def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool:
+        return self.get().encode_attribute(a, w)
+
+    def encode_type(self, t: Type, w: EntryWriter) -> bool:
+        return self.get().encode_type(t, w)
+
+    def parse_attribute(self, p: Parser, ident: str) -> Attribute | None:
+        return self.get().parse_attribute(p, ident)
+
+    def parse_type(self, p: Parser, ident: str) -> Type | None:
+        return self.get().parse_type(p, ident)
+
+    def producer_note(self, producer: str) -> str:
+        from .api import producer_note
+
+        return producer_note(self.get(), producer)
+
+
+def register_lazy_kind_dialect(registry: Registry, dialect: str, build: Callable[[], KindDialect],
+                               origin: str) -> LazyKindDialect:
+    """Register a kind dialect that is built the first time it is used."""
+    lazy = LazyKindDialect(dialect, build, registry)
+    registry.register_attr_codec(lazy, origin)
+    registry.register_type_codec(lazy, origin)
+    registry.register_syntax(dialect, lazy, origin)
+    return lazy
 
 
 # -- reading fields back with their types ------------------------------------------------------------------

@@ -28,7 +28,8 @@ from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, Writ
 
 if TYPE_CHECKING:
     from ..ir.module import Module
-    from .kinds import DialectSyntax, KindModel
+    from ..syntax.attr_parser import DialectSyntax
+    from .kinds import KindModel
 
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..dsl import load_records, register_dsl
-from ..kinds import register_kind_dialect
+from ..kinds import KindDialect, register_lazy_kind_dialect
 from ..ods import DATA_DIR, OdsDataset
-from .vhlo import SET_DIR, VhloDialect, VhloOps, target_problems
+from .ops import SET_DIR, VhloOps, target_problems
 
 if TYPE_CHECKING:
     from ...ir.module import Module
+    from ...ir.operation import Operation
+    from ..hooks import OpNote
     from ..registry import Registry
 
 ORIGIN = "plugin mlirbc:stablehlo"
@@ -32,20 +33,45 @@ ORIGIN = "plugin mlirbc:stablehlo"
 
 
 def register(registry: Registry, origin: str = ORIGIN) -> None:
-    """Register the VHLO and Shardy models (the `mlirbc.models` entry point of mlirbc itself)."""
-    from .notes import VhloNotes
-    from .sdy_syntax import SdySyntax
+    """Register the VHLO and Shardy models (the `mlirbc.models` entry point of mlirbc itself).
 
+    The attribute/type kinds and the note hook are loaded the first time they are needed, so that building
+    a registry costs little for files without StableHLO."""
     dataset = OdsDataset(SET_DIR)
     vhlo_ops = VhloOps(dataset)
-    register_kind_dialect(registry, VhloDialect(), origin)
+    register_lazy_kind_dialect(registry, "vhlo", _vhlo, origin)
     registry.register_dialect("vhlo", vhlo_ops, origin)
     registry.register_dialect("sdy", dataset.provider("sdy"), origin)
-    register_dsl(registry, load_records(DATA_DIR / "dsl" / "sdy.json.gz"), origin, dialect="sdy",
-                 cpp_dialect="sdy", syntax=SdySyntax())
+    register_lazy_kind_dialect(registry, "sdy", _sdy, origin)
 
     def check(module: Module, producer: str, version: int) -> list[str]:
         return target_problems(module, vhlo_ops, producer)
 
+    notes: list[object] = []
+
+    def note(op: Operation) -> OpNote | None:
+        if not notes:
+            from .notes import VhloNotes
+
+            notes.append(VhloNotes(vhlo_ops))
+        hook = notes[0]
+        assert callable(hook)
+        result: OpNote | None = hook(op)
+        return result
+
     registry.add_write_check("vhlo", check, origin)
-    registry.add_note_hook("vhlo", VhloNotes(vhlo_ops), origin)
+    registry.add_note_hook("vhlo", note, origin)
+
+
+def _vhlo() -> KindDialect:
+    from .vhlo import VhloDialect
+
+    return VhloDialect()
+
+
+def _sdy() -> KindDialect:
+    from ..dsl import dsl_dialect, load_records
+    from .sdy_syntax import SdySyntax
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "sdy.json.gz"), dialect="sdy", cpp_dialect="sdy",
+                       syntax=SdySyntax())

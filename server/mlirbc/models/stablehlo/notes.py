@@ -14,7 +14,7 @@ from ...syntax.attr_printer import print_attribute, print_type
 from ..api import ModelError
 from ..hooks import OpNote
 from ..kinds import field_attr, field_bytes, field_int, field_tuple, field_type
-from .vhlo import VhloOps, stablehlo_docs
+from .ops import VhloOps, stablehlo_docs
 from .vhlo_attrs import EnumKind, TensorKind
 from .vhlo_types import to_builtin
 
