@@ -23,7 +23,7 @@ from ..ir.attributes import (
 )
 from ..ir.module import DialectEntry, TableEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
-from ..models.api import ModelError, producer_note
+from ..models.api import ModelError, accepts_producer, producer_note
 from ..models.registry import Registry
 from . import builtin_codec
 from .sections import Section
@@ -350,11 +350,18 @@ class AttrTypeTable:
             codec, origin = self.registry.attr_codec(dialect)
             if codec is None:
                 raise _NoModel(f"no model decodes '{dialect}' attributes")
+            self._check_producer(codec, origin, dialect)
             return codec.decode_attribute(r), origin
         codec, origin = self.registry.type_codec(dialect)
         if codec is None:
             raise _NoModel(f"no model decodes '{dialect}' types")
+        self._check_producer(codec, origin, dialect)
         return codec.decode_type(r), origin
+
+    def _check_producer(self, codec: object, origin: str, dialect: str) -> None:
+        if not accepts_producer(codec, self.producer):
+            raise _NoModel(f"the '{dialect}' model ({origin}) does not read files of producer "
+                           f"'{self.producer}' (their encoding may differ from the one it knows)")
 
     def _newer_builtin(self, kind: int, r: EntryDecoder, start: int,
                        unknown: builtin_codec.UnknownCode) -> tuple[Value, str]:

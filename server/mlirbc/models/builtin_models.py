@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from .api import up_to_mlir
 from .builtin_newer import NewerBuiltinCodec
 from .kinds import KindDialect, register_lazy_kind_dialect
 from .ods import DATA_DIR, register_ods_dialects
@@ -26,8 +27,9 @@ def register_builtin_models(reg: Registry) -> None:
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
-    register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN)
-    register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN)
+    # MLIR 22's declarations: files of a newer MLIR (IREE's MLIR24.0.0git) may encode these differently.
+    register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN, up_to_mlir(22))
+    register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))
 
 
 def _tosa() -> KindDialect:

@@ -181,11 +181,17 @@ class LazyKindDialect:
     """Stands for a `KindDialect` built on first use (its tables, and the text syntax modules they import,
     are only loaded when a file or a text actually has values of that dialect): registering stays cheap."""
 
-    def __init__(self, dialect: str, build: Callable[[], KindDialect], registry: Registry) -> None:
+    def __init__(self, dialect: str, build: Callable[[], KindDialect], registry: Registry,
+                 producers: Callable[[str], bool] | None = None) -> None:
         self.dialect = dialect
         self._build = build
         self._registry = registry
         self._built: KindDialect | None = None
+        self._producers = producers
+
+    def accepts_producer(self, producer: str) -> bool:
+        """Whether this model set knows the encoding `producer` writes (all producers unless given)."""
+        return self._producers is None or self._producers(producer)
 
     def get(self) -> KindDialect:
         if self._built is None:
@@ -219,9 +225,11 @@ class LazyKindDialect:
 
 
 def register_lazy_kind_dialect(registry: Registry, dialect: str, build: Callable[[], KindDialect],
-                               origin: str) -> LazyKindDialect:
-    """Register a kind dialect that is built the first time it is used."""
-    lazy = LazyKindDialect(dialect, build, registry)
+                               origin: str, producers: Callable[[str], bool] | None = None
+                               ) -> LazyKindDialect:
+    """Register a kind dialect that is built the first time it is used; `producers` says which producers'
+    files it reads (a model set keyed by producer, e.g. `api.up_to_mlir(22)`)."""
+    lazy = LazyKindDialect(dialect, build, registry, producers)
     registry.register_attr_codec(lazy, origin)
     registry.register_type_codec(lazy, origin)
     registry.register_syntax(dialect, lazy, origin)
