@@ -475,3 +475,28 @@ def test_hooks_extend_without_replacing_and_info_counts_them() -> None:
     assert hooks["write-check:vhlo"]["origin"] == "plugin mlirbc:stablehlo"
     assert info["models"]["vhlo.add_v1"] == "plugin mlirbc:stablehlo"
     assert write_bytecode(m, registry=reg) == data
+
+
+def test_a_plugin_module_replaces_one_op_and_info_says_so() -> None:
+    from mlirbc.summary import module_info
+    from stablehlo_test_plugin import SUMMARY
+
+    reg = models(plugin_modules=["stablehlo_test_plugin"])
+    assert not reg.problems
+    look = reg.op("vhlo.constant_v1")
+    assert look.origin == "plugin module stablehlo_test_plugin" and look.model is not None
+    assert look.model.info().summary == SUMMARY
+    assert reg.op("vhlo.add_v1").origin == "plugin mlirbc:stablehlo"  # the others stay
+    data = (CORPUS / "vhlo" / "attention_dpa.mlirbc").read_bytes()
+    m = read_bytecode(data, reg)
+    assert not m.fallbacks and write_bytecode(m, registry=reg) == data
+    info = module_info(m, len(data), reg)
+    assert info["models"]["vhlo.constant_v1"] == "plugin module stablehlo_test_plugin"
+    assert info["models"]["vhlo.dot_general_v2"] == "plugin mlirbc:stablehlo"
+    replaced = {r["key"]: r["replaced"] for r in info["replaced_models"]}
+    assert replaced["op:vhlo.constant_v1"] == ["plugin mlirbc:stablehlo"]
+    assert m.root is not None
+    add = next(op for op in m.root.walk() if op.name == "vhlo.add_v1")
+    lines = [line for n in reg.op_notes(add, add.name) for line in n.lines]
+    assert lines[0].startswith("**StableHLO** `stablehlo.add`")
+    assert lines[-1] == "2 operands (from stablehlo_test_plugin)"
