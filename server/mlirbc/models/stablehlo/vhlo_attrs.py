@@ -13,8 +13,6 @@ Facts: `shared/docs/vhlo-format.md` section 2.  Text as StableHLO prints it: `#v
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
 from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, Type
@@ -717,5 +715,3 @@ ATTR_KINDS: list[VhloAttrKind] = [
     StructKind("mesh_v1", 25, "1.16.0", [("axes", "A"), ("device_ids", "optA")]),
 ]
 ATTR_BY_NAME: dict[str, VhloAttrKind] = {k.name: k for k in ATTR_KINDS}
-
-Decoder = Callable[[EntryReader], Attribute]
