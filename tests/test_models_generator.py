@@ -16,12 +16,18 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_data_is_small_and_indexed() -> None:
-    files = sorted(DATA_DIR.iterdir())
-    total = sum(p.stat().st_size for p in files)
+    files = sorted(p for p in DATA_DIR.iterdir() if p.is_file())
+    total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 1_000_000
     index = read_index()
     assert {p.name for p in files} == {"index.json"} | {e["file"] for e in index["dialects"].values()}
     assert sum(len(e["ops"]) for e in index["dialects"].values()) == 2633
+    # further model sets, in the same format
+    assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == {"stablehlo", "dsl"}
+    sets = read_index(DATA_DIR / "stablehlo")
+    assert {d: len(e["ops"]) for d, e in sets["dialects"].items()} == {"vhlo": 145, "sdy": 19}
+    assert {p.name for p in (DATA_DIR / "dsl").iterdir()} == {"llvm.json.gz", "llvm_syntax.json.gz",
+                                                               "sdy.json.gz", "tosa.json.gz"}
 
 
 def test_generator_reproduces_committed_data() -> None:

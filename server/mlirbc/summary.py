@@ -22,6 +22,12 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
             p = op.properties
             if p is not None and p.kind == PROPS_DECODED and p.model:
                 models.setdefault(op.name, p.model)
+    if registry is not None:
+        for name in ops:
+            if name not in models:
+                lookup = registry.op(name)
+                if lookup.model is not None:
+                    models[name] = lookup.origin
     counts = Counter(n.kind for n in module.fallbacks)
     reasons: Counter[tuple[str, str, str]] = Counter(
         (n.kind, n.name, n.reason) for n in module.fallbacks)
@@ -51,7 +57,16 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
         "models": dict(sorted(models.items())),
         "error": str(module.error) if module.error is not None else None,
     }
+    decoders: Counter[tuple[str, str, str]] = Counter()
+    if src is not None:
+        for kind, entries in (("attribute", src.attrs), ("type", src.types)):
+            for e in entries:
+                if e.model:
+                    decoders[(kind, src.dialects[e.dialect].name, e.model)] += 1
+    info["entry_models"] = [{"kind": k, "dialect": d, "origin": o, "count": c}
+                            for (k, d, o), c in sorted(decoders.items())]
     if registry is not None:
+        info["hooks"] = [rec.summary() for rec in registry.hooks()]
         info["replaced_models"] = [
             {"key": reg.label, "origin": reg.origin, "replaced": [r.origin for r in reg.replaced]}
             for reg in registry.registrations() if reg.replaced]

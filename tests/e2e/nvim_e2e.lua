@@ -4,7 +4,7 @@
 --   MLIRBC_NVIM_PLUGIN  folder holding mlirbc.lua (docs/nvim)
 --   MLIRBC_NVIM_CMD     JSON list: the command that starts the language server
 --   MLIRBC_NVIM_A       a writable copy of a small upstream bytecode file (arith.constant 45, test.addi)
---   MLIRBC_NVIM_B       a writable copy of a JAX export with fallback ops (jax/mlp2.mlirbc)
+--   MLIRBC_NVIM_B       a writable copy of a JAX export (jax/mlp2.mlirbc; vhlo parts are fallbacks here)
 --   MLIRBC_NVIM_OUT     where to write the observations (JSON), rewritten after every step
 --   MLIRBC_NVIM_BASE64  JSON list of base64 strings for the plain-Lua decoder (answers: byte lists)
 --   MLIRBC_NVIM_SNAP    a folder: after each write step the file's bytes are copied to <step>.mlirbc
@@ -146,7 +146,9 @@ local function open(path)
   }
 end
 
-mlirbc.setup({ cmd = vim.fn.json_decode(env.MLIRBC_NVIM_CMD), timeout_ms = 120000 })
+-- The StableHLO models are switched off: file B stands for a file with fallback parts.
+mlirbc.setup({ cmd = vim.fn.json_decode(env.MLIRBC_NVIM_CMD), timeout_ms = 120000,
+               settings = { models = { disabled = { "vhlo" } } } })
 out.nvim = tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch
 
 -- A: the upstream file ---------------------------------------------------------------------------

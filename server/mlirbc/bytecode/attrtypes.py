@@ -23,7 +23,7 @@ from ..ir.attributes import (
 )
 from ..ir.module import DialectEntry, TableEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
-from ..models.api import ModelError
+from ..models.api import ModelError, accepts_producer, producer_note
 from ..models.registry import Registry
 from . import builtin_codec
 from .chunks import Chunks, FileRange
@@ -327,9 +327,10 @@ class AttrTypeTable:
                 msg = exc.message if isinstance(exc, DecodeError) else str(exc)
                 raise DecodeError(f"malformed builtin {_KIND[kind]} #{idx}: {msg}", e.offset,
                                   "AttrType") from None
-            model = self.models[kind][idx]
+            codec = (self.registry.attr_codec if kind == ATTR else self.registry.type_codec)(dialect)[0]
             return self._fallback(kind, idx, e, dialect,
-                                  f"the '{dialect}' model failed at byte {r.pos - e.offset}: {exc}")
+                                  f"the '{dialect}' model failed at byte {r.pos - e.offset}: {exc}"
+                                  + producer_note(codec, self.producer))
         except _NoModel as exc:
             return self._fallback(kind, idx, e, dialect, str(exc))
         except Exception as exc:  # a plugin's bug must not break the file
@@ -350,11 +351,18 @@ class AttrTypeTable:
             codec, origin = self.registry.attr_codec(dialect)
             if codec is None:
                 raise _NoModel(f"no model decodes '{dialect}' attributes")
+            self._check_producer(codec, origin, dialect)
             return codec.decode_attribute(r), origin
         codec, origin = self.registry.type_codec(dialect)
         if codec is None:
             raise _NoModel(f"no model decodes '{dialect}' types")
+        self._check_producer(codec, origin, dialect)
         return codec.decode_type(r), origin
+
+    def _check_producer(self, codec: object, origin: str, dialect: str) -> None:
+        if not accepts_producer(codec, self.producer):
+            raise _NoModel(f"the '{dialect}' model ({origin}) does not read files of producer "
+                           f"'{self.producer}' (their encoding may differ from the one it knows)")
 
     def _newer_builtin(self, kind: int, r: EntryDecoder, start: int,
                        unknown: builtin_codec.UnknownCode) -> tuple[Value, str]:
@@ -402,8 +410,8 @@ class AttrTypeTable:
 
         try:
             if kind == TYPE:
-                return parse_type_text(text)
-            return parse_attribute_text(text)
+                return parse_type_text(text, self.registry.syntax)
+            return parse_attribute_text(text, self.registry.syntax)
         except TextError as exc:
             raise DecodeError(f"textual {_KIND[kind]} #{idx} ({dialect}) does not parse: "
                               f"{exc.message} at column {exc.span.start_col + 1} of {text!r}",

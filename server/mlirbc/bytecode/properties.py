@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import DecodeError
 from ..ir.module import FallbackNote
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, OpName, Properties
-from ..models.api import ModelError
+from ..models.api import ModelError, producer_note
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .sections import Section
@@ -77,6 +77,10 @@ def decode_op_properties(
                               "Properties")
         return Properties(PROPS_ATTRIBUTE, attribute=attr, raw=raw, offset=offset)
     reason = lookup.reason
+    if model is None:
+        dreg = registry.dialect_registration(op_name.dialect)
+        if dreg is not None:
+            reason += producer_note(dreg.model, table.producer)
     version = dialect_version(table, op_name.dialect)
     if model is not None and version is not None and not _accepts_version(model, version):
         reason = (f"the file's '{op_name.dialect}' dialect version (0x{version.hex()}) is newer than the "

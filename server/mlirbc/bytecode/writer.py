@@ -99,6 +99,10 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     if "\0" in producer:
         raise EncodeError("the producer string cannot contain a NUL character")
     reg = registry if registry is not None else default_registry()
+    problems = reg.write_problems(module, producer, version)
+    if problems:
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise EncodeError("; ".join(problems[:5]) + more)
 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)

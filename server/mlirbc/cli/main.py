@@ -96,12 +96,25 @@ def _print_info(info: dict[str, object]) -> None:
         v = f"  version {d['version']}" if d["version"] else ""
         out(f"  {d['name']}{v}\n")
     out(f"ops ({info['op_count']})\n")
+    models: dict[str, str] = info["models"]  # type: ignore[assignment]
     for name, n in info["ops"].items():  # type: ignore[attr-defined]
-        out(f"  {n:>8}  {name}\n")
+        by = f"  [{models[name]}]" if name in models else ""
+        out(f"  {n:>8}  {name}{by}\n")
+    entry_models = info.get("entry_models") or []
+    if entry_models:
+        out("attributes and types decoded by models\n")
+        for e in entry_models:  # type: ignore[attr-defined]
+            out(f"  {e['count']:>8}  {e['dialect']} {e['kind']}s  [{e['origin']}]\n")
     fb = info["fallbacks"]
     out(f"fallbacks: {fb['op']} ops, {fb['attribute']} attributes, {fb['type']} types\n")  # type: ignore[index]
     for r in info["fallback_reasons"]:  # type: ignore[attr-defined]
         out(f"  {r['count']:>8}  {r['kind']} {r['name']}: {r['reason']}\n")
+    hooks = [h for h in info.get("hooks") or [] if h["runs"]]  # type: ignore[attr-defined]
+    if hooks:
+        out("hooks that ran\n")
+        for h in hooks:
+            failed = f", {h['failures']} failed" if h["failures"] else ""
+            out(f"  {h['runs']:>8}  {h['hook']}  [{h['origin']}]{failed}\n")
     res = info["resources"]
     if res:
         out("resources\n")

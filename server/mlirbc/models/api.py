@@ -7,8 +7,9 @@ dialect's bytecode interface uses upstream (varints, attribute/type/string refer
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..ir.attributes import Attribute
 from ..ir.types import Type
@@ -104,3 +105,58 @@ class AttrTypeCodec(Protocol):
     def decode_type(self, r: EntryReader) -> Type: ...
     def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool: ...
     def encode_type(self, t: Type, w: EntryWriter) -> bool: ...
+
+
+@runtime_checkable
+class ProducerAware(Protocol):
+    """A codec or op provider that can say why a file's producer may hold parts it does not know (the
+    reader appends this to a fallback's reason, e.g. "the file targets StableHLO 1.21.0, newer than ...")."""
+
+    def producer_note(self, producer: str) -> str: ...
+
+
+def producer_note(model: object, producer: str) -> str:
+    """`model.producer_note(producer)` when the model has one, else ""; never raises."""
+    if not isinstance(model, ProducerAware):
+        return ""
+    try:
+        return str(model.producer_note(producer))
+    except Exception:  # a plugin's bug must not break reading
+        return ""
+
+
+@runtime_checkable
+class ProducerScoped(Protocol):
+    """A codec that only knows some producers' encodings (a model set for MLIR 22 must not read what MLIR 24
+    writes the same dialect's attributes as): the reader keeps other producers' entries as fallbacks."""
+
+    def accepts_producer(self, producer: str) -> bool: ...
+
+
+def accepts_producer(model: object, producer: str) -> bool:
+    """`model.accepts_producer(producer)`, True for a model without that method; never raises."""
+    if not isinstance(model, ProducerScoped):
+        return True
+    try:
+        return bool(model.accepts_producer(producer))
+    except Exception:  # a plugin's bug means: do not trust it with this file
+        return False
+
+
+def mlir_major(producer: str) -> int | None:
+    """The MLIR major version an `MLIR<major>...` producer string names (None for other producers)."""
+    import re
+
+    m = re.match(r"MLIR(\d+)", producer)
+    return int(m.group(1)) if m else None
+
+
+def up_to_mlir(major: int) -> Callable[[str], bool]:
+    """A producer test for a model set that knows the encodings MLIR up to `major` writes: producers naming
+    a newer MLIR are refused, others (no MLIR version in the string) accepted."""
+
+    def accepts(producer: str) -> bool:
+        found = mlir_major(producer)
+        return found is None or found <= major
+
+    return accepts

@@ -4,13 +4,17 @@
   one lazy provider per dialect;
 * codecs for upstream dialects with custom attribute/type encodings (`quant` types);
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
-  producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24).
+  producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
+* the dialects that declare their encodings in MLIR's bytecode DSL (`models/data/dsl/`, interpreted by
+  `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations).
 """
 
 from __future__ import annotations
 
+from .api import up_to_mlir
 from .builtin_newer import NewerBuiltinCodec
-from .ods import register_ods_dialects
+from .kinds import KindDialect, register_lazy_kind_dialect
+from .ods import DATA_DIR, register_ods_dialects
 from .quant import QuantTypeCodec
 from .registry import Registry
 
@@ -23,3 +27,20 @@ def register_builtin_models(reg: Registry) -> None:
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
+    # MLIR 22's declarations: files of a newer MLIR (IREE's MLIR24.0.0git) may encode these differently.
+    register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN, up_to_mlir(22))
+    register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))
+
+
+def _tosa() -> KindDialect:
+    from .dsl import dsl_dialect, load_records
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "tosa.json.gz"), dialect="tosa")
+
+
+def _llvm() -> KindDialect:
+    from .dsl import dsl_dialect, load_records
+    from .llvm_syntax import LlvmSyntax
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "llvm.json.gz"), dialect="llvm", cpp_dialect="LLVM",
+                       syntax=LlvmSyntax())

@@ -101,6 +101,15 @@ class OdsDataset:
                 self._models[full_name] = hit
         return hit
 
+    def op_data(self, full_name: str) -> dict[str, Any] | None:
+        """The generated data of one op (None if the set has no such op); reads its dialect's file."""
+        if not self.has_op(full_name):
+            return None
+        dialect, _, op = full_name.partition(".")
+        with self._lock:
+            data: dict[str, Any] = self._dialect_ops(dialect)[op]
+        return data
+
     def provider(self, dialect: str) -> DialectProvider:
         return DialectProvider(self, dialect)
 
@@ -145,7 +154,8 @@ def register_ods_dialects(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
 
 
 def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]]:
-    """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`).
+    """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`), and the
+    attribute/type codecs of every dialect it declares in the bytecode DSL (`models.dsl`).
 
     Each op is registered on its own key, so it replaces a built-in model of the same op (recorded in its
     `replaced` chain) and leaves the dialect's other ops alone.
@@ -162,4 +172,8 @@ def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]
     out = []
     for full_name, op in sorted(derive_ops(records).items()):
         out.append(reg.register_op(op_model_from_data(full_name, op), origin))
+    # The same file may declare attribute/type encodings in MLIR's bytecode DSL: they become codecs.
+    from .dsl import register_dsl_records
+
+    register_dsl_records(reg, records, origin)
     return out

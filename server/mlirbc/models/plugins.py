@@ -69,10 +69,16 @@ def entry_points(group: str = ENTRY_POINT_GROUP) -> Iterator[PluginEntryPoint]:
                     yield PluginEntryPoint(dist, name, value)
 
 
+OWN_DIST = "mlirbc"
+"""mlirbc's own plugins (the StableHLO models) load first, so that any other plugin can replace them."""
+
+
 def load_entry_point_plugins(reg: Registry) -> list[ModelProblem]:
-    """Call every plugin's `register(registry, origin)`; return the ones that failed, with why."""
+    """Call every plugin's `register(registry, origin)`, mlirbc's own first; return the ones that failed,
+    with why."""
     problems: list[ModelProblem] = []
-    for ep in entry_points(ENTRY_POINT_GROUP):
+    found = list(entry_points(ENTRY_POINT_GROUP))
+    for ep in sorted(found, key=lambda e: e.dist.lower() != OWN_DIST):
         origin = f"plugin {ep.dist}:{ep.name}"
         try:
             register = ep.load()

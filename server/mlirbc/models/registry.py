@@ -1,9 +1,14 @@
 """The one registry through which the reader, writer, printer and server reach dialect knowledge.
 
 Registrations are fine-grained and typed per kind: one op's model, one dialect's lazy op provider (asked per
-op name), one dialect's custom attribute codec, one dialect's custom type codec.  A later registration of
-the same kind and name replaces the earlier one without error; the registry keeps what was replaced and
-where each model came from, so the user can always see which model decoded what.
+op name), one dialect's custom attribute codec, one dialect's custom type codec, one dialect's text syntax
+(structured attributes/types, `models.kinds`), one attribute or type kind of such a dialect.  A later
+registration of the same kind and name replaces the earlier one without error; the registry keeps what was
+replaced and where each model came from, so the user can always see which model decoded what.
+
+Hooks extend a registered model without replacing it (`models.hooks`): wrap one op's property decoding,
+add notes (hover text, another spelling, a symbol name) to the ops of a dialect or one op.  The registry
+counts how often each hook ran; `mlirbc info` shows it.
 
 Build registries with `models.build.models(...)` (CLI and server alike); `default_registry()` is that with
 default arguments, built once per process.
@@ -16,9 +21,15 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .api import AttrTypeCodec, OpModel
+from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, WriteCheck
+
+if TYPE_CHECKING:
+    from ..ir.module import Module
+    from ..syntax.attr_parser import DialectSyntax
+    from .kinds import KindModel
 
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
@@ -31,6 +42,9 @@ class Kind(enum.Enum):
     DIALECT = "dialect"
     ATTR_CODEC = "attr"
     TYPE_CODEC = "type"
+    SYNTAX = "syntax"
+    ATTR_KIND = "attr-kind"
+    TYPE_KIND = "type-kind"
 
 
 M = TypeVar("M")
@@ -62,7 +76,8 @@ class Registration(Generic[M]):
 
     @property
     def label(self) -> str:
-        """`op:arith.addi`, `dialect:arith`, `attr:quant`, `type:quant`: for people, never parsed."""
+        """`op:arith.addi`, `dialect:arith`, `attr:quant`, `type:quant`, `syntax:vhlo`,
+        `attr-kind:vhlo.tensor_v1`: for people, never parsed."""
         return f"{self.kind.value}:{self.name}"
 
 
@@ -127,6 +142,12 @@ class Registry:
         self._dialects: dict[str, Registration[OpProvider]] = {}
         self._attr_codecs: dict[str, Registration[AttrTypeCodec]] = {}
         self._type_codecs: dict[str, Registration[AttrTypeCodec]] = {}
+        self._syntaxes: dict[str, Registration[DialectSyntax]] = {}
+        self._attr_kinds: dict[str, Registration[KindModel]] = {}
+        self._type_kinds: dict[str, Registration[KindModel]] = {}
+        self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
+        self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
+        self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
         self._op_cache: dict[str, Lookup] = {}
@@ -166,6 +187,50 @@ class Registry:
     def register_type_codec(self, codec: AttrTypeCodec, origin: str) -> Registration[AttrTypeCodec]:
         return self._put(self._type_codecs, Registration(Kind.TYPE_CODEC, codec.dialect, codec, origin))
 
+    def register_syntax(self, dialect: str, syntax: DialectSyntax, origin: str
+                        ) -> Registration[DialectSyntax]:
+        """How the text parser reads `#dialect...`/`!dialect...` (structured values, `models.kinds`)."""
+        return self._put(self._syntaxes, Registration(Kind.SYNTAX, dialect, syntax, origin))
+
+    def register_attr_kind(self, kind: KindModel, origin: str) -> Registration[KindModel]:
+        """Replace one attribute kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""
+        name = f"{kind.dialect}.{kind.name}"
+        return self._put(self._attr_kinds, Registration(Kind.ATTR_KIND, name, kind, origin))
+
+    def register_type_kind(self, kind: KindModel, origin: str) -> Registration[KindModel]:
+        """Replace one type kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""
+        name = f"{kind.dialect}.{kind.name}"
+        return self._put(self._type_kinds, Registration(Kind.TYPE_KIND, name, kind, origin))
+
+    def add_decode_hook(self, op_name: str, hook: DecodeHook, origin: str) -> None:
+        """Wrap the property decoding of one op (`vhlo.add_v1`): the hook gets the reader and the model's
+        own decode, and returns the values (see `models.hooks`).  Hooks stack, the latest outermost."""
+        with self._lock:
+            self._decode_hooks.setdefault(op_name, []).append(HookRecord(f"decode:{op_name}", hook, origin))
+            self._op_cache.clear()
+
+    def add_note_hook(self, target: str, hook: NoteHook, origin: str) -> None:
+        """Add notes (hover lines, another spelling, a symbol name) to the ops of a dialect (`vhlo`) or to
+        one op (`vhlo.func_v1`)."""
+        with self._lock:
+            self._note_hooks.setdefault(target, []).append(HookRecord(f"note:{target}", hook, origin))
+
+    def add_write_check(self, dialect: str, check: WriteCheck, origin: str) -> None:
+        """A check of a whole module before it is written (skipped while `dialect` is disabled)."""
+        with self._lock:
+            self._write_checks.setdefault(dialect, []).append(
+                HookRecord(f"write-check:{dialect}", check, origin))
+
+    def write_problems(self, module: Module, producer: str, version: int) -> list[str]:
+        """What the write checks refuse in `module` (empty: it may be written)."""
+        out: list[str] = []
+        for dialect, checks in list(self._write_checks.items()):
+            if dialect in self._disabled_dialects:
+                continue
+            for rec in checks:
+                out.extend(rec.call_check(module, producer, version))
+        return out
+
     def disable(self, spec: str | DisableSpec) -> None:
         """Disable a dialect or one op (see `parse_disable_spec`): those ops decode as fallbacks, and a
         disabled dialect's attribute/type codecs are not used."""
@@ -198,7 +263,7 @@ class Registry:
             return Lookup(None, reason=f"model disabled (--disable-model {dialect})")
         reg = self._ops.get(full_name)
         if reg is not None:
-            return Lookup(reg.model, reg.origin)
+            return Lookup(self._hooked(reg.model), reg.origin)
         dreg = self._dialects.get(dialect)
         if dreg is None:
             return Lookup(None, reason=f"no model for dialect '{dialect}'")
@@ -206,7 +271,11 @@ class Registry:
         model = dreg.model(full_name)
         if model is None:
             return Lookup(None, reason=f"the '{dialect}' model ({dreg.origin}) has no op '{full_name}'")
-        return Lookup(model, dreg.origin)
+        return Lookup(self._hooked(model), dreg.origin)
+
+    def _hooked(self, model: OpModel) -> OpModel:
+        hooks = self._decode_hooks.get(model.name)
+        return HookedOpModel(model, list(hooks)) if hooks else model
 
     def attr_codec(self, dialect: str) -> tuple[AttrTypeCodec | None, str]:
         reg = self._attr_codecs.get(dialect)
@@ -219,6 +288,46 @@ class Registry:
         if reg is None or dialect in self._disabled_dialects:
             return None, ""
         return reg.model, reg.origin
+
+    def syntax(self, dialect: str) -> DialectSyntax | None:
+        """The text syntax of a dialect's structured values (None: kept as text, or disabled)."""
+        reg = self._syntaxes.get(dialect)
+        if reg is None or dialect in self._disabled_dialects:
+            return None
+        return reg.model
+
+    def attr_kind(self, dialect: str, name: str) -> KindModel | None:
+        """A registered replacement of one attribute kind (None: the dialect's own kind stands)."""
+        reg = self._attr_kinds.get(f"{dialect}.{name}")
+        return reg.model if reg is not None else None
+
+    def type_kind(self, dialect: str, name: str) -> KindModel | None:
+        reg = self._type_kinds.get(f"{dialect}.{name}")
+        return reg.model if reg is not None else None
+
+    def op_notes(self, op: object, op_name: str) -> list[OpNote]:
+        """What the note hooks say about one op (dialect hooks first, then the op's own); a failing hook
+        is skipped and counted as such."""
+        dialect = op_name.split(".", 1)[0]
+        out: list[OpNote] = []
+        if self.is_disabled(dialect, op_name):
+            return out
+        for rec in [*self._note_hooks.get(dialect, ()), *self._note_hooks.get(op_name, ())]:
+            note = rec.call_note(op)
+            if note is not None:
+                out.append(note)
+        return out
+
+    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]]:
+        """Every hook with its origin and how often it ran (and failed), for `mlirbc info`."""
+        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]] = []
+        for d in self._decode_hooks.values():
+            out.extend(d)
+        for n in self._note_hooks.values():
+            out.extend(n)
+        for c in self._write_checks.values():
+            out.extend(c)
+        return out
 
     # -- what is registered -----------------------------------------------------------------------
     def op_registration(self, full_name: str) -> Registration[OpModel] | None:
@@ -249,13 +358,20 @@ class Registry:
                     pass
         return names
 
+    def syntax_registration(self, dialect: str) -> Registration[DialectSyntax] | None:
+        return self._syntaxes.get(dialect)
+
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
-                                        | Registration[AttrTypeCodec]]:
+                                        | Registration[AttrTypeCodec] | Registration[DialectSyntax]
+                                        | Registration[KindModel]]:
         """Every current registration, of every kind (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
         yield from self._attr_codecs.values()
         yield from self._type_codecs.values()
+        yield from self._syntaxes.values()
+        yield from self._attr_kinds.values()
+        yield from self._type_kinds.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return dialect in self._dialects

@@ -9,15 +9,16 @@ value gives back the very object printed.
 
 What it does not model stays text: dialect attributes and types (`#foo.bar<...>`, `!foo<"...">`)
 and the builtin keyword attributes `affine_map<...>`, `affine_set<...>` and `strided<...>` become
-`DialectAttr`/`DialectType` holding the exact source slice.  Every error is a `TextError` with a
-span.
+`DialectAttr`/`DialectType` holding the exact source slice, unless the parser was given a syntax for
+that dialect (`syntax`, from the model registry): the dialect's `DialectSyntax` then reads the value
+into a structured attribute or type (`ir.structured`).  Every error is a `TextError` with a span.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ..errors import TextError, TextSpan
 from ..ir.attributes import (
@@ -179,6 +180,23 @@ def file_range(filename: StringAttr, sl: int, sc: int, el: int, ec: int) -> Attr
     return FileLineColRange.get(filename, (sl, sc, el, ec))
 
 
+class DialectSyntax(Protocol):
+    """Reads one dialect's attributes and types from text (models provide it, the registry hands it out).
+
+    Called with the parser just past the `#ident` / `!ident` token (`ident` without its sigil, e.g.
+    `vhlo.tensor_v1` or `vhlo`); reads the rest of the value with the parser's primitives and returns it,
+    or returns None without consuming anything when it does not know `ident` (the value is then kept as
+    text, like the values of a dialect without syntax).
+    """
+
+    def parse_attribute(self, p: Parser, ident: str) -> Attribute | None: ...
+    def parse_type(self, p: Parser, ident: str) -> Type | None: ...
+
+
+SyntaxLookup = Callable[[str], "DialectSyntax | None"]
+"""dialect name -> its syntax, or None to keep that dialect's values as text."""
+
+
 class _Literal:
     """A parsed tensor literal: a hex string, or scalar tokens and their shape (None: a scalar)."""
 
@@ -205,7 +223,10 @@ class Parser:
         attr_aliases: dict[str, Attribute] | None = None,
         type_aliases: dict[str, Type] | None = None,
         elided: Resolver | None = None,
+        syntax: SyntaxLookup | None = None,
     ) -> None:
+        self.syntax = syntax
+        """Where dialect syntaxes come from (`Registry.syntax`); None keeps dialect values as text."""
         self.lexer = source if isinstance(source, Lexer) else Lexer(source)
         self.text = self.lexer.text
         self.prev_end = 0
@@ -509,6 +530,11 @@ class Parser:
             return FallbackType.get(dialect, data)
         if ident == OPAQUE_NAME and has_body and self.elided is not None:
             return self._elided_opaque(tok, is_type=True)  # type: ignore[return-value]
+        syntax = self._dialect_syntax(ident)
+        if syntax is not None:
+            structured = self._structured(lambda: syntax.parse_type(self, ident), tok)
+            if structured is not None:
+                return structured
         end = self._skip_body(self.tok.start) if has_body else tok.end
         if has_body:
             self.reset(end)
@@ -631,6 +657,11 @@ class Parser:
             return FallbackAttr.get(dialect, data)
         if ident == OPAQUE_NAME and has_body and self.elided is not None:
             return self._elided_opaque(tok, is_type=False)  # type: ignore[return-value]
+        syntax = self._dialect_syntax(ident)
+        if syntax is not None:
+            value = self._structured(lambda: syntax.parse_attribute(self, ident), tok)
+            if value is not None:
+                return value
         end = tok.end
         if has_body:
             end = self._skip_body(self.tok.start)
@@ -641,6 +672,35 @@ class Parser:
             self._type()
             end = self.prev_end
         return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], self.text[tok.start : end])
+
+    def _dialect_syntax(self, ident: str) -> DialectSyntax | None:
+        if self.syntax is None:
+            return None
+        return self.syntax(ident.split(".", 1)[0])
+
+    def _structured(self, parse: Callable[[], _T], tok: Token) -> _T:
+        """Run a dialect syntax; its model errors (anything but a TextError) are located at the value."""
+        try:
+            return parse()
+        except (TextError, RecursionError):
+            raise
+        except Exception as exc:
+            raise TextError(f"invalid {tok.text}: {exc}",
+                            self.span(tok.start, max(self.prev_end, tok.end))) from None
+
+    def raw_body(self) -> str:
+        """The exact text of the balanced `<...>` at the current token (consumed), for dialect syntaxes that
+        keep a nested value as text."""
+        start = self.tok.start
+        if self.tok.kind != "<":
+            raise self.error("expected '<'")
+        end = self._skip_body(start)
+        self.reset(end)
+        return self.text[start:end]
+
+    def parse_dimension_list(self) -> tuple[int, ...]:
+        """A dimension list `4x?x` (dynamic = `DYNAMIC`), leaving the parser on what follows it."""
+        return self._parse_dims(_TENSOR_DIMS_RE)[0]
 
     def _parse_fallback_body(self) -> tuple[str, bytes]:
         self.expect("<")
@@ -758,6 +818,11 @@ class Parser:
                 )
             return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
         raise self.error("integer literal not valid for specified type", type_tok or num)
+
+    def float_literal_bits(self, num: Token, negative: bool, t: FloatType) -> int:
+        """The bit pattern of a number token (`1.5`, `1`, `0x3F800000`, `inf`-free) in `t`'s semantics,
+        as a float attribute's value reads it (for dialect syntaxes that put the type after the value)."""
+        return self._float_bits(num, negative, t)
 
     def _int_bits(self, num: Token, negative: bool, t: Type, what: str) -> int:
         """buildAttributeAPInt: the literal's bit pattern in the type's width, range-checked."""
@@ -1316,23 +1381,23 @@ def _pack_bools(flags: list[bool], count: int, detect_splat: bool = True) -> byt
     return value.to_bytes((count + 7) // 8, "little")
 
 
-def _parse_all(text: str, method: str) -> object:
-    parser = Parser(text)
+def _parse_all(text: str, method: str, syntax: SyntaxLookup | None = None) -> object:
+    parser = Parser(text, syntax=syntax)
     result = getattr(parser, method)()
     parser.expect_eof()
     return result
 
 
-def parse_attribute_text(text: str) -> Attribute:
+def parse_attribute_text(text: str, syntax: SyntaxLookup | None = None) -> Attribute:
     """One attribute making up the whole of `text`."""
-    result = _parse_all(text, "parse_attribute")
+    result = _parse_all(text, "parse_attribute", syntax)
     assert isinstance(result, Attribute)
     return result
 
 
-def parse_type_text(text: str) -> Type:
+def parse_type_text(text: str, syntax: SyntaxLookup | None = None) -> Type:
     """One type making up the whole of `text`."""
-    result = _parse_all(text, "parse_type")
+    result = _parse_all(text, "parse_type", syntax)
     assert isinstance(result, Type)
     return result
 

@@ -45,6 +45,7 @@ from ..ir.attributes import (
     UnknownLoc,
 )
 from ..ir.digest import Bytes
+from ..ir.structured import StructuredAttr, StructuredType
 from ..ir.types import (
     DYNAMIC,
     ComplexType,
@@ -242,6 +243,7 @@ _TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
     VectorType: _print_vector,
     DialectType: lambda t: t.text,
     FallbackType: _print_fallback_type,
+    StructuredType: lambda t: t.kind.print_value(t),
 }
 
 
@@ -585,6 +587,7 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
     DistinctAttr: _print_distinct,
     DialectAttr: lambda a: a.text,
     FallbackAttr: _print_fallback_attr,
+    StructuredAttr: lambda a: a.kind.print_value(a),
     UnknownLoc: _print_loc_attr,
     FileLineColLoc: _print_loc_attr,
     FileLineColRange: _print_loc_attr,
@@ -595,9 +598,11 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
 
 
 _BULKY = frozenset(
-    [StringAttr, DenseArrayAttr, DenseElementsAttr, DenseStringElementsAttr, SparseElementsAttr]
+    [StringAttr, DenseArrayAttr, DenseElementsAttr, DenseStringElementsAttr, SparseElementsAttr,
+     StructuredAttr]
 )
-"""Payload attributes whose long prints are not cached; they hold no nested structure."""
+"""Payload attributes whose long prints are not cached (a structured value may be a tensor constant; its
+nested values are cached on their own)."""
 
 _ELIDABLE_TYPES = frozenset([FallbackType])
 

@@ -131,7 +131,7 @@ class _Scope:
 class OpParser(Parser):
     def __init__(self, text: str, registry: Registry, template: Module | None) -> None:
         try:
-            super().__init__(Lexer(text))
+            super().__init__(Lexer(text), syntax=registry.syntax)
         except TextError:
             self.tok = Token(EOF, "", 0, 0)  # the text does not lex at its start: parse_top reports it
         self.registry = registry
@@ -563,7 +563,7 @@ class OpParser(Parser):
         for name, text in defaults.items():
             if name not in values:
                 try:
-                    values[name] = parse_attribute_text(text)
+                    values[name] = parse_attribute_text(text, self.registry.syntax)
                 except TextError:
                     continue
 

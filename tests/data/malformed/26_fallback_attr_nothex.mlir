@@ -1,5 +1,6 @@
-// expect: 52:36 expected string containing hex digits starting with `0x`
+// expect: 53:36 expected string containing hex digits starting with `0x`
 // like: jax/mlp2.mlirbc
+// disable-model: vhlo
 // mlirbc: {"producer": "StableHLO_v1.15.0", "version": 6}
 "builtin.module"() <{sym_name = "jit_mlp"}> ({
   "vhlo.func_v1"() ({

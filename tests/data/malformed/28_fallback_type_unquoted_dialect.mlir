@@ -1,5 +1,6 @@
-// expect: 6:32 expected string literal
+// expect: 7:32 expected string literal
 // like: jax/mlp2.mlirbc
+// disable-model: vhlo
 // mlirbc: {"producer": "StableHLO_v1.15.0", "version": 6}
 "builtin.module"() <{sym_name = "jit_mlp"}> ({
   "vhlo.func_v1"() ({

@@ -1,5 +1,6 @@
-// expect: 8:45 mlirbc.properties must be a string of hex bytes "0x..."
+// expect: 9:45 mlirbc.properties must be a string of hex bytes "0x..."
 // like: jax/mlp2.mlirbc
+// disable-model: vhlo
 // mlirbc: {"producer": "StableHLO_v1.15.0", "version": 6}
 "builtin.module"() <{sym_name = "jit_mlp"}> ({
   "vhlo.func_v1"() ({

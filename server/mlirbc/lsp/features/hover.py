@@ -83,6 +83,7 @@ def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
         if entry.fallback_props is not None:
             parts.append("Properties are kept verbatim (fallback).")
         return "\n\n".join(parts)
+    parts.extend(line for note in registry.op_notes(op, entry.name) for line in note.lines)
     parts.append(_props_section(op, module))
     if op.operands:
         parts.append("Operands: " + ", ".join(f"`{backend.safe_type(v.type)}`"

@@ -1,5 +1,6 @@
 """Inlay hints: after a fallback op's verbatim properties, what their bytes would reference if read as
-varint indices into the file's attribute and type tables (the full reading is in the tooltip)."""
+varint indices into the file's attribute and type tables (the full reading is in the tooltip); after an op's
+name, another spelling of the op when a model's note hook gives one (e.g. its StableHLO form)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,29 @@ from .hover import varint_refs
 
 _HEX = re.compile(r'"0x([0-9A-Fa-f]*)"')
 MAX_HINTS = 2000
+
+
+def spelling_hints(server: MlirbcServer, uri: str, lo: int, hi: int) -> list[lsp.InlayHint]:
+    """`⇒ spelling` after the name of each op in [lo, hi] whose note hooks give another spelling."""
+    snap = server.snapshot(uri)
+    if snap is None:
+        return []
+    registry = server.registry()
+    out: list[lsp.InlayHint] = []
+    for entry in snap.index.ops:
+        if entry.name_end < lo or entry.name_start > hi:
+            continue
+        op = snap.op(entry)
+        if op is None:
+            continue
+        for note in registry.op_notes(op, entry.name):
+            if note.spelling:
+                out.append(lsp.InlayHint(position=snap.lines.position(entry.name_end),
+                                         label=f"⇒ {note.spelling}", padding_left=True))
+                break
+        if len(out) >= MAX_HINTS:
+            break
+    return out
 
 
 def register(server: MlirbcServer) -> None:
@@ -31,7 +55,7 @@ def register(server: MlirbcServer) -> None:
             return []  # without the original tables the indices mean nothing
         lines = index.lines
         lo, hi = lines.offset(params.range.start), lines.offset(params.range.end)
-        out: list[lsp.InlayHint] = []
+        out: list[lsp.InlayHint] = spelling_hints(server, view.uri, lo, hi)
         for op in index.ops:
             if op.fallback_props is None:
                 continue

@@ -1,0 +1,77 @@
+"""StableHLO portable artifacts (what `jax.export` writes): the VHLO and Shardy models, shipped as a plugin.
+
+mlirbc registers these through the same entry-point group a third party uses (`mlirbc.models`, entry
+`stablehlo = mlirbc.models.stablehlo:register` in pyproject.toml), so `mlirbc info` names them as a plugin,
+`--disable-model vhlo` (or `sdy`) turns them off, and a user plugin can replace one op or one attribute/type
+kind of them, or extend them with hooks (`models.hooks`).
+
+What `register` adds:
+
+* `vhlo`: every attribute and type kind (`vhlo_attrs`, `vhlo_types`) as codec and syntax, the 145 op versions
+  (generated from StableHLO's VhloOps.td, `models/data/stablehlo/`), a write check refusing ops, attributes
+  and types that do not exist at the file's target, and notes for hover/inlay hints/outline (`notes`);
+* `sdy`: Shardy's ops (generated from its ops.td) and attributes (its bytecode DSL file, interpreted by
+  `models.dsl`, printed in Shardy's own syntax by `sdy_syntax`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..kinds import KindDialect, register_lazy_kind_dialect
+from ..ods import DATA_DIR, OdsDataset
+from .ops import SET_DIR, VhloOps, target_problems
+
+if TYPE_CHECKING:
+    from ...ir.module import Module
+    from ...ir.operation import Operation
+    from ..hooks import OpNote
+    from ..registry import Registry
+
+ORIGIN = "plugin mlirbc:stablehlo"
+"""The origin the registry shows when the package's own entry point registers these models."""
+
+
+def register(registry: Registry, origin: str = ORIGIN) -> None:
+    """Register the VHLO and Shardy models (the `mlirbc.models` entry point of mlirbc itself).
+
+    The attribute/type kinds and the note hook are loaded the first time they are needed, so that building
+    a registry costs little for files without StableHLO."""
+    dataset = OdsDataset(SET_DIR)
+    vhlo_ops = VhloOps(dataset)
+    register_lazy_kind_dialect(registry, "vhlo", _vhlo, origin)
+    registry.register_dialect("vhlo", vhlo_ops, origin)
+    registry.register_dialect("sdy", dataset.provider("sdy"), origin)
+    register_lazy_kind_dialect(registry, "sdy", _sdy, origin)
+
+    def check(module: Module, producer: str, version: int) -> list[str]:
+        return target_problems(module, vhlo_ops, producer)
+
+    notes: list[object] = []
+
+    def note(op: Operation) -> OpNote | None:
+        if not notes:
+            from .notes import VhloNotes
+
+            notes.append(VhloNotes(vhlo_ops))
+        hook = notes[0]
+        assert callable(hook)
+        result: OpNote | None = hook(op)
+        return result
+
+    registry.add_write_check("vhlo", check, origin)
+    registry.add_note_hook("vhlo", note, origin)
+
+
+def _vhlo() -> KindDialect:
+    from .vhlo import VhloDialect
+
+    return VhloDialect()
+
+
+def _sdy() -> KindDialect:
+    from ..dsl import dsl_dialect, load_records
+    from .sdy_syntax import SdySyntax
+
+    return dsl_dialect(load_records(DATA_DIR / "dsl" / "sdy.json.gz"), dialect="sdy", cpp_dialect="sdy",
+                       syntax=SdySyntax())
