@@ -73,6 +73,8 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
     props = decompile_properties_table(sections[8]) if version >= 5 and 8 in sections else None
     source.properties = props or []
     decoder = IRDecoder(version, op_names, table, props, reg, fallbacks)
+    if decode_all_entries:
+        table.decode_builtin()
     try:
         module.root = decoder.decode(sections[4].data)
         if not sections[4].data.at_end():
@@ -99,9 +101,11 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
     complete = len(source.attrs) == table.count(ATTR) and len(source.types) == table.count(TYPE)
     if not complete:
         source.attrs = source.types = []  # a partial table cannot serve as a template
-    for kind, entries in (("attribute", source.attrs), ("type", source.types)):
-        for e in entries:
-            if e.fallback_reason:
-                fallbacks.append(FallbackNote(kind, dialects[e.dialect].name, e.fallback_reason,
-                                              e.offset, e.size))
+    else:
+        for kind, what in ((ATTR, "attribute"), (TYPE, "type")):
+            for i, reason in enumerate(table.reasons[kind]):
+                if reason:
+                    e = table.entry(kind, i)
+                    fallbacks.append(FallbackNote(what, dialects[e.dialect].name, reason, e.offset,
+                                                  e.size))
     return module
