@@ -6,6 +6,8 @@ decoded before the failure, the module keeps what was decoded and carries the er
 
 from __future__ import annotations
 
+import gc
+
 from ..errors import DecodeError
 from ..ir.module import FallbackNote, Module, SourceTables
 from ..ir.verify import verify
@@ -40,6 +42,19 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
                   decode_all_entries: bool = True) -> Module:
     """Decode `data`.  Raises DecodeError when nothing usable could be decoded; otherwise returns a
     module whose `error` is set if decoding stopped part-way."""
+    # Everything the reader allocates lives as long as the module: the cyclic collector would only rescan
+    # the growing IR again and again (a sixth of the time on large files), as in the writer.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _read(data, registry, decode_all_entries)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
+          decode_all_entries: bool) -> Module:
     reg = registry if registry is not None else default_registry()
     buf = memoryview(data)
     if buf.ndim != 1 or buf.itemsize != 1:
