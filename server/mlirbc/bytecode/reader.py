@@ -50,6 +50,12 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
         return _read(data, registry, decode_all_entries)
     finally:
         if gc_was_enabled:
+            if gc.get_freeze_count() == 0:
+                # Move what was allocated straight to the oldest generation, as if it had survived the
+                # collections it skipped: otherwise the next young collections would each walk the whole
+                # new IR (a printer right after the reader spent a third of its time there).
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

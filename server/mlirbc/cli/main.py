@@ -7,9 +7,14 @@ Exit status: 0 on success, 1 when the input cannot be decoded (the message names
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from ..bytecode.reader import read_bytecode
 from ..bytecode.sections import SECTION_NAMES
@@ -48,9 +53,21 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
     return read_bytecode(data, reg), len(data)
 
 
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Decoding and printing make no cyclic garbage: the collector would only walk the IR again and again."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with Progress("decoding") as progress:
+    with _no_cyclic_gc(), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
         text = print_module(module).text
@@ -245,6 +262,18 @@ def build_parser() -> argparse.ArgumentParser:
     model_opts(c)
     c.set_defaults(func=cmd_check)
     return p
+
+
+def run() -> NoReturn:
+    """The `mlirbc` command: `main`, then exit without tearing down the IR object by object (a large
+    module takes a second to free, and the process is about to end anyway)."""
+    rc = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    sys.stderr.flush()
+    os._exit(rc)
 
 
 def main(argv: list[str] | None = None) -> int:
