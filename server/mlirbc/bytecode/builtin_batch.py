@@ -327,6 +327,9 @@ def _a_file_line_col(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     if b & 1:
         line = b >> 1
         pos += 1
+    elif b & 2:  # two bytes: lines past 63
+        line = (b >> 2) | (data[pos + 1] << 6)
+        pos += 2
     else:
         line, pos = _varint(data, pos)
     b = data[pos]
