@@ -314,7 +314,7 @@ class IRDecoder:
                     n = 0 if props is None else len(props)
                     raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
                 # Identical payloads are stored once and shared by many ops: decode each (name,
-                # payload) once and give every op its own Properties record.
+                # payload) once, and the ops share the record (see `Properties`).
                 key = (pidx, idx)
                 cached = props_cache.get(key)
                 if cached is None:
@@ -322,9 +322,7 @@ class IRDecoder:
                     r.pos = pos
                     cached = decode_op_properties(name, poff, psize, table, self.registry, [])
                     props_cache[key] = cached
-                op.properties = Properties(cached.kind, dict(cached.values),
-                                           cached.attribute, cached.raw, cached.model, cached.reason,
-                                           cached.offset)
+                op.properties = cached
                 if cached.kind == PROPS_FALLBACK:
                     poff, psize = props[pidx]
                     self.fallbacks.append(FallbackNote("op", name.full, cached.reason, poff, psize))

@@ -74,7 +74,8 @@ class BlockArgument(Value):
     __slots__ = ("owner", "index", "location")
 
     def __init__(self, type: Type, owner: Block, index: int, location: Attribute) -> None:
-        super().__init__(type)
+        self.type = type
+        self.use_order = None
         self.owner = owner
         self.index = index
         self.location = location
@@ -99,7 +100,7 @@ PROPS_ATTRIBUTE = "attribute"
 PROPS_FALLBACK = "fallback"
 
 
-@dataclass
+@dataclass(slots=True)
 class Properties:
     """An op's properties.
 
@@ -109,6 +110,10 @@ class Properties:
 
     `raw` is the payload as read (None for properties created from text); a writer reuses it when the
     decoded values are unchanged, so a model's quirks can never alter bytes nobody touched.
+
+    A file stores each distinct payload once; the ops read with the same payload (and op name) share one
+    record, as they share uniqued attributes.  To change an op's properties, give it a new record (or a
+    copy, `dataclasses.replace`): changing a shared record in place would change all of those ops.
     """
 
     kind: str
