@@ -58,6 +58,19 @@ _KEEP_BAILS = bytes(b & 2 for b in range(256))
 _DYNAMIC = T.DYNAMIC
 
 
+def _eligible(dialects: Sequence[int], custom: bytearray, builtin: set[int]) -> bytearray:
+    """1 for each entry with a custom encoding whose dialect is in `builtin`, else 0 (byte-wise, without a
+    Python loop over the entries when there are fewer than 256 dialects, as in every real file)."""
+    n = len(custom)
+    try:
+        dialect_bytes = bytes(list(dialects))  # (not bytes(array): that is its raw buffer)
+    except ValueError:
+        return bytearray(1 if custom[i] and dialects[i] in builtin else 0 for i in range(n))
+    is_builtin = dialect_bytes.translate(bytes(1 if i in builtin else 0 for i in range(256)))
+    both = int.from_bytes(is_builtin, "little") & int.from_bytes(custom, "little")
+    return bytearray(both.to_bytes(n, "little"))
+
+
 class BatchDecoder:
     """Decodes every builtin entry it can of one table (see the module docstring)."""
 
@@ -69,12 +82,8 @@ class BatchDecoder:
         self.offsets = table.offsets
         builtin = {i for i, d in enumerate(table.dialects) if d.name == "builtin"}
         # Entries this path may decode: a custom encoding of the builtin dialect.
-        self.eligible: list[bytearray] = []
-        for kind in (ATTR, TYPE):
-            dialects = table.entry_dialects[kind]
-            custom = table.custom[kind]
-            self.eligible.append(bytearray(
-                1 if custom[i] and dialects[i] in builtin else 0 for i in range(len(custom))))
+        self.eligible = [_eligible(table.entry_dialects[kind], table.custom[kind], builtin)
+                         for kind in (ATTR, TYPE)]
         self.failed: list[bytearray] = [bytearray(len(self.values[ATTR])), bytearray(len(self.values[TYPE]))]
         self.depth = 0
         self.attr_fns: Sequence[Callable[[BatchDecoder, int, int], tuple[Any, int]] | None] = _ATTR_FNS

@@ -235,7 +235,7 @@ class IRDecoder:
                 r.pos = pos
                 raise r.error(f"op mask 0x{mask:02x} announces properties but the file has no "
                               "Properties section", pos - 1)
-            # -- location
+            # -- location (locations come last in the table: their numbers take up to three bytes)
             at = pos
             if pos < end and (b := data[pos]) & 1:
                 a = b >> 1
@@ -243,6 +243,9 @@ class IRDecoder:
             elif pos + 1 < end and b & 2:  # two bytes
                 a = (b >> 2) | (data[pos + 1] << 6)
                 pos += 2
+            elif pos + 2 < end and b & 4:  # three bytes
+                a = (b >> 3) | (data[pos + 1] << 5) | (data[pos + 2] << 13)
+                pos += 3
             else:
                 r.pos = pos
                 a = r.varint()
