@@ -59,7 +59,8 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
 
 @contextlib.contextmanager
 def _no_cyclic_gc() -> Iterator[None]:
-    """Decoding and printing make no cyclic garbage: the collector would only walk the IR again and again."""
+    """Decoding, printing, parsing and encoding make next to no cyclic garbage: the collector would only walk
+    the growing IR again and again."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -147,7 +148,7 @@ def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | N
 
 def cmd_encode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with Progress("encoding") as progress:
+    with _no_cyclic_gc(), Progress("encoding") as progress:
         template = None
         if args.like:
             template, _ = _decode(args.like, reg, progress)
