@@ -149,7 +149,10 @@ def lsp_convert(cmd: list[str], env: dict[str, str], path: Path) -> tuple[float,
     """Start a language server, initialize it, time `mlir/convertFromBytecode` on `path`, shut it down:
     (seconds for the request, peak RSS of the server process in KiB, characters of the view)."""
     c = _LspClient(cmd, env)
-    rid = c.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+    # A loaded machine may need longer than the server's default decode timeout for the largest file.
+    rid = c.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {},
+                                "initializationOptions": {"limits": {"decodeTimeoutSeconds": 3600,
+                                                                     "maxFileMB": 4096}}})
     c.wait_for(rid)
     c.send("initialized", {}, request=False)
     t0 = time.perf_counter()
