@@ -55,9 +55,10 @@ def ours(*args: str) -> list[str]:
 
 
 def measure(cmd: list[str], env: dict[str, str], stdout: IO[Any] | int = subprocess.DEVNULL
-            ) -> tuple[float, int]:
-    """Run `cmd` to completion: (wall seconds, peak RSS of that process in KiB).  Fails loudly on a
-    non-zero exit status."""
+            ) -> tuple[float, int, float]:
+    """Run `cmd` to completion: (wall seconds, peak RSS of that process in KiB, its CPU seconds, user
+    and system).  On a loaded machine the CPU time is the steadier number.  Fails loudly on a non-zero
+    exit status."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)
@@ -66,13 +67,14 @@ def measure(cmd: list[str], env: dict[str, str], stdout: IO[Any] | int = subproc
     err = p.stderr.read().decode(errors="replace") if p.stderr is not None else ""
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited with {p.returncode}: {err[-2000:]}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
-def median_of(runs: int, cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Median wall time and largest peak RSS over `runs` runs."""
+def median_of(runs: int, cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """Median wall time, largest peak RSS and median CPU time over `runs` runs."""
     results = [measure(cmd, env) for _ in range(runs)]
-    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+    return (statistics.median(r[0] for r in results), max(r[1] for r in results),
+            statistics.median(r[2] for r in results))
 
 
 def generated(funcs: int) -> Path:

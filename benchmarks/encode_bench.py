@@ -61,30 +61,31 @@ def main() -> int:
             with open(view, "wb") as fh:
                 subprocess.run(ours("decode", str(f)), env=env, stdout=fh, check=True)
             n = op_count(f)
-            t, rss = median_of(args.runs, ours("encode", str(view), "-o", str(out)), env)
-            lt, lrss = median_of(args.runs, ours("encode", str(view), "--like", str(f), "-o", str(out)), env)
+            t, rss, cpu = median_of(args.runs, ours("encode", str(view), "-o", str(out)), env)
+            lt, _, _ = median_of(args.runs, ours("encode", str(view), "--like", str(f), "-o", str(out)), env)
             identical = out.read_bytes() == f.read_bytes()
-            scaling.append([f.name, str(n), f"{t:.2f}", f"{t / n * 1e6:.1f}", f"{rss // MIB}",
+            scaling.append([f.name, str(n), f"{t:.2f}", f"{cpu:.2f}", f"{cpu / n * 1e6:.1f}", f"{rss // MIB}",
                             f"{rss * 1024 / n:.0f}"])
             if f in scaling_only:
                 continue
-            cells = [f.name, f"{view.stat().st_size / 1e6:.1f} MB", str(n), f"{t:.2f}", f"{rss // MIB}",
-                     f"{lt:.2f}", "yes" if identical else "NO"]
+            cells = [f.name, f"{view.stat().st_size / 1e6:.1f} MB", str(n), f"{t:.2f}", f"{cpu:.2f}",
+                     f"{rss // MIB}", f"{lt:.2f}", "yes" if identical else "NO"]
             if opt is not None:
                 exe, oenv = opt
-                ot, orss = median_of(args.runs, [exe, "--allow-unregistered-dialect", "--emit-bytecode",
-                                                 str(view), "-o", str(out)], oenv)
-                cells += [f"{ot:.2f}", f"{orss // MIB}", f"{t / ot:.1f}x", f"{rss / orss:.2f}x"]
+                ot, orss, ocpu = median_of(args.runs, [exe, "--allow-unregistered-dialect", "--emit-bytecode",
+                                                       str(view), "-o", str(out)], oenv)
+                cells += [f"{ot:.2f}", f"{ocpu:.2f}", f"{orss // MIB}", f"{t / ot:.1f}x",
+                          f"{cpu / ocpu:.1f}x", f"{rss / orss:.2f}x"]
             else:
-                cells += ["n/a"] * 4
+                cells += ["n/a"] * 6
             rows.append(cells)
     _table(f"text view -> bytecode, whole processes (median of {args.runs}; RSS in MiB; `--like`: "
            "the original as template, identical = gives back the original bytes)",
-           ["file", "view", "ops", "mlirbc encode s", "RSS", "--like s", "identical", "mlir-opt s", "RSS",
-            "time", "memory"], rows)
+           ["file", "view", "ops", "mlirbc encode s", "cpu s", "RSS", "--like s", "identical", "mlir-opt s",
+            "cpu s", "RSS", "time", "cpu", "memory"], rows)
     if not args.no_scaling:
         _table("scaling of `mlirbc encode` (fresh mode; RSS in MiB)",
-               ["file", "ops", "s", "us/op", "RSS", "bytes/op"], scaling)
+               ["file", "ops", "s", "cpu s", "cpu us/op", "RSS", "bytes/op"], scaling)
     print(f"\n{load_note()}")
     return 0
 
