@@ -555,6 +555,13 @@ class TableEntries(Sequence[TableEntry]):
         for k in range(self._n):
             yield entry(kind, k)
 
+    # What code written for the list this used to be does with it: concatenation.
+    def __add__(self, other: Sequence[TableEntry]) -> list[TableEntry]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[TableEntry]) -> list[TableEntry]:
+        return [*other, *self]
+
 
 def producer_may_be_newer(producer: str) -> bool:
     """Whether a producer may write builtin codes MLIR 22 does not know.
