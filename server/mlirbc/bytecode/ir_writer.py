@@ -191,8 +191,12 @@ class IRWriter:
                 if succ.parent is not parent_region or succ not in num.block_ids:
                     raise EncodeError(f"op '{op.name}' has a successor block outside its own region")
                 w.varint(num.block_ids[succ])
-        if self.version >= 3 and op.results and self._use_lists(w, op.results):
-            mask |= _HAS_USELIST
+        if self.version >= 3 and results:
+            for res in results:
+                if res.use_order is not None:  # rare: most values keep no stored order
+                    if self._use_lists(w, results):
+                        mask |= _HAS_USELIST
+                    break
         if op.regions:
             mask |= _HAS_REGIONS
         if self.source is not None and op.offset >= 0:

@@ -341,12 +341,18 @@ class Numbering:
         self.region_values[region] = count
 
     def _number_op(self, op: Operation) -> None:
+        # Once per op: the common cases (an attribute or type seen before) are counted inline.
         self._number_op_name(op)
         value_ids = self.value_ids
+        types = self.maps[TYPE]
         for res in op.results:
             value_ids[res] = self._next_id
             self._next_id += 1
-            self.number_type(res.type)
+            e = types.get(res.type)
+            if e is not None:
+                e.refcount += 1
+            else:
+                self._number_new(TYPE, res.type)
         attrs, plan = self._op_parts(op)
         self.op_parts[op] = (attrs, plan)
         if attrs is not None:
@@ -361,9 +367,14 @@ class Numbering:
                         self.number_type(obj)
                     elif rk == REF_RESOURCE:
                         self._number_resources([obj])
-        if not isinstance(op.location, Attribute):
+        loc = op.location
+        e = self.maps[ATTR].get(loc)
+        if e is not None:
+            e.refcount += 1
+        elif not isinstance(loc, Attribute):
             raise EncodeError(f"op '{op.name}' has a location that is not an attribute")
-        self.number_attr(op.location)
+        else:
+            self._number_new(ATTR, loc)
 
     # -- dictionary and properties of one op ------------------------------------------------------
     def _op_parts(self, op: Operation) -> tuple[DictionaryAttr | None, PropsPlan | None]:

@@ -1,5 +1,5 @@
 """Allows `python -m mlirbc.cli`."""
 
-from .main import main
+from .main import run
 
-raise SystemExit(main())
+run()

@@ -7,9 +7,14 @@ Exit status: 0 on success, 1 when the input cannot be decoded (the message names
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from ..bytecode.chunks import Chunks, FileRange
 from ..bytecode.reader import read_bytecode_file
@@ -50,9 +55,22 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
     return module, len(module.source.data) if module.source is not None else 0
 
 
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Decoding, printing, parsing and encoding make next to no cyclic garbage: the collector would only walk
+    the growing IR again and again."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with Progress("decoding") as progress:
+    with _no_cyclic_gc(), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than).text
@@ -141,7 +159,7 @@ def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | N
 
 def cmd_encode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with Progress("encoding") as progress:
+    with _no_cyclic_gc(), Progress("encoding") as progress:
         template = None
         if args.like:
             template, _ = _decode(args.like, reg, progress)
@@ -300,6 +318,18 @@ def build_parser() -> argparse.ArgumentParser:
     model_opts(c)
     c.set_defaults(func=cmd_check)
     return p
+
+
+def run() -> NoReturn:
+    """The `mlirbc` command: `main`, then exit without tearing down the IR object by object (a large
+    module takes a second to free, and the process is about to end anyway)."""
+    rc = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    sys.stderr.flush()
+    os._exit(rc)
 
 
 def main(argv: list[str] | None = None) -> int:

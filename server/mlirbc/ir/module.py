@@ -7,6 +7,7 @@ language server uses the offsets for hover.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -79,8 +80,8 @@ class SourceTables:
     strings: list[bytes] = field(default_factory=list)
     dialects: list[DialectEntry] = field(default_factory=list)
     op_names: list[OpName] = field(default_factory=list)
-    attrs: list[TableEntry] = field(default_factory=list)
-    types: list[TableEntry] = field(default_factory=list)
+    attrs: Sequence[TableEntry] = field(default_factory=list)
+    types: Sequence[TableEntry] = field(default_factory=list)
     properties: list[tuple[int, int]] = field(default_factory=list)
     """(absolute offset, size) of each properties entry."""
     sections: dict[int, tuple[int, int]] = field(default_factory=dict)

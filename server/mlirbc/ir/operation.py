@@ -7,11 +7,46 @@ or a fallback that keeps the exact payload bytes and says why it could not be de
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, NoReturn, SupportsIndex, TypeVar
 
 from .attributes import Attribute, DictionaryAttr, UnknownLoc
 from .types import Type
+
+_T = TypeVar("_T")
+
+
+class FrozenEmptyList(list[_T]):
+    """An empty list that refuses to grow.
+
+    Ops read from a file share one per kind of part they lack (most have no successors and no regions;
+    a list is 56 bytes, and a large file has a million ops): give an op a list of its own to add parts.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self) -> NoReturn:
+        raise TypeError("this empty list is shared by IR objects read from a file: assign a new list "
+                        "instead of adding to it")
+
+    def append(self, item: _T) -> None:
+        self._refuse()
+
+    def extend(self, items: Iterable[_T]) -> None:
+        self._refuse()
+
+    def insert(self, index: SupportsIndex, item: _T) -> None:
+        self._refuse()
+
+    def __setitem__(self, index: Any, item: Any) -> None:
+        self._refuse()
+
+    def __iadd__(self, items: Iterable[_T]) -> NoReturn:  # type: ignore[misc,override]
+        self._refuse()
+
+    def __imul__(self, n: SupportsIndex) -> NoReturn:
+        self._refuse()
 
 
 class Value:
@@ -28,7 +63,9 @@ class OpResult(Value):
     __slots__ = ("owner", "index")
 
     def __init__(self, type: Type, owner: Operation, index: int) -> None:
-        super().__init__(type)
+        # The fields of Value set here directly: one call per result instead of two.
+        self.type = type
+        self.use_order = None
         self.owner = owner
         self.index = index
 
@@ -37,7 +74,8 @@ class BlockArgument(Value):
     __slots__ = ("owner", "index", "location")
 
     def __init__(self, type: Type, owner: Block, index: int, location: Attribute) -> None:
-        super().__init__(type)
+        self.type = type
+        self.use_order = None
         self.owner = owner
         self.index = index
         self.location = location
@@ -62,7 +100,7 @@ PROPS_ATTRIBUTE = "attribute"
 PROPS_FALLBACK = "fallback"
 
 
-@dataclass
+@dataclass(slots=True)
 class Properties:
     """An op's properties.
 
@@ -72,6 +110,10 @@ class Properties:
 
     `raw` is the payload as read (None for properties created from text); a writer reuses it when the
     decoded values are unchanged, so a model's quirks can never alter bytes nobody touched.
+
+    A file stores each distinct payload once; the ops read with the same payload (and op name) share one
+    record, as they share uniqued attributes.  To change an op's properties, give it a new record (or a
+    copy, `dataclasses.replace`): changing a shared record in place would change all of those ops.
     """
 
     kind: str
@@ -121,6 +163,8 @@ class Operation:
 
     def add_region(self) -> Region:
         region = Region(self)
+        if type(self.regions) is FrozenEmptyList:
+            self.regions = []
         self.regions.append(region)
         return region
 

@@ -19,23 +19,21 @@ _lock = threading.RLock()
 
 
 class _KeyedRef(weakref.ref[Any]):
-    """A weak reference that knows its table key, so the entry can go when the object does."""
+    """A weak reference that knows its table key, so the entry can go when the object does.
+
+    No Python-level `__new__`/`__init__`: creating one is a C call plus one slot store (the uniquer
+    creates one per attribute and type, hundreds of thousands for a large file)."""
 
     __slots__ = ("key",)
     key: tuple[Any, ...]
-
-    def __new__(cls, ob: Any, callback: Any, key: tuple[Any, ...]) -> _KeyedRef:
-        self = super().__new__(cls, ob, callback)
-        self.key = key
-        return self
-
-    def __init__(self, ob: Any, callback: Any, key: tuple[Any, ...]) -> None:
-        super().__init__(ob, callback)  # type: ignore[call-arg]
 
 
 # A plain dict of keyed weak references: the same behaviour as weakref.WeakValueDictionary without its
 # Python-level method calls, which dominated decoding and parsing of large files.
 _table: dict[tuple[Any, ...], _KeyedRef] = {}
+_slots: dict[type, tuple[str, ...]] = {}
+_new = object.__new__
+_set = object.__setattr__
 
 
 def _forget(ref: _KeyedRef) -> None:
@@ -59,15 +57,32 @@ def unique(cls: type[T], fields: tuple[Any, ...], key_fields: tuple[Any, ...] | 
         obj = ref()
         if obj is not None:
             return obj  # type: ignore[no-any-return]
+    names = _slots.get(cls)
+    if names is None:
+        names = _slots[cls] = tuple(getattr(cls, "__slots__", ()))
+    if len(names) != len(fields):
+        raise TypeError(f"{cls.__name__} has {len(names)} fields, got {len(fields)}")
+    obj = _new(cls)
+    for name, value in zip(names, fields):  # noqa: B905  (lengths checked above)
+        _set(obj, name, value)
+    new = _KeyedRef(obj, _forget)
+    new.key = key
+    # `setdefault` is atomic: of two threads creating the same value, one inserts and both return its
+    # object, without a lock on this path (it runs once per new attribute or type).
+    ref = _table.setdefault(key, new)
+    if ref is new:
+        return obj
+    other = ref()
+    if other is not None:
+        return other  # type: ignore[no-any-return]
+    # The table holds a dead reference whose callback has not removed it yet: replace it, serialised
+    # with `_forget` so that neither undoes the other.
     with _lock:
         ref = _table.get(key)
-        obj = ref() if ref is not None else None
-        if obj is None:
-            obj = object.__new__(cls)
-            slots: tuple[str, ...] = getattr(cls, "__slots__", ())
-            for name, value in zip(slots, fields, strict=True):
-                object.__setattr__(obj, name, value)
-            _table[key] = _KeyedRef(obj, _forget, key)
+        other = ref() if ref is not None else None
+        if other is not None:
+            return other  # type: ignore[no-any-return]
+        _table[key] = new
     return obj
 
 

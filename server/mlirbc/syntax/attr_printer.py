@@ -630,6 +630,10 @@ def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 def print_location(loc: Attribute) -> str:
     """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ..."""
+    if type(loc) is FileLineColLoc:
+        # Most ops have a location of their own: caching its text would cost a weak reference per op
+        # for text that is cheaper to make again.
+        return f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
     el = _elision.get()
     s = (_loc_cache if el is None else el.locs).get(loc)
     if s is None:
@@ -679,11 +683,20 @@ def _render_location(loc: Attribute) -> str:
 _name_cache: weakref.WeakKeyDictionary[StringAttr, str] = weakref.WeakKeyDictionary()
 
 
+_last_name: list[tuple[StringAttr | None, str]] = [(None, "")]
+"""The last file name quoted (locations of one file follow each other): skips the cache's lookup.  One
+tuple, read and replaced whole, so threads never see a name with another's text."""
+
+
 def _quoted_name(name: StringAttr) -> str:
+    last = _last_name[0]
+    if last[0] is name:
+        return last[1]
     s = _name_cache.get(name)
     if s is None:
         s = quote_bytes(name.value)
         _name_cache[name] = s
+    _last_name[0] = (name, s)
     return s
 
 

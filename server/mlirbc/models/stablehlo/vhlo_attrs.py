@@ -641,7 +641,7 @@ class TensorKind(VhloAttrKind):
         vt = from_builtin(a.type)
         assert isinstance(vt, StructuredType)
         n, size = self.element_size(vt)
-        data = a.data
+        data = bytes(a.data)
         if size is None:
             # The builtin literal's storage is bit-packed (a splat is one byte): back to raw, then
             # StableHLO's writer rule.
