@@ -2,40 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
-    CONFIG,
     change,
     convert_from,
     convert_to,
     copy,
     insert,
-    needs_parser_writer,
     open_view,
     replace_all,
     request,
-    start,
     view_uri,
     wait_diagnostics,
 )
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
 
 
 @pytest.mark.parametrize("rel", [UPSTREAM, JAX, "iree/mlp2.flow.mlirbc"])
@@ -178,7 +166,6 @@ async def test_edit_reports_text_errors(client: LanguageClient, tmp_path: Path) 
     assert all(d.source == "mlirbc" for d in diags)
 
 
-@needs_parser_writer
 async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: Path) -> None:
     """An edited view is parsed and written with the original as template."""
     path = copy(UPSTREAM, tmp_path)
@@ -197,7 +184,6 @@ async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: P
     assert "value = 44 : i32" in again
 
 
-@needs_parser_writer
 async def test_edit_then_save(client: LanguageClient, tmp_path: Path) -> None:
     path = copy(UPSTREAM, tmp_path)
     text = await convert_from(client, path.as_uri())

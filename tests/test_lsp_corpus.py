@@ -3,23 +3,15 @@ file that upstream rejects gives a located error, and the server keeps answering
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from corpus import CORPUS, invalid_manifest, manifest
-from lsp_support import CONFIG, convert_from, convert_to, open_view, start, view_uri
+from lsp_support import convert_from, convert_to, open_view, view_uri
 
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client, {"limits": {"decodeTimeoutSeconds": 600}})
-    yield
-    await lsp_client.shutdown_session()
+pytestmark = pytest.mark.lsp_options({"limits": {"decodeTimeoutSeconds": 600}})
 
 
 def _close(client: LanguageClient, uri: str) -> None:

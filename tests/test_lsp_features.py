@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
-    CONFIG,
     change,
     convert_from,
     copy,
@@ -18,7 +15,6 @@ from lsp_support import (
     hover_text,
     open_view,
     replace_all,
-    start,
     view_uri,
     wait_diagnostics,
 )
@@ -26,13 +22,6 @@ from lsp_support import (
 PDL = "upstream/Rewrite__pdl-bytecode.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
 USELIST = "upstream/Bytecode__uselist_orders.p00.mlirbc"
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str]:

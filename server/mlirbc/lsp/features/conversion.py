@@ -15,11 +15,14 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
+from ...bytecode.writer import write_bytecode
 from ...errors import EncodeError, MlirbcError
 from ...fileio import atomic_write
+from ...ir.module import Module
 from ...summary import module_info
-from .. import backend
-from ..analysis import ensure_parse
+from ...view.edits import writing
+from ...view.parser import TextDiagnostic
+from ..analysis import state_of
 from ..diagnostics import save_diagnostic
 from ..documents import Decoded, View
 from ..guard import WorkTimeout
@@ -74,27 +77,29 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
         if view is None:
             raise RequestFailed(f"{uri} is not open")
         try:
-            outcome = await ensure_parse(server, view)
+            state = await state_of(server, view)
         except (WorkTimeout, Exception) as exc:
             raise RequestFailed(f"cannot check the text of {name}: {exc}") from None
-        if outcome is None:
-            raise RequestFailed(f"cannot encode the edited view of {name}: the text parser "
-                                "(mlirbc.view.parser) is not available in this build")
-        errors = outcome.errors
-        if errors or outcome.module is None:
+        if state is None:
+            raise RequestFailed(f"{name} changed while it was being checked; save again")
+        errors = state.errors
+        if errors or state.module is None:
             first = errors[0] if errors else None
             more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
             where = f"{first.span}: " if first is not None else ""
             msg = first.message if first is not None else "the parser produced no module"
             raise _Refused(f"cannot encode {name}: {where}{msg}{more}", first)
-        module = outcome.module
+        module = state.module
     template = decoded.module if decoded is not None else None
+
+    def encode(module: Module = module) -> bytes:
+        with writing(module):
+            return write_bytecode(module, version=s.output_version, producer=s.output_producer,
+                                  template=template if template is not None else "auto",
+                                  registry=registry)
+
     try:
-        data = await server.run_job(
-            lambda: backend.encode(module, s.output_version, s.output_producer, template, registry),
-            f"encoding {name}", "mlirbc: writing bytecode")
-    except backend.Unavailable as exc:
-        raise RequestFailed(str(exc)) from None
+        data = await server.run_job(encode, f"encoding {name}", "mlirbc: writing bytecode")
     except (EncodeError, MlirbcError) as exc:
         raise RequestFailed(f"cannot encode {name}: {exc}") from None
     except WorkTimeout as exc:
@@ -103,7 +108,7 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
 
 
 class _Refused(RequestFailed):
-    def __init__(self, message: str, problem: backend.TextProblem | None) -> None:
+    def __init__(self, message: str, problem: TextDiagnostic | None) -> None:
         super().__init__(message)
         self.problem = problem
 
@@ -150,12 +155,14 @@ def register(server: MlirbcServer) -> None:
             data, decoded, view = await encode_view(server, uri)
         except _Refused as exc:
             span = exc.problem.span if exc.problem is not None else None
+            current = server.views.get(uri)
+            codec = current.codec if current is not None else None
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
-                                                                      span)])
+                                                                      span, codec)])
             raise
         except RequestFailed as exc:
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
-                                                                      None)])
+                                                                      None, None)])
             raise
         path = target or _key(uri)
         try:
@@ -163,7 +170,7 @@ def register(server: MlirbcServer) -> None:
                                  "mlirbc: saving")
         except OSError as exc:
             msg = f"cannot write {path}: {exc.strerror or exc}"
-            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None)])
+            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None, None)])
             raise RequestFailed(msg) from None
         server.set_diagnostics(uri, SOURCE_SAVE, [])
         if decoded is not None and view is not None and \

@@ -1,12 +1,15 @@
-"""Document symbols: the module, and every op that defines a symbol (`sym_name`), nested by region."""
+"""Document symbols: the module, and every op that defines a symbol (`sym_name`), nested as the ops nest;
+from the view's source map."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import indexed
+from ...ir.operation import Operation
+from ...view.edits import ViewState
+from ..analysis import state_of
+from ..positions import PositionCodec
 from ..server import MlirbcServer
-from ..textindex import OpEntry, TextIndex
 
 
 def _kind(name: str) -> lsp.SymbolKind:
@@ -20,42 +23,47 @@ def _kind(name: str) -> lsp.SymbolKind:
     return lsp.SymbolKind.Object
 
 
-def document_symbols(index: TextIndex) -> list[lsp.DocumentSymbol]:
-    lines = index.lines
+def document_symbols(state: ViewState, codec: PositionCodec) -> list[lsp.DocumentSymbol]:
+    smap = state.map
     roots: list[lsp.DocumentSymbol] = []
     made: dict[int, lsp.DocumentSymbol] = {}
-    children: dict[int, list[lsp.DocumentSymbol]] = {}
+    kids: dict[int, list[lsp.DocumentSymbol]] = {}
 
-    def parent_symbol(op: OpEntry) -> int | None:
-        owner = index.regions[op.region].owner
-        while owner >= 0:
-            if owner in made:
-                return owner
-            owner = index.regions[index.ops[owner].region].owner
-        return None
-
-    for op in index.ops:
-        is_top = op.region == 0
-        if op.sym_name is None and not (is_top and op.regions):
-            continue
-        end = max(op.end, op.name_end)
-        sym = lsp.DocumentSymbol(
-            name="@" + op.sym_name if op.sym_name is not None else op.name,
-            detail=op.name, kind=_kind(op.name),
-            range=lines.range(op.start, end),
-            selection_range=lines.range(*(op.sym_span or (op.name_start, op.name_end))),
-            children=children.setdefault(op.index, []))
-        made[op.index] = sym
-        parent = parent_symbol(op)
+    def add(op: Operation, name: str) -> None:
+        span = smap.op_span(op)
+        if span is None:
+            return
+        sel = smap.symbol_name_span(op) or smap.op_name_span(op) or span
+        sym = lsp.DocumentSymbol(name=name, detail=op.name, kind=_kind(op.name),
+                                 range=codec.range(span.start, span.end),
+                                 selection_range=codec.range(sel.start, sel.end), children=[])
+        made[id(op)] = sym
+        kids[id(op)] = []
+        sym.children = kids[id(op)]
+        parent = smap.parent_op(op)
+        while parent is not None and id(parent) not in made:
+            parent = smap.parent_op(parent)
         if parent is not None:
-            children[parent].append(sym)
+            kids[id(parent)].append(sym)
         else:
             roots.append(sym)
+
+    root = smap.root
+    symbols = dict((id(op), name) for op, name in smap.symbol_ops())
+    if root is not None:
+        name = symbols.pop(id(root), None)
+        add(root, "@" + name if name is not None else root.name)
+    for op, name in smap.symbol_ops():
+        if op is not root:
+            add(op, "@" + name)
     return roots
 
 
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-        index = await indexed(server, params.text_document.uri)
-        return document_symbols(index) if index is not None else []
+        view = server.view(params.text_document.uri)
+        if view is None:
+            return []
+        state = await state_of(server, view)
+        return document_symbols(state, view.codec) if state is not None else []
