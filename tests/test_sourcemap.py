@@ -10,7 +10,7 @@ import pytest
 from corpus import CORPUS, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.ir.attributes import FallbackAttr
-from mlirbc.ir.operation import PROPS_DECODED, Block, Operation, Value
+from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module

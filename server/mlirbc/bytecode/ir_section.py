@@ -76,7 +76,15 @@ class IRDecoder:
         self.declared_values: dict[Region, tuple[int, int]] = {}
         """Regions that declare more values than they define: region -> (declared, defined)."""
         self._props_cache: dict[tuple[int, int], Properties] = {}
-        """The root op, available as soon as it is created (partial views after an error)."""
+        self.prop_seq: list[int] = []
+        """The properties index of every op with properties, in reading (= writing) order."""
+        self.sections: dict[Operation, tuple[int, int, int, int]] = {}
+        """Ops whose isolated regions sit in a nested section: op -> (data start, data end, and the
+        part of `prop_seq` read inside), so that a writer can copy the section of an unchanged op."""
+        self.made_up = 0
+        """Block-argument locations the file does not store (UnknownLoc from hasLoc = 0)."""
+        self.made_up_sections: set[Operation] = set()
+        """Sections holding such a location: they refer to an attribute the table may not have."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
 
@@ -203,6 +211,7 @@ class IRDecoder:
         if mask & _HAS_PROPERTIES:
             at = r.pos
             pidx = r.varint()
+            self.prop_seq.append(pidx)
             if self.props is None or pidx >= len(self.props):
                 n = 0 if self.props is None else len(self.props)
                 raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
@@ -269,10 +278,14 @@ class IRDecoder:
                     raise r.error(f"expected a nested IR section for isolated regions, found id "
                                   f"{sec.id}", sec.header_offset)
                 inner: list[Value | _Forward | None] = []
+                data_start, seq_start, made_up = sec.data.pos, len(self.prop_seq), self.made_up
                 for region in regions:
                     self._region(sec.data, region, inner)
                 if not sec.data.at_end():
                     raise sec.data.error("trailing bytes in a nested IR section")
+                self.sections[op] = (data_start, sec.data.end, seq_start, len(self.prop_seq))
+                if self.made_up != made_up:
+                    self.made_up_sections.add(op)
             else:
                 scope: list[Value | _Forward | None] = [] if isolated else values
                 for region in regions:
@@ -317,7 +330,11 @@ class IRDecoder:
                     t_idx, has_loc = r.varint_flag()
                     if t_idx >= self.table.count(1):
                         raise r.error(f"type index {t_idx} out of range")
-                    loc: Attribute = self._location(r) if has_loc else UnknownLoc.get()
+                    if has_loc:
+                        loc: Attribute = self._location(r)
+                    else:
+                        loc = UnknownLoc.get()
+                        self.made_up += 1
                     arg = block.add_argument(self.table.type(t_idx), loc)
                 else:
                     t = self._type(r)

@@ -1,11 +1,16 @@
 """IR section encoding (format 6): ops, blocks, regions (isolated ones in nested sections), use-list orders,
 and the op properties payloads, which are produced and deduplicated in IR writing order (format 11.8).
+
+An op the caller declares unchanged since it was read from the template gets its nested section copied
+from the template's bytes instead of encoded again, whenever that gives the same bytes: its value ids are
+its own, its attributes, types and op names keep their template numbers, and its properties indices are
+the template's as long as every payload written before it is the template's, in the template's order.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..errors import DecodeError, EncodeError
 from ..ir.attributes import UnknownLoc
@@ -26,7 +31,11 @@ class IRWriter:
 
     def __init__(self, num: Numbering, string_index: Callable[[bytes], int],
                  resource_index: Callable[[str], int], keep_use_orders: bool,
-                 source: memoryview | None = None) -> None:
+                 source: memoryview | None = None,
+                 reuse: Mapping[Operation, tuple[int, int, int, int]] | None = None,
+                 template_data: memoryview | None = None,
+                 template_props: Sequence[tuple[int, int]] = (),
+                 template_seq: Sequence[int] = ()) -> None:
         self.num = num
         self.version = num.version
         self.string_index = string_index
@@ -43,6 +52,14 @@ class IRWriter:
         """The bytes the ops were read from, when they are also the template: an op whose references are
         ambiguous (a value stored in several template entries) takes the entry it was read with."""
         self._ambiguous = source is not None and any(num.ambiguous)
+        self.reuse = reuse or {}
+        """Unchanged ops -> their nested section in the template (data start, end, `prop_seq` slice)."""
+        self._tdata = template_data
+        self._tprops = template_props
+        self._tseq = template_seq
+        self._seen_before: list[int] = []
+        self.copied = 0
+        """How many nested sections were copied from the template."""
 
     def write(self, root: Operation) -> bytes:
         w = ByteWriter()
@@ -85,6 +102,52 @@ class IRWriter:
             self._payload_index[payload] = idx
             self.payloads.append(payload)
         return idx
+
+    def _template_payload(self, idx: int) -> bytes:
+        assert self._tdata is not None
+        start, size = self._tprops[idx]
+        return bytes(self._tdata[start:start + size])
+
+    def _distinct_before(self, seq_start: int) -> int:
+        """How many distinct payloads the template had written before `prop_seq[seq_start]`."""
+        seen = self._seen_before
+        if not seen:
+            high = -1
+            seen.append(0)
+            for idx in self._tseq:
+                high = max(high, idx)
+                seen.append(high + 1)
+        return seen[seq_start]
+
+    def _copy_section(self, w: ByteWriter, op: Operation) -> bool:
+        """Write the op's regions as the template's nested section, if that is what encoding them gives:
+        the payloads it refers to must get the template's indices here too."""
+        start, end, seq_start, seq_end = self.reuse[op]
+        known = self._distinct_before(seq_start)
+        if len(self.payloads) != known:
+            return False
+        assert self._tdata is not None
+        seq = self._tseq[seq_start:seq_end]
+        index = self._payload_index
+        n = known
+        for idx in seq:
+            if idx < n:
+                if index.get(self._template_payload(idx), -1) != idx and idx < known:
+                    return False  # written earlier, but at another index (or not at all)
+            elif idx == n:
+                if self._template_payload(idx) in index:
+                    return False  # first written inside this op in the template, earlier here
+                n += 1
+            else:
+                return False  # a file written in order never skips an index; never guess
+        for idx in seq:
+            if idx == len(self.payloads):
+                payload = self._template_payload(idx)
+                self._payload_index[payload] = idx
+                self.payloads.append(payload)
+        write_section(w, IR_SECTION, bytes(self._tdata[start:end]))
+        self.copied += 1
+        return True
 
     def _original_refs(self, op: Operation, attrs: object
                        ) -> tuple[int, int, list[int] | None] | None:
@@ -205,6 +268,11 @@ class IRWriter:
             if self._depth > _MAX_DEPTH:
                 raise EncodeError(f"regions nested deeper than {_MAX_DEPTH} levels")
             if isolated and self.version >= 2:
+                if op in self.reuse:
+                    if self._copy_section(w, op):
+                        self._depth -= 1
+                        return
+                    self.num.number_regions(op)
                 inner = ByteWriter()
                 for region in op.regions:
                     self._region(inner, region)

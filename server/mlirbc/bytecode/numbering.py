@@ -13,7 +13,7 @@ and only new entries are numbered, after them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ..errors import EncodeError
 from ..ir.attributes import (
@@ -289,11 +289,18 @@ class Numbering:
             self.resource_keys[key] = None
 
     # -- the traversal ----------------------------------------------------------------------------
-    def run(self, root: Operation) -> None:
-        analysis = analyze(root, self.has_isolated_trait)
+    def run(self, root: Operation, deferred: Collection[Operation] = ()) -> None:
+        """Number everything under `root`, except inside the regions of the ops in `deferred`
+        (isolated ops whose regions the writer copies from the template; `number_regions` numbers
+        them if it has to encode them after all)."""
+        analysis = analyze(root, self.has_isolated_trait, deferred)
         self.isolated = analysis.isolated
         self.use_counts = analysis.use_counts
         self._number_op(root)
+        if root.regions:
+            self._traverse(root, deferred)
+
+    def _traverse(self, top: Operation, deferred: Collection[Operation]) -> None:
         stack: list[tuple[Region, int]] = []
         isolated = self.isolated
 
@@ -302,15 +309,29 @@ class Numbering:
             for region in op.regions:
                 stack.append((region, start))
 
-        if root.regions:
-            push(root)
+        push(top)
         while stack:
             region, self._next_id = stack.pop()
             self._number_region(region)
             for block in region.blocks:
                 for op in block.operations:
-                    if op.regions:
+                    if op.regions and op not in deferred:
                         push(op)
+
+    def number_regions(self, op: Operation) -> None:
+        """Number inside an isolated op left out by `run` (after `finalize`: only the template's
+        entries may be referenced there, which keep their numbers)."""
+        analysis = analyze(op, self.has_isolated_trait, inside=True)
+        self.isolated.update(analysis.isolated)
+        self.isolated[op] = True
+        self.use_counts.update(analysis.use_counts)
+        sizes = (len(self.ordered[ATTR]), len(self.ordered[TYPE]), len(self.ordered_ops))
+        saved = self._next_id
+        self._traverse(op, ())
+        self._next_id = saved
+        if sizes != (len(self.ordered[ATTR]), len(self.ordered[TYPE]), len(self.ordered_ops)):
+            raise EncodeError(f"op '{op.name}' refers to attributes, types or op names its template "
+                              "does not have, so it cannot be written after the tables")
 
     def _number_region(self, region: Region) -> None:
         if not region.blocks:

@@ -7,6 +7,7 @@ decoded before the failure, the module keeps what was decoded and carries the er
 from __future__ import annotations
 
 from ..errors import DecodeError
+from ..ir.attributes import UnknownLoc
 from ..ir.module import FallbackNote, Module, SourceTables
 from ..ir.verify import verify
 from ..models.registry import Registry, default_registry
@@ -94,11 +95,18 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
         if module.root is None:
             raise module.error from None
     source.declared_values = decoder.declared_values
+    source.prop_seq = decoder.prop_seq
     source.attrs = table.table_entries(ATTR)
     source.types = table.table_entries(TYPE)
     complete = len(source.attrs) == table.count(ATTR) and len(source.types) == table.count(TYPE)
     if not complete:
         source.attrs = source.types = []  # a partial table cannot serve as a template
+    # A section whose block arguments have no stored location refers to UnknownLoc: it can only be
+    # copied when the table has that entry (upstream always writes it; another producer may not).
+    unknown = UnknownLoc.get()
+    stored_unknown = not decoder.made_up_sections or any(e.value is unknown for e in source.attrs)
+    source.isolated_sections = {op: span for op, span in decoder.sections.items()
+                                if stored_unknown or op not in decoder.made_up_sections}
     for kind, entries in (("attribute", source.attrs), ("type", source.types)):
         for e in entries:
             if e.fallback_reason:

@@ -8,6 +8,9 @@ Two modes:
   strings, dialects (with version payloads), op names and attribute/type entries keep their numbers and
   their original bytes; new ones are appended.  The IR, properties (unless kept verbatim) and resources are
   encoded again.  The template's section order and the presence of its resource sections are kept.
+  Ops the caller declares `unchanged` (ops of the template module, not modified since they were read)
+  have their isolated regions copied from the template's bytes, where that gives what encoding them
+  would (see `ir_writer`): the cost of a save follows what changed.
 
 Errors in the IR (values out of scope, opaque parts that cannot be re-encoded, ...) raise `EncodeError`.
 """
@@ -15,10 +18,12 @@ Errors in the IR (values out of scope, opaque parts that cannot be re-encoded, .
 from __future__ import annotations
 
 import gc
+from collections.abc import Collection
 from typing import Literal
 
 from ..errors import EncodeError
 from ..ir.module import RESOURCE_BLOB, Module, SourceTables
+from ..ir.operation import Operation
 from ..models.registry import Registry, default_registry
 from .attrtypes import compile_attr_types, template_groups
 from .dialects import compile_dialects, template_op_name_groups
@@ -40,15 +45,18 @@ Template = Module | None | Literal["auto"]
 
 
 def write_bytecode(module: Module, version: int | None = None, producer: str | None = None,
-                   template: Template = "auto", registry: Registry | None = None) -> bytes:
+                   template: Template = "auto", registry: Registry | None = None,
+                   unchanged: Collection[Operation] = ()) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
-    `template="auto"` uses the file the module was read from, if any."""
+    `template="auto"` uses the file the module was read from, if any.  `unchanged`: ops of the
+    template module that are exactly as they were read (the caller's promise); their isolated regions
+    are copied from the template when the result is the same."""
     # The writer allocates many small objects that live until it returns; the cyclic collector would
     # rescan the whole IR again and again meanwhile (a third of the time on large modules).
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(module, version, producer, template, registry)
+        return _write(module, version, producer, template, registry, unchanged)
     except EncodeError:
         raise
     except RecursionError:
@@ -61,7 +69,7 @@ def write_bytecode(module: Module, version: int | None = None, producer: str | N
 
 
 def _write(module: Module, version: int | None, producer: str | None, template: Template,
-           registry: Registry | None) -> bytes:
+           registry: Registry | None, unchanged: Collection[Operation] = ()) -> bytes:
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
@@ -93,7 +101,11 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
-    num.run(root)
+    reuse: dict[Operation, tuple[int, int, int, int]] = {}
+    if src is not None and tmpl is not None and version == tmpl.version and not num.derive_registered:
+        spans = src.isolated_sections
+        reuse = {op: spans[op] for op in unchanged if op in spans}
+    num.run(root, reuse)
     referenced = list(num.resource_keys)
     if tmpl is not None:
         # Template entries are copied, not re-numbered, so their resource references are not seen by the
@@ -160,7 +172,10 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     sections[3], sections[2] = compile_attr_types(rendered[ATTR], rendered[TYPE], groups_at)
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
-                  source=src.data if src is not None and tmpl is module else None)
+                  source=src.data if src is not None and tmpl is module else None, reuse=reuse,
+                  template_data=src.data if src is not None else None,
+                  template_props=src.properties if src is not None else (),
+                  template_seq=src.prop_seq if src is not None else ())
     sections[4] = ir.write(root)
 
     res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__)

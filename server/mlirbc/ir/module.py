@@ -86,6 +86,12 @@ class SourceTables:
     declared_values: dict[Region, tuple[int, int]] = field(default_factory=dict)
     """Regions whose stored value count exceeds the values they define (upstream accepts that):
     region -> (declared, defined).  The writer keeps such a count so the value numbering stays as read."""
+    isolated_sections: dict[Operation, tuple[int, int, int, int]] = field(default_factory=dict)
+    """Ops whose isolated regions were read from a nested section: op -> (start, end of the section's
+    data, and the slice of `prop_seq` read inside it).  A writer copies the section of such an op when
+    the caller says the op is unchanged."""
+    prop_seq: list[int] = field(default_factory=list)
+    """The properties index of every op with properties, in the order the ops were read."""
 
 
 @dataclass

@@ -34,10 +34,39 @@ def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
 
 
 async def state_of(server: MlirbcServer, view: View) -> ViewState | None:
-    """The state of the view's current text (computed now if needed; None when the view changed
-    while it was computed, or the text could not be analysed at all)."""
-    if view.state is not None and view.state_version == view.version:
-        return view.state
+    """The state of the view's current text (computed now if needed, once however many ask; None
+    when the view changed while it was computed)."""
+    while True:
+        if view.state is not None and view.state_version == view.version:
+            return view.state
+        running = view.computing
+        if running is None or running[0] != view.version:
+            break
+        try:
+            return await asyncio.shield(running[1])
+        except asyncio.CancelledError:
+            if not running[1].cancelled():
+                raise  # this request was cancelled
+            # the run computing it was cancelled (a newer edit): compute it here
+    fut: asyncio.Future[ViewState | None] = asyncio.get_running_loop().create_future()
+    view.computing = (view.version, fut)
+    try:
+        state = await _compute(server, view)
+        fut.set_result(state)
+        return state
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            fut.cancel()
+        else:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: the others get it through their own await
+        raise
+    finally:
+        if view.computing is not None and view.computing[1] is fut:
+            view.computing = None
+
+
+async def _compute(server: MlirbcServer, view: View) -> ViewState | None:
     version, text, lines = view.version, view.text, view.lines
     decoded = server.decoded_for(view)
     if decoded is not None and (text is decoded.text or text == decoded.text):

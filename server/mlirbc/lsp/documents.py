@@ -9,6 +9,7 @@ alone.  `dirty` says which part of `good.text` the current text may differ in.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,8 @@ class View:
     good: ViewState | None = None
     dirty: tuple[int, int] | None = None
     """(start, tail): the text equals `good.text` except, at most, in good.text[start:len - tail]."""
+    computing: tuple[int, asyncio.Future[ViewState | None]] | None = None
+    """The version whose state is being computed, and its result to come."""
     lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
     """Indexes of the ranges of the current state that did not parse."""
     extra: dict[str, Any] = field(default_factory=dict)

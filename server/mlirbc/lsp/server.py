@@ -125,9 +125,11 @@ class MlirbcServer(LanguageServer):
 
     # -- diagnostics -----------------------------------------------------------------------------
     def set_diagnostics(self, uri: str, source: str, diags: list[lsp.Diagnostic]) -> None:
-        """Replace one source's diagnostics for `uri` and publish the union of all sources."""
+        """Replace one source's diagnostics for `uri` and publish the union of all sources (also when
+        a view is first analysed and has none: the client then knows the check ran)."""
+        fresh = uri not in self.diagnostics
         per = self.diagnostics.setdefault(uri, {})
-        if not diags and source not in per:
+        if not diags and source not in per and not fresh:
             return
         per[source] = diags
         union = [d for src in SOURCES for d in per.get(src, [])]

@@ -158,6 +158,16 @@ def writing(module: Module) -> Iterator[Module]:
         yield module
 
 
+def unchanged_ops(module: Module, template: Module | None) -> list[Operation]:
+    """The top-level ops of `module` that are the template's own ops (shared by `reparse_edit`, never
+    changed in place): the writer may copy their regions from the template's bytes."""
+    if template is None or template.root is None or module.root is None:
+        return []
+    mine = {id(op) for r in template.root.regions for b in r.blocks for op in b.operations}
+    return [op for r in module.root.regions for b in r.blocks for op in b.operations
+            if id(op) in mine]
+
+
 def _adopt_block(block: Block) -> None:
     for op in block.operations:
         op.parent = block

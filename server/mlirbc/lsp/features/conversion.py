@@ -20,7 +20,7 @@ from ...errors import EncodeError, MlirbcError
 from ...fileio import atomic_write
 from ...ir.module import Module
 from ...summary import module_info
-from ...view.edits import writing
+from ...view.edits import unchanged_ops, writing
 from ...view.parser import TextDiagnostic
 from ..analysis import state_of
 from ..diagnostics import save_diagnostic
@@ -96,7 +96,7 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
         with writing(module):
             return write_bytecode(module, version=s.output_version, producer=s.output_producer,
                                   template=template if template is not None else "auto",
-                                  registry=registry)
+                                  registry=registry, unchanged=unchanged_ops(module, template))
 
     try:
         data = await server.run_job(encode, f"encoding {name}", "mlirbc: writing bytecode")
