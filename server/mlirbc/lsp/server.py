@@ -27,7 +27,7 @@ from ..view.printer import print_module
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
 from .positions import encoding_name
-from .settings import RegistryBuild, Settings, build_model_registry
+from .settings import Settings, build_models
 from .uris import uri_key
 
 T = TypeVar("T")
@@ -78,7 +78,7 @@ class MlirbcServer(LanguageServer):
         super().__init__("mlirbc-lsp", __version__, protocol_cls=MlirbcProtocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
-        self._models: RegistryBuild | None = None
+        self._models: Registry | None = None
         self._models_key: tuple[tuple[str, ...], ...] | None = None
         self.files: dict[str, Decoded] = {}
         self.views: dict[str, View] = {}
@@ -102,11 +102,11 @@ class MlirbcServer(LanguageServer):
 
     def registry(self) -> Registry:
         if self._models is None or self._models_key != self.settings.registry_key():
-            self._models = build_model_registry(self.settings)
+            self._models = build_models(self.settings)
             self._models_key = self.settings.registry_key()
             for problem in self._models.problems:
-                self.warn(problem)
-        return self._models.registry
+                self.warn(str(problem))
+        return self._models
 
     # -- messages --------------------------------------------------------------------------------
     def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Log) -> None:
