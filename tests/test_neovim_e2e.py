@@ -192,6 +192,13 @@ def test_edit_upstream(session: dict[str, Any]) -> None:
     assert view == _view(original).replace("value = 45 : i32", "value = 99 : i32")
 
 
+def test_edits_are_sent_incrementally(session: dict[str, Any]) -> None:
+    views = _step(session, "a_sync")["views"]
+    assert views, "mlirbc/info listed no open view"
+    assert sum(v["ranged_changes"] for v in views) > 0
+    assert sum(v["whole_changes"] for v in views) == 0
+
+
 def test_reload_after_save(session: dict[str, Any]) -> None:
     s = _step(session, "a_reload")
     _saved(s)

@@ -54,6 +54,8 @@ class View:
     """(start, tail): the text equals `good.text` except, at most, in good.text[start:len - tail]."""
     computing: tuple[int, asyncio.Future[ViewState | None]] | None = None
     """The version whose state is being computed, and its result to come."""
+    changes: dict[str, int] = field(default_factory=lambda: {"ranged": 0, "whole": 0})
+    """How the client sent its changes so far (incremental sync sends ranged ones)."""
     lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
     """Indexes of the ranges of the current state that did not parse."""
     extra: dict[str, Any] = field(default_factory=dict)

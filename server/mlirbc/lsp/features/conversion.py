@@ -143,6 +143,8 @@ def register(server: MlirbcServer) -> None:
                            "lines": decoded.text.count("\n")}
         result["path"] = key
         result["edited_views"] = edited
+        result["views"] = [{"uri": v.uri, "version": v.version, "ranged_changes": v.changes["ranged"],
+                            "whole_changes": v.changes["whole"]} for v in server.views_of(key)]
         return result
 
     @server.feature(SAVE)

@@ -54,8 +54,10 @@ def register(server: MlirbcServer) -> None:
                 start = codec.offset(change.range.start)
                 end = max(start, codec.offset(change.range.end))
                 view.replace(start, end, change.text, version)
+                view.changes["ranged"] += 1
             else:
                 view.set_text(change.text, version)
+                view.changes["whole"] += 1
         view.version = version
         # the last state stays usable for navigation until the new one is ready
         schedule(server, uri, server.settings.debounce_ms / 1000)
