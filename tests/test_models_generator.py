@@ -20,7 +20,7 @@ def test_data_is_small_and_indexed() -> None:
     total = sum(p.stat().st_size for p in files)
     assert total < 1_000_000
     index = read_index()
-    assert {p.name for p in files} == {"index.json"} | {e["file"] for e in index["dialects"].values()}
+    assert {p.name for p in files} == {"catalog.json"} | {e["file"] for e in index["dialects"].values()}
     assert sum(len(e["ops"]) for e in index["dialects"].values()) == 2633
 
 

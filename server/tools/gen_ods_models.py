@@ -3,7 +3,7 @@
 
 Runs `llvm-tblgen --dump-json` on every `.td` file under `mlir/include/mlir/Dialect` plus
 `mlir/IR/BuiltinOps.td`, derives each op's property layout and hover data (`mlirbc.models.ods_derive`),
-and writes one gzip'd JSON file per dialect plus `index.json` to `server/mlirbc/models/data/`.
+and writes one gzip'd JSON file per dialect plus the catalog `catalog.json` to `server/mlirbc/models/data/`.
 
 Files that do not dump on their own are fragments included by a parent (their ops come through the
 parent) or enum-only files; they are listed, not fatal.  Output is deterministic: sorted keys, gzip
@@ -141,7 +141,7 @@ def main() -> int:
         files_out[fname] = gzip_json({"dialect": dialect, **doc, "ops": dops})
         index["dialects"][dialect] = {"file": fname, "ops": sorted(dops), "summary": doc["summary"],
                                       "registered_by_mlir_opt": dialect in registered}
-    files_out["index.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
+    files_out["catalog.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
     if args.check:
         stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]

@@ -1,6 +1,6 @@
 """ODS-derived op models: the committed per-dialect data files, loaded lazily, and user ODS JSON files.
 
-`models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
+`models/data/catalog.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
 the ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first
 time one of its ops is looked up, so opening a file that uses `arith` and `func` reads two small files,
 not 48.
@@ -20,7 +20,8 @@ from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
 
 DATA_DIR = Path(__file__).with_name("data")
-INDEX_FILE = "index.json"
+INDEX_FILE = "catalog.json"
+"""The catalog of dialects (not `index.json`: `index.json.gz` is the data of the `index` dialect)."""
 
 _KINDS = {"required": ATTR_REQUIRED, "flagged": ATTR_FLAGGED, "segments": SEGMENTS}
 
