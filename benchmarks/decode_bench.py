@@ -25,10 +25,10 @@ from common import CORPUS, HERE, REPO, mlir_opt  # noqa: E402
 _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[2])
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.view.printer import print_module
 data = open(sys.argv[1], "rb").read()
-t0 = time.perf_counter(); m = read_bytecode(data); t1 = time.perf_counter()
+t0 = time.perf_counter(); m = decode_bytecode(data); t1 = time.perf_counter()
 text = print_module(m).text; t2 = time.perf_counter()
 ops = sum(1 for _ in m.root.walk()) if m.root is not None else 0
 print(json.dumps({"ops": ops, "decode": t1 - t0, "print": t2 - t1, "chars": len(text),

@@ -23,17 +23,17 @@ from common import CORPUS, REPO, mlir_opt  # noqa: E402
 _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[2])
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 data = open(sys.argv[1], "rb").read()
-m = read_bytecode(data)
+m = decode_bytecode(data)
 text = print_module(m).text
 open(sys.argv[3], "w", encoding="utf-8", errors="surrogateescape").write(text)
 t0 = time.perf_counter(); r = parse_module(text, template=m); t1 = time.perf_counter()
-out = write_bytecode(r.module, template=m); t2 = time.perf_counter()
-fresh = write_bytecode(r.module, template=None); t3 = time.perf_counter()
+out = encode_bytecode(r.module, template=m); t2 = time.perf_counter()
+fresh = encode_bytecode(r.module, template=None); t3 = time.perf_counter()
 print(json.dumps({"parse": t1 - t0, "template": t2 - t1, "fresh": t3 - t2, "identical": out == data,
                   "chars": len(text), "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 
 SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
 JAX = CORPUS / "jax" / "mlp2.mlirbc"
@@ -41,7 +41,7 @@ def test_encode_at_another_version(tmp_path: Path) -> None:
     out = tmp_path / "v3.mlirbc"
     proc = run("encode", str(view), "-o", str(out), "--version", "3", "--producer", "me")
     assert proc.returncode == 0, proc.stderr
-    m = read_bytecode(out.read_bytes())
+    m = decode_bytecode(out.read_bytes())
     assert (m.version, m.producer, m.error) == (3, "me", None)
     assert out.read_bytes() == (CORPUS / "upstream" / "Bytecode__uselist_orders.p01.v3.mlirbc").read_bytes() \
         .replace(b"MLIR22.1.8\0", b"me\0")

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.view.edits import ViewState, parse_state, printed_state, reparse_edit, writing
 from mlirbc.view.printer import print_module
@@ -25,7 +25,7 @@ def _open(rel: str) -> tuple[bytes, Module, ViewState]:
     if not path.exists():
         pytest.skip(f"{path} missing")
     data = path.read_bytes()
-    module = read_bytecode(data)
+    module = decode_bytecode(data)
     assert module.error is None
     return data, module, printed_state(module, print_module(module))
 
@@ -44,7 +44,7 @@ def _diags(state: ViewState) -> list[tuple[object, ...]]:
 
 def _encode(module: Module, template: Module) -> bytes:
     with writing(module):
-        return write_bytecode(module, template=template)
+        return encode_bytecode(module, template=template)
 
 
 def _check_same(inc: ViewState, full: ViewState, template: Module) -> None:

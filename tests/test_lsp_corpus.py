@@ -91,13 +91,13 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
     from pathlib import Path
 
     from lsp_support import find, hover_text, replace_all, request, wait_diagnostics
-    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.bytecode.reader import decode_bytecode
     from mlirbc.ir.attributes import StringAttr
     from mlirbc.ir.operation import PROPS_FALLBACK
 
     path = Path(str(tmp_path)) / "mlp2.mlirbc"
     shutil.copyfile(CORPUS / "jax" / "mlp2.mlirbc", path)
-    before = read_bytecode(path.read_bytes())
+    before = decode_bytecode(path.read_bytes())
     assert before.root is not None
     payloads = [op.properties.raw for op in before.root.walk()
                 if op.properties is not None and op.properties.kind == PROPS_FALLBACK]
@@ -121,7 +121,7 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
         content_changes=[replace_all(edited)]))
     res = await request(client, "mlirbc/save", {"uri": uri})
     assert res["written"] == str(path)
-    after = read_bytecode(path.read_bytes())
+    after = decode_bytecode(path.read_bytes())
     assert after.error is None and after.root is not None
     assert after.root.properties is not None
     name = after.root.properties.values["sym_name"]

@@ -29,10 +29,10 @@ LARGE = "large/synthetic_100k_ops.mlirbc"
 
 
 def _header(data: bytes) -> tuple[int, str]:
-    from mlirbc.bytecode.header import read_header
+    from mlirbc.bytecode.header import decode_header
     from mlirbc.bytecode.stream import ByteReader
 
-    return read_header(ByteReader(data, 0, len(data), "header"))
+    return decode_header(ByteReader(data, 0, len(data), "header"))
 
 
 async def test_output_version_and_producer(raw_client: LanguageClient, tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.template import template_of
 from mlirbc.view.printer import print_module
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
@@ -45,12 +46,13 @@ def _nvim() -> str:
 
 
 def _view(data: bytes) -> str:
-    return print_module(read_bytecode(data)).text
+    return print_module(decode_bytecode(data)).text
 
 
 def _fallback_payloads(data: bytes) -> list[tuple[str, bytes]]:
-    module = read_bytecode(data)
-    return [(n.name, data[n.offset:n.offset + n.size]) for n in module.fallbacks if n.kind == "op"]
+    module = decode_bytecode(data)
+    notes = template_of(module).fallbacks  # type: ignore[union-attr]
+    return [(n.name, data[n.offset:n.offset + n.size]) for n in notes if n.kind == "op"]
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +170,8 @@ def test_hover_and_definition(session: dict[str, Any]) -> None:
 def test_fallback_diagnostics(session: dict[str, Any]) -> None:
     diags = _step(session, "b_open")["diagnostics"]
     ops = [d for d in diags if d["code"] == "fallback-op"]
-    expected = [n for n in read_bytecode((CORPUS / JAX).read_bytes()).fallbacks if n.kind == "op"]
+    jax = template_of(decode_bytecode((CORPUS / JAX).read_bytes()))
+    expected = [n for n in jax.fallbacks if n.kind == "op"]  # type: ignore[union-attr]
     assert len(ops) == len(expected) > 0
     assert {d["severity"] for d in ops} == {3}  # Information
     assert {d["source"] for d in ops} == {"mlirbc"}

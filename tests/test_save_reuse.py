@@ -9,8 +9,8 @@ import pytest
 
 from corpus import CORPUS, manifest
 from mlirbc.bytecode import ir_writer
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.errors import EncodeError
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Operation
@@ -51,14 +51,14 @@ def test_unchanged_ops_copied_give_the_original_bytes(folder: str,
         if not row["path"].startswith(folder + "/"):
             continue
         data = (CORPUS / row["path"]).read_bytes()
-        module = read_bytecode(data)
+        module = decode_bytecode(data)
         if module.error is not None or module.root is None:
             continue
         try:
-            full = write_bytecode(module, template=module)
+            full = encode_bytecode(module, template=module)
         except EncodeError:
             continue
-        assert write_bytecode(module, template=module, unchanged=_tops(module)) == full, row["path"]
+        assert encode_bytecode(module, template=module, unchanged=_tops(module)) == full, row["path"]
         checked += 1
     assert checked
     if folder in ("upstream", "jax", "large"):
@@ -85,7 +85,7 @@ def test_save_after_an_edit_equals_a_full_encode(rel: str, monkeypatch: pytest.M
     """One function edited (its re-read spliced in): copying the other functions gives the bytes of
     encoding the spliced module entirely, and of encoding a full parse of the same text."""
     data = (CORPUS / rel).read_bytes()
-    module = read_bytecode(data)
+    module = decode_bytecode(data)
     if module.error is not None or module.root is None:
         pytest.skip("does not decode completely")
     base = printed_state(module, print_module(module))
@@ -101,12 +101,12 @@ def test_save_after_an_edit_equals_a_full_encode(rel: str, monkeypatch: pytest.M
         pytest.skip("the edited op cannot be re-read alone")
     assert state.module is not None
     try:
-        expected = write_bytecode(full.module, template=module)
+        expected = encode_bytecode(full.module, template=module)
     except EncodeError:
         pytest.skip("the edited text does not encode")
     with writing(state.module):
-        everything = write_bytecode(state.module, template=module)
-        copied = write_bytecode(state.module, template=module,
+        everything = encode_bytecode(state.module, template=module)
+        copied = encode_bytecode(state.module, template=module,
                                 unchanged=unchanged_ops(state.module, module))
     assert everything == expected
     assert copied == expected
@@ -130,8 +130,8 @@ def test_a_new_payload_before_an_op_makes_it_encoded_again(monkeypatch: pytest.M
     count = _Count(monkeypatch)
     parsed = parse_module(_functions(6))
     assert parsed.module is not None
-    data = write_bytecode(parsed.module)
-    module = read_bytecode(data)
+    data = encode_bytecode(parsed.module)
+    module = decode_bytecode(data)
     assert len(module.source.isolated_sections if module.source else ()) >= 6
     base = printed_state(module, print_module(module))
     text = base.text
@@ -146,9 +146,9 @@ def test_a_new_payload_before_an_op_makes_it_encoded_again(monkeypatch: pytest.M
     assert full.module is not None
     before = count.copied
     with writing(state.module):
-        copied = write_bytecode(state.module, template=module,
+        copied = encode_bytecode(state.module, template=module,
                                 unchanged=unchanged_ops(state.module, module))
-    assert copied == write_bytecode(full.module, template=module)
+    assert copied == encode_bytecode(full.module, template=module)
     assert count.copied == before
     # a location, a new name or a new constant (a payload replaced by another at its index): every
     # other function is copied
@@ -162,8 +162,8 @@ def test_a_new_payload_before_an_op_makes_it_encoded_again(monkeypatch: pytest.M
         assert s2 is not None and s2.module is not None
         before = count.copied
         with writing(s2.module):
-            out = write_bytecode(s2.module, template=module,
+            out = encode_bytecode(s2.module, template=module,
                                  unchanged=unchanged_ops(s2.module, module))
         f2 = parse_state(t2, module)
-        assert f2.module is not None and out == write_bytecode(f2.module, template=module)
+        assert f2.module is not None and out == encode_bytecode(f2.module, template=module)
         assert count.copied - before == 5, new

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, manifest
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
@@ -28,7 +28,7 @@ SAMPLE = SMALL[::29] + [p for p in SMALL if p.startswith("jax/")]
 
 
 def _decoded(rel: str) -> tuple[Operation, str, SourceMap, SourceMap]:
-    module = read_bytecode((CORPUS / rel).read_bytes())
+    module = decode_bytecode((CORPUS / rel).read_bytes())
     if module.error is not None or module.root is None:
         pytest.skip(f"{rel} does not decode completely")
     printed = print_module(module)

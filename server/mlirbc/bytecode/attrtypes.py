@@ -1,5 +1,5 @@
 """Attribute and type tables (format 5): the offset section (id 3) and the data section (id 2), read and
-written (`compile_attr_types`).
+written (`encode_attr_types`).
 
 Entries are decoded on first use, like upstream does, so a damaged entry nobody references does not fail
 the file.  References between entries may point forwards and chains may be long (call-site locations in
@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from enum import IntEnum
 
 from ..errors import DecodeError, TextError
 from ..ir.attributes import (
@@ -21,16 +22,25 @@ from ..ir.attributes import (
     IntegerAttr,
     StringAttr,
 )
-from ..ir.module import DialectEntry, TableEntry
+from ..ir.module import DialectEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError
 from ..models.registry import Registry
 from . import builtin_codec
 from .sections import Section
 from .stream import ByteReader, ByteWriter
+from .template import TableEntry
 
-ATTR = 0
-TYPE = 1
+
+class EntryKind(IntEnum):
+    """The two tables of the AttrType sections."""
+
+    ATTR = 0
+    TYPE = 1
+
+
+ATTR = EntryKind.ATTR
+TYPE = EntryKind.TYPE
 _KIND = ("attribute", "type")
 
 Value = Attribute | Type
@@ -484,36 +494,51 @@ class _ResolvingDecoder(EntryDecoder):
         return v if v is not None else self.table.resolve(kind, idx)
 
 
-def compile_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[int, bool, bytes]],
-                       groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, bytes]:
-    """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order.
-
-    Each maximal run of entries of one dialect becomes one group (format 11.4), except that the first
-    entries follow `groups` (a template's group sizes for attributes and types), when given.
-    """
+def encode_entry_groups(entries: list[tuple[int, bool, bytes]], fixed: list[int] | None = None
+                        ) -> tuple[bytes, bytes]:
+    """The offset-section groups and the data of one kind's entries, given as (dialect#, custom,
+    encoding) in final order: each maximal run of one dialect is a group (format 11.4), except that the
+    first entries follow `fixed` (a template's group sizes), when given."""
     off = ByteWriter()
     data = bytearray()
-    off.varint(len(attrs))
-    off.varint(len(types))
-    for kind, entries in enumerate((attrs, types)):
-        n = len(entries)
-        fixed = list(groups[kind]) if groups is not None else []
-        i = 0
-        while i < n:
-            dialect = entries[i][0]
-            j = i + 1
-            if fixed:
-                j = min(n, i + fixed.pop(0))
-            else:
-                while j < n and entries[j][0] == dialect:
-                    j += 1
-            off.varint(dialect)
-            off.varint(j - i)
-            for _, custom, payload in entries[i:j]:
-                off.varint_flag(len(payload), custom)
-                data += payload
-            i = j
+    sizes = list(fixed or ())
+    n = len(entries)
+    i = 0
+    while i < n:
+        dialect = entries[i][0]
+        j = i + 1
+        if sizes:
+            j = min(n, i + sizes.pop(0))
+        else:
+            while j < n and entries[j][0] == dialect:
+                j += 1
+        off.varint(dialect)
+        off.varint(j - i)
+        for _, custom, payload in entries[i:j]:
+            off.varint_flag(len(payload), custom)
+            data += payload
+        i = j
     return bytes(off.buf), bytes(data)
+
+
+def encode_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[int, bool, bytes]],
+                      groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, bytes]:
+    """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order
+    (see `encode_entry_groups`; `groups`: a template's group sizes for attributes and types)."""
+    parts = [encode_entry_groups(entries, groups[kind] if groups is not None else None)
+             for kind, entries in enumerate((attrs, types))]
+    return join_attr_types(len(attrs), len(types), parts)
+
+
+def join_attr_types(n_attrs: int, n_types: int, parts: list[tuple[bytes, bytes]]) -> tuple[bytes, bytes]:
+    """The two sections from each kind's groups and data (which may come in pieces: a template's
+    entries, then new ones)."""
+    off = ByteWriter()
+    off.varint(n_attrs)
+    off.varint(n_types)
+    for groups_part, _ in parts:
+        off.raw(groups_part)
+    return bytes(off.buf), b"".join(d for _, d in parts)
 
 
 def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:

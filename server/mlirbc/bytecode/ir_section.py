@@ -17,7 +17,6 @@ from ..ir.attributes import (
     LocationAttr,
     UnknownLoc,
 )
-from ..ir.module import FallbackNote
 from ..ir.operation import (
     PROPS_FALLBACK,
     Block,
@@ -34,6 +33,7 @@ from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
 from .sections import read_section
 from .stream import ByteReader
+from .template import FallbackNote
 
 MAX_NESTING = 512
 IR_SECTION = 4

@@ -15,10 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from ..errors import DecodeError, EncodeError
 from ..ir.attributes import UnknownLoc
 from ..ir.operation import Block, Operation, Region, Value
-from .numbering import ATTR, TYPE, Numbering
+from .attrtypes import ATTR, TYPE
+from .numbering import Numbering
 from .recorder import render
 from .sections import write_section
 from .stream import ByteReader, ByteWriter, encode_varint
+from .template import Template
 
 IR_SECTION = 4
 _HAS_ATTRS, _HAS_RESULTS, _HAS_OPERANDS, _HAS_SUCCESSORS = 0x01, 0x02, 0x04, 0x08
@@ -33,9 +35,7 @@ class IRWriter:
                  resource_index: Callable[[str], int], keep_use_orders: bool,
                  source: memoryview | None = None,
                  reuse: Mapping[Operation, tuple[int, int, int, int]] | None = None,
-                 template_data: memoryview | None = None,
-                 template_props: Sequence[tuple[int, int]] = (),
-                 template_seq: Sequence[int] = ()) -> None:
+                 template: Template | None = None) -> None:
         self.num = num
         self.version = num.version
         self.string_index = string_index
@@ -54,10 +54,7 @@ class IRWriter:
         self._ambiguous = source is not None and any(num.ambiguous)
         self.reuse = reuse or {}
         """Unchanged ops -> their nested section in the template (data start, end, `prop_seq` slice)."""
-        self._tdata = template_data
-        self._tprops = template_props
-        self._tseq = template_seq
-        self._seen_before: list[int] = []
+        self.template = template
         self.copied = 0
         """How many nested sections were copied from the template."""
 
@@ -103,49 +100,34 @@ class IRWriter:
             self.payloads.append(payload)
         return idx
 
-    def _template_payload(self, idx: int) -> bytes:
-        assert self._tdata is not None
-        start, size = self._tprops[idx]
-        return bytes(self._tdata[start:start + size])
-
-    def _distinct_before(self, seq_start: int) -> int:
-        """How many distinct payloads the template had written before `prop_seq[seq_start]`."""
-        seen = self._seen_before
-        if not seen:
-            high = -1
-            seen.append(0)
-            for idx in self._tseq:
-                high = max(high, idx)
-                seen.append(high + 1)
-        return seen[seq_start]
-
     def _copy_section(self, w: ByteWriter, op: Operation) -> bool:
         """Write the op's regions as the template's nested section, if that is what encoding them gives:
         the payloads it refers to must get the template's indices here too."""
+        t = self.template
+        assert t is not None
         start, end, seq_start, seq_end = self.reuse[op]
-        known = self._distinct_before(seq_start)
+        known = t.distinct_before[seq_start]
         if len(self.payloads) != known:
             return False
-        assert self._tdata is not None
-        seq = self._tseq[seq_start:seq_end]
+        seq = t.prop_seq[seq_start:seq_end]
         index = self._payload_index
+        payloads = t.payloads
         n = known
         for idx in seq:
             if idx < n:
-                if index.get(self._template_payload(idx), -1) != idx and idx < known:
+                if idx < known and index.get(payloads[idx], -1) != idx:
                     return False  # written earlier, but at another index (or not at all)
             elif idx == n:
-                if self._template_payload(idx) in index:
+                if payloads[idx] in index:
                     return False  # first written inside this op in the template, earlier here
                 n += 1
             else:
                 return False  # a file written in order never skips an index; never guess
         for idx in seq:
             if idx == len(self.payloads):
-                payload = self._template_payload(idx)
-                self._payload_index[payload] = idx
-                self.payloads.append(payload)
-        write_section(w, IR_SECTION, bytes(self._tdata[start:end]))
+                index[payloads[idx]] = idx
+                self.payloads.append(payloads[idx])
+        write_section(w, IR_SECTION, bytes(t.data[start:end]))
         self.copied += 1
         return True
 

@@ -22,7 +22,6 @@ from ..ir.attributes import (
     DictionaryAttr,
     FallbackAttr,
 )
-from ..ir.module import SourceTables
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
     PROPS_DECODED,
@@ -38,12 +37,12 @@ from ..models.api import OpModel
 from ..models.registry import Registry
 from ..syntax import attr_printer
 from . import builtin_codec
+from .attrtypes import ATTR, TYPE
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
+from .template import Template
 
-ATTR = 0
-TYPE = 1
 _KIND = ("attribute", "type")
 
 # Byte groups of the dialect regrouping: 2^(7g) - previous size (format 11.4).
@@ -71,10 +70,50 @@ class Entry:
         """The template's original bytes (written verbatim), None for new entries."""
 
 
+_SEED = "numbering.seed"
+
+
+class _Seed:
+    """The template's tables as numbering entries, built once per template and shared by every write
+    (a save after each edit of a large file must not rebuild 100,000 entries).  Writes only ever
+    change what `Numbering._seed` copies, plus the seeded entries' reference counts, which nothing
+    reads: seeded entries keep their numbers."""
+
+    def __init__(self, t: Template) -> None:
+        self.dialects: dict[str, int] = {}
+        self.dialect_names: list[str] = []
+        for d in t.dialects:
+            self.dialects.setdefault(d.name, len(self.dialect_names))
+            self.dialect_names.append(d.name)
+        self.op_map: dict[OpName, Entry] = {}
+        self.ordered_ops: list[Entry] = []
+        for i, name in enumerate(t.op_names):
+            e = Entry(name, self.dialects.get(name.dialect, 0))
+            e.index = i
+            self.op_map.setdefault(name, e)
+            self.ordered_ops.append(e)
+        self.maps: tuple[dict[object, Entry], dict[object, Entry]] = ({}, {})
+        self.ordered: tuple[list[Entry], list[Entry]] = ([], [])
+        self.ambiguous: tuple[dict[object, list[int]], dict[object, list[int]]] = ({}, {})
+        data = t.data
+        for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
+            m = self.maps[kind]
+            lst = self.ordered[kind]
+            for i, te in enumerate(entries):
+                e = Entry(te.value, te.dialect)
+                e.index = i
+                e.custom = te.custom
+                e.raw = bytes(data[te.offset:te.offset + te.size])
+                first = m.setdefault(te.value, e)
+                if first is not e:
+                    self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
+                lst.append(e)
+
+
 class Numbering:
     """Runs the numbering traversal over `root` and keeps every number the sections need."""
 
-    def __init__(self, version: int, registry: Registry, template: SourceTables | None = None,
+    def __init__(self, version: int, registry: Registry, template: Template | None = None,
                  template_version: int = -1, derive_registered: bool = False) -> None:
         self.version = version
         self.registry = registry
@@ -110,31 +149,21 @@ class Numbering:
             self._seed(template)
 
     # -- template ---------------------------------------------------------------------------------
-    def _seed(self, t: SourceTables) -> None:
-        self._declared = getattr(t, "declared_values", {})
-        for d in t.dialects:
-            self.dialects.setdefault(d.name, len(self.dialect_names))
-            self.dialect_names.append(d.name)
-        for i, name in enumerate(t.op_names):
-            e = Entry(name, self.dialects.get(name.dialect, 0))
-            e.index = i
-            self.op_map.setdefault(name, e)
-            self.ordered_ops.append(e)
-        self.seeded_ops = len(t.op_names)
-        data = t.data
-        for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
-            m = self.maps[kind]
-            lst = self.ordered[kind]
-            for i, te in enumerate(entries):
-                e = Entry(te.value, te.dialect)
-                e.index = i
-                e.custom = te.custom
-                e.raw = bytes(data[te.offset:te.offset + te.size])
-                first = m.setdefault(te.value, e)
-                if first is not e:
-                    self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
-                lst.append(e)
-            self.seeded[kind] = len(entries)
+    def _seed(self, t: Template) -> None:
+        self._declared = t.declared_values
+        seed = t.cache.get(_SEED)
+        if not isinstance(seed, _Seed):
+            seed = t.cache[_SEED] = _Seed(t)
+        self.dialects = dict(seed.dialects)
+        self.dialect_names = list(seed.dialect_names)
+        self.op_map = dict(seed.op_map)
+        self.ordered_ops = list(seed.ordered_ops)
+        self.seeded_ops = len(seed.ordered_ops)
+        self.maps = (dict(seed.maps[ATTR]), dict(seed.maps[TYPE]))
+        self.ordered = (list(seed.ordered[ATTR]), list(seed.ordered[TYPE]))
+        self.ambiguous = ({k: list(v) for k, v in seed.ambiguous[ATTR].items()},
+                          {k: list(v) for k, v in seed.ambiguous[TYPE].items()})
+        self.seeded = [len(seed.ordered[ATTR]), len(seed.ordered[TYPE])]
 
     # -- dialects and op names --------------------------------------------------------------------
     def number_dialect(self, name: str) -> int:

@@ -15,12 +15,13 @@ from ..ir.module import (
     DialectEntry,
     ResourceEntry,
     ResourceGroup,
+    ResourceKind,
 )
 from .sections import Section
 from .stream import ByteReader, ByteWriter
 
 
-def decompile_resources(
+def decode_resources(
     offsets: Section, payload: Section, strings: list[bytes], dialects: list[DialectEntry]
 ) -> list[ResourceGroup]:
     r = offsets.data
@@ -45,7 +46,7 @@ def decompile_resources(
             if size > data.remaining:
                 raise r.error(f"resource '{key}' of {size} bytes runs past the Resource section", at)
             sub = data.sub(size)
-            group.entries.append(_read_entry(sub, key, kind, size, group, strings))
+            group.entries.append(_read_entry(sub, key, ResourceKind(kind), size, group, strings))
 
     n_external = r.count("external resource group", 2)
     for _ in range(n_external):
@@ -67,7 +68,7 @@ def decompile_resources(
     return groups
 
 
-def _read_entry(sub: ByteReader, key: str, kind: int, size: int, group: ResourceGroup,
+def _read_entry(sub: ByteReader, key: str, kind: ResourceKind, size: int, group: ResourceGroup,
                 strings: list[bytes]) -> ResourceEntry:
     if size == 0:
         if not group.is_dialect:
@@ -155,7 +156,7 @@ def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
     return handles
 
 
-def compile_resources(
+def encode_resources(
     groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
 ) -> tuple[bytes, bytes, int]:
     """Return (offset section data, resource section data, alignment the resource section needs).

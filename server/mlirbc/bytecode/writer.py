@@ -22,30 +22,33 @@ from collections.abc import Collection
 from typing import Literal
 
 from ..errors import EncodeError
-from ..ir.module import RESOURCE_BLOB, Module, SourceTables
+from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.registry import Registry, default_registry
-from .attrtypes import compile_attr_types, template_groups
-from .dialects import compile_dialects, template_op_name_groups
-from .header import MAX_VERSION, write_header
+from .attrtypes import ATTR, TYPE, encode_entry_groups, join_attr_types
+from .dialects import encode_dialects
+from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
-from .numbering import ATTR, TYPE, Numbering
-from .properties import compile_properties_table
+from .numbering import Entry, Numbering
+from .properties import encode_properties_table
 from .recorder import render
-from .resources import compile_resources, plan_resources, resource_handles
-from .sections import Section, read_section, write_section
-from .stream import ByteReader, ByteWriter
-from .strings import StringTable, compile_strings
+from .resources import encode_resources, plan_resources, resource_handles
+from .sections import SectionId, write_section
+from .stream import ByteWriter
+from .strings import StringTable, encode_strings
+from .template import Template, template_of
 
 DEFAULT_PRODUCER = "MLIR22.1.8"
-SECTION_ORDER = (1, 3, 2, 4, 6, 5, 0, 8)
+SECTION_ORDER = (SectionId.DIALECT, SectionId.ATTR_TYPE_OFFSET, SectionId.ATTR_TYPE, SectionId.IR,
+                 SectionId.RESOURCE_OFFSET, SectionId.RESOURCE, SectionId.STRING, SectionId.PROPERTIES)
 """The order upstream writes its sections in (format 2)."""
+_DIALECT = SectionId.DIALECT
 
-Template = Module | None | Literal["auto"]
+TemplateArg = Module | None | Literal["auto"]
 
 
-def write_bytecode(module: Module, version: int | None = None, producer: str | None = None,
-                   template: Template = "auto", registry: Registry | None = None,
+def encode_bytecode(module: Module, version: int | None = None, producer: str | None = None,
+                   template: TemplateArg = "auto", registry: Registry | None = None,
                    unchanged: Collection[Operation] = ()) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
     `template="auto"` uses the file the module was read from, if any.  `unchanged`: ops of the
@@ -68,7 +71,7 @@ def write_bytecode(module: Module, version: int | None = None, producer: str | N
             gc.enable()
 
 
-def _write(module: Module, version: int | None, producer: str | None, template: Template,
+def _write(module: Module, version: int | None, producer: str | None, template: TemplateArg,
            registry: Registry | None, unchanged: Collection[Operation] = ()) -> bytes:
     root = module.root
     if root is None:
@@ -76,18 +79,18 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     if module.error is not None:
         raise EncodeError(f"the module was only partly decoded ({module.error}); it cannot be written")
     if template == "auto":
-        tmpl = module if module.source is not None else None
+        tmpl = module if template_of(module) is not None else None
     elif template is None:
         tmpl = None
     elif isinstance(template, Module):
         tmpl = template
-        if template.source is None:
+        if template_of(template) is None:
             raise EncodeError("the template module was not read from a bytecode file")
         if template.error is not None:
             raise EncodeError(f"the template was only partly decoded ({template.error})")
     else:
         raise EncodeError(f"template must be a Module, None or 'auto', not {template!r}")
-    src = tmpl.source if tmpl is not None else None
+    src = template_of(tmpl) if tmpl is not None else None
     base = tmpl if tmpl is not None else module
     if version is None:
         version = base.version
@@ -151,54 +154,56 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     op_entries = [(e.dialect, intern(e.value.name.encode("utf-8", "surrogateescape")),  # type: ignore[attr-defined]
                    bool(e.value.registered))  # type: ignore[attr-defined]
                   for e in num.ordered_ops]
-    op_groups = None
-    if src is not None and tmpl is not None and 1 in src.sections:
-        op_groups = template_op_name_groups(_template_section(src, 1).data, tmpl.version)
-    sections[1] = compile_dialects(version, dialect_entries, op_entries, op_groups)
+    op_groups = src.op_name_groups if src is not None and _DIALECT in src.sections else None
+    sections[_DIALECT] = encode_dialects(version, dialect_entries, op_entries, op_groups)
 
-    # Attribute and type entries in final order; strings in entry order.
-    rendered: list[list[tuple[int, bool, bytes]]] = [[], []]
+    # Attribute and type entries in final order; strings in entry order.  A template's own entries
+    # are its bytes, encoded once per template and kept.
+    parts: list[tuple[bytes, bytes]] = []
     for kind in (ATTR, TYPE):
-        out = rendered[kind]
-        for e in num.ordered[kind]:
+        entries = num.ordered[kind]
+        seeded = num.seeded[kind]
+        pieces = [_template_entries(src, kind, entries[:seeded])] if src is not None and seeded \
+            else []
+        new: list[tuple[int, bool, bytes]] = []
+        for e in entries[seeded if pieces else 0:]:
             if e.raw is not None:
-                out.append((e.dialect, e.custom, e.raw))
+                new.append((e.dialect, e.custom, e.raw))
                 continue
             buf = bytearray()
             render(e.tokens, buf, num.attr_index, num.type_index, intern, resource_index)
-            out.append((e.dialect, e.custom, bytes(buf)))
-    groups_at = template_groups(_template_section(src, 3).data) if src is not None and \
-        3 in src.sections and num.seeded != [0, 0] else None
-    sections[3], sections[2] = compile_attr_types(rendered[ATTR], rendered[TYPE], groups_at)
+            new.append((e.dialect, e.custom, bytes(buf)))
+        pieces.append(encode_entry_groups(new))
+        parts.append((b"".join(p[0] for p in pieces), b"".join(p[1] for p in pieces)))
+    sections[SectionId.ATTR_TYPE_OFFSET], sections[SectionId.ATTR_TYPE] = join_attr_types(
+        len(num.ordered[ATTR]), len(num.ordered[TYPE]), parts)
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
                   source=src.data if src is not None and tmpl is module else None, reuse=reuse,
-                  template_data=src.data if src is not None else None,
-                  template_props=src.properties if src is not None else (),
-                  template_seq=src.prop_seq if src is not None else ())
-    sections[4] = ir.write(root)
+                  template=src)
+    sections[SectionId.IR] = ir.write(root)
 
-    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__)
+    res_offsets, res_data, res_align = encode_resources(groups, intern, num.dialects.__getitem__)
     if src is None or src.has_resource_sections or groups:
-        sections[6] = res_offsets
-        sections[5] = res_data
-    sections[0] = compile_strings(strings.strings)
+        sections[SectionId.RESOURCE_OFFSET] = res_offsets
+        sections[SectionId.RESOURCE] = res_data
+    sections[SectionId.STRING] = encode_strings(strings.strings)
     if version >= 5:
-        sections[8] = compile_properties_table(ir.payloads)
+        sections[SectionId.PROPERTIES] = encode_properties_table(ir.payloads)
     frames: dict[int, int] = {}
     if src is not None and tmpl is not None:
-        frames = _template_alignments(src)
+        frames = src.alignments
         if tmpl.version == version:
             # Sections the reader ignores (a Properties section below v5, a top-level DialectVersions
             # section) carry nothing the IR could have changed: keep the template's bytes.
             for sid in src.sections:
-                if sid not in sections and sid not in (5, 6):
-                    sections[sid] = _template_section_data(src, sid)
+                if sid not in sections and sid not in (SectionId.RESOURCE, SectionId.RESOURCE_OFFSET):
+                    sections[sid] = src.section_bytes(sid)
 
     w = ByteWriter()
-    write_header(w, version, producer)
+    encode_header(w, version, producer)
     for sid in _section_order(src, sections):
-        if sid == 5:
+        if sid == SectionId.RESOURCE:
             write_section(w, sid, sections[sid], res_align)
         elif sid in frames:
             write_section(w, sid, sections[sid], frames[sid], force_alignment=True)
@@ -207,28 +212,40 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     return bytes(w.buf)
 
 
-def _section_order(src: SourceTables | None, sections: dict[int, bytes]) -> list[int]:
+def _template_entries(src: Template, kind: int, seeded: list[Entry]) -> tuple[bytes, bytes]:
+    """A template's own attribute or type entries, encoded once and kept in the template."""
+    key = f"attrtypes.{kind}"
+    cached = src.cache.get(key)
+    if not isinstance(cached, tuple):
+        fixed = src.attr_type_groups
+        cached = src.cache[key] = encode_entry_groups(
+            [(e.dialect, e.custom, e.raw or b"") for e in seeded],
+            fixed[kind] if fixed is not None else None)
+    return cached
+
+
+def prepare(module: Module, registry: Registry | None = None) -> None:
+    """Do once, ahead of the first save, what every template-mode write of `module`'s file needs (the
+    numbering's seeded tables, the template's own entries encoded, the groups and payloads of its
+    sections): a server calls this after opening a file, so that its first save costs what the
+    later ones do."""
+    src = template_of(module)
+    if src is None or module.error is not None:
+        return
+    num = Numbering(module.version, registry if registry is not None else default_registry(), src,
+                    module.version)
+    for kind in (ATTR, TYPE):
+        if num.seeded[kind]:
+            _template_entries(src, kind, num.ordered[kind][:num.seeded[kind]])
+    _ = (src.op_name_groups, src.alignments, src.payloads, src.distinct_before)
+
+
+def _section_order(src: Template | None, sections: dict[int, bytes]) -> list[int]:
     if src is None:
         return [s for s in SECTION_ORDER if s in sections]
     kept = [sid for sid, _ in sorted(src.sections.items(), key=lambda kv: kv[1][0]) if sid in sections]
     return kept + [s for s in SECTION_ORDER if s in sections and s not in kept]
 
 
-def _template_section(src: SourceTables, sid: int) -> Section:
-    start, end = src.sections[sid]
-    return read_section(ByteReader(src.data, start, end))
-
-
-def _template_section_data(src: SourceTables, sid: int) -> bytes:
-    sec = _template_section(src, sid)
-    return bytes(sec.data.bytes(sec.data.remaining))
-
-
-def _template_alignments(src: SourceTables) -> dict[int, int]:
-    """Sections other than Resource that the template wrote with an alignment: section id -> alignment
-    (upstream never aligns them, but another producer may, and the template's framing is kept)."""
-    out: dict[int, int] = {}
-    for sid, (start, end) in src.sections.items():
-        if sid != 5 and src.data[start] & 0x80:
-            out[sid] = read_section(ByteReader(src.data, start, end)).alignment
-    return out
+write_bytecode = encode_bytecode
+"""The former name (kept while other branches still call it; decode/encode is the verb pair)."""

@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
-from ..bytecode.reader import read_bytecode
-from ..bytecode.sections import SECTION_NAMES
-from ..bytecode.writer import write_bytecode
+from ..bytecode.reader import decode_bytecode
+from ..bytecode.template import template_of
+from ..bytecode.writer import encode_bytecode
 from ..errors import MlirbcError
 from ..fileio import atomic_write
 from ..ir.module import Module
@@ -49,7 +49,7 @@ class _UsageError(Exception):
 def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
     data = _read(path)
     progress.phase(f"decoding {path}")
-    return read_bytecode(data, reg), len(data)
+    return decode_bytecode(data, reg), len(data)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -143,19 +143,10 @@ def cmd_encode(args: argparse.Namespace) -> int:
             print(f"{args.text}: not written: the text has errors", file=sys.stderr)
             return 1
         progress.phase("encoding")
-        data = write_bytecode(module, version=args.version, producer=args.producer,
+        data = encode_bytecode(module, version=args.version, producer=args.producer,
                               template=template, registry=reg)
     atomic_write(args.output, data)
     return 0
-
-
-def _section_at(module: Module, offset: int) -> str:
-    src = module.source
-    if src is not None:
-        for sid, (start, end) in src.sections.items():
-            if start <= offset < end:
-                return SECTION_NAMES.get(sid, str(sid))
-    return "header"
 
 
 def cmd_roundtrip(args: argparse.Namespace) -> int:
@@ -165,7 +156,8 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         if module.error is not None:
             print(f"{args.file}: error: {module.error}", file=sys.stderr)
             return 1
-        original = bytes(module.source.data) if module.source is not None else b""
+        src = template_of(module)
+        original = bytes(src.data) if src is not None else b""
         progress.phase("printing")
         text = print_module(module).text
         progress.phase("parsing")
@@ -174,13 +166,14 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
             _print_diagnostics(f"{args.file} (view)", result.diagnostics)
             return 1
         progress.phase("encoding")
-        data = write_bytecode(result.module, template=module, registry=reg)
+        data = encode_bytecode(result.module, template=module, registry=reg)
     if data == original:
         print("identical")
         return 0
     n = next((i for i, (a, b) in enumerate(zip(data, original, strict=False)) if a != b),
              min(len(data), len(original)))
-    print(f"differs at byte {n} (0x{n:x}) in the {_section_at(module, n)} section "
+    where = src.section_at(n) if src is not None else "header"
+    print(f"differs at byte {n} (0x{n:x}) in the {where} section "
           f"({len(data)} bytes written, {len(original)} original)")
     return 1
 
@@ -191,8 +184,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if data[:4] == b"ML\xefR":
         with Progress("checking") as progress:
             progress.phase(f"decoding {args.file}")
-            module = read_bytecode(data, reg)
-        for note in module.fallbacks:
+            module = decode_bytecode(data, reg)
+        src = template_of(module)
+        for note in src.fallbacks if src is not None else []:
             print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
                   f"{note.reason}", file=sys.stderr)
         if module.error is not None:
@@ -201,7 +195,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     template = None
     if args.like:
-        template = read_bytecode(_read(args.like), reg)
+        template = decode_bytecode(_read(args.like), reg)
     return 0 if _parse_text(args.file, reg, template) is not None else 1
 
 

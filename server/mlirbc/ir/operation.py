@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .attributes import Attribute, DictionaryAttr, UnknownLoc
 from .types import Type
@@ -57,9 +58,17 @@ class OpName:
 
 
 # Kinds of op properties.
-PROPS_DECODED = "decoded"
-PROPS_ATTRIBUTE = "attribute"
-PROPS_FALLBACK = "fallback"
+class PropsKind(StrEnum):
+    """The three forms of an op's properties (see `Properties`)."""
+
+    DECODED = "decoded"
+    ATTRIBUTE = "attribute"
+    FALLBACK = "fallback"
+
+
+PROPS_DECODED = PropsKind.DECODED
+PROPS_ATTRIBUTE = PropsKind.ATTRIBUTE
+PROPS_FALLBACK = PropsKind.FALLBACK
 
 
 @dataclass
@@ -74,7 +83,7 @@ class Properties:
     decoded values are unchanged, so a model's quirks can never alter bytes nobody touched.
     """
 
-    kind: str
+    kind: PropsKind
     values: dict[str, Attribute] = field(default_factory=dict)
     attribute: Attribute | None = None
     raw: bytes | None = None

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
+from ..bytecode.template import TableEntry, template_of
 from ..errors import TextSpan
 from ..ir.attributes import FallbackAttr
-from ..ir.module import Module, TableEntry
+from ..ir.module import Module
 from ..ir.operation import Properties
 from ..ir.types import FallbackType
 from ..view.edits import ViewState
@@ -59,7 +60,7 @@ def decode_diagnostics(decoded: Decoded, state: ViewState,
 
 def table_entry(module: Module | None, value: object) -> TableEntry | None:
     """The decoded file's attribute/type table entry holding `value` (a fallback part), if any."""
-    src = module.source if module is not None else None
+    src = template_of(module) if module is not None else None
     if src is None:
         return None
     entries = src.attrs if isinstance(value, FallbackAttr) else src.types
@@ -75,8 +76,9 @@ def fallback_diagnostics(uri: str, state: ViewState, decoded: Decoded | None, co
     module = decoded.module if decoded is not None else None
     smap = state.map
     reasons: dict[str, str] = {}
-    if module is not None:
-        for n in module.fallbacks:
+    src = template_of(module) if module is not None else None
+    if src is not None:
+        for n in src.fallbacks:
             if n.kind == "op":
                 reasons.setdefault(n.name, n.reason)
     skipped = 0

@@ -18,7 +18,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..bytecode.reader import read_bytecode
+from ..bytecode.reader import decode_bytecode
+from ..bytecode.writer import prepare
 from ..errors import DecodeError
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
@@ -231,7 +232,7 @@ class MlirbcServer(LanguageServer):
                 data = f.read(limit + 1)
             if len(data) > limit:
                 raise RequestFailed(f"{key} grew over the size limit while being read")
-            module = read_bytecode(data, registry)
+            module = decode_bytecode(data, registry)
             state = printed_state(module, print_module(module))
             return Decoded(key, data, module, state, registry, TextLines(state.text),
                            mtime_ns=st.st_mtime_ns)
@@ -251,6 +252,11 @@ class MlirbcServer(LanguageServer):
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
         self.files[key] = decoded
+        # Ready the first save of this file while the user reads it (see bytecode.writer.prepare).
+        job = asyncio.ensure_future(run_bounded(lambda: prepare(decoded.module, registry),
+                                                f"preparing {name} for saving",
+                                                self.settings.decode_timeout_s))
+        job.add_done_callback(lambda j: j.cancelled() or j.exception())
         return decoded
 
 

@@ -147,7 +147,7 @@ def _replace_child(root: Operation, old: Operation, new: Operation) -> Operation
 
 @contextmanager
 def writing(module: Module) -> Iterator[Module]:
-    """`with writing(module): write_bytecode(module, ...)`: the module's top-level ops point at its
+    """`with writing(module): encode_bytecode(module, ...)`: the module's top-level ops point at its
     root (they may be shared with modules built by `reparse_edit`) until the block ends."""
     with _PARENTS:
         root = module.root

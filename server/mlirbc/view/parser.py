@@ -21,10 +21,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from ..bytecode.template import template_of
 from ..errors import TextError, TextSpan
-from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnknownLoc
+from ..ir.attributes import (
+    Attribute,
+    DictionaryAttr,
+    FallbackAttr,
+    FileLineColLoc,
+    StringAttr,
+    UnknownLoc,
+)
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -46,7 +56,7 @@ from ..ir.operation import (
     Region,
     Value,
 )
-from ..ir.types import FallbackType, Type
+from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
@@ -75,6 +85,9 @@ from .sourcemap import (
     SourceMap,
 )
 
+_T = TypeVar("_T")
+_MEMO_SIZE = 1 << 16
+_FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
 _MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
 _ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
 
@@ -152,8 +165,9 @@ class OpParser(Parser):
         self.scope: _Scope | None = None
         self.placeholder_values: dict[int, _Pending] = {}
         self.registered: dict[tuple[str, str], bool] = {}
-        if template is not None and template.source is not None:
-            for n in template.source.op_names:
+        src = template_of(template) if template is not None else None
+        if src is not None:
+            for n in src.op_names:
                 self.registered.setdefault((n.dialect, n.name), n.registered)
         self.resources: list[ResourceGroup] = []
         self.alias_ends: dict[int, int] = {}
@@ -164,7 +178,8 @@ class OpParser(Parser):
         """Stand-ins for the results of ops that failed to parse (keyed by id): uses of them are not
         reported again (no cascade of 'undefined value' errors after one broken op)."""
         self._reported: set[tuple[str, TextSpan, str]] = set()
-        self._uselist_ops: list[tuple[Operation, int]] = []
+        self._type_memo: dict[str, FunctionType] = {}
+        self._props_memo: dict[str, DictionaryAttr] = {}
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
@@ -462,10 +477,10 @@ class OpParser(Parser):
         props_start = self.tok
         if self.consume_if("<"):
             dict_start = self.tok.start
-            props_dict = self.parse_attribute_dict()
+            props_dict = self._memo(self._props_memo, "}>", 1, self.parse_attribute_dict)
             m.piece(PIECE_PROPERTIES, dict_start, self.prev_end)
             self.expect(">", "expected '>' after properties")
-        props_span = self.lexer.span(props_start.start, self.prev_end)
+        props_end = self.prev_end
         op = Operation(OpName(dialect, short, True))
         op.offset = -1
         m.set_op(op)
@@ -491,7 +506,7 @@ class OpParser(Parser):
             if raw_entry:
                 if props_dict is not None:
                     raise TextError(f"an op with {FALLBACK_PROPS_KEY} cannot also have <{{...}}> "
-                                    "properties", props_span)
+                                    "properties", self.lexer.span(props_start.start, props_end))
                 fallback_props = self.fallback_properties(
                     raw_entry[0], self.lexer.span(attrs_start.start, self.prev_end))
                 self._fallback_props_part(attrs_start.start, fallback_props)
@@ -500,11 +515,11 @@ class OpParser(Parser):
             op.attributes = attrs if entries else None
         self.expect(":", "expected ':' and the op's function type")
         type_tok = self.tok
-        ftype = self.parse_function_type()
+        ftype = self._memo(self._type_memo, " loc(", 0, self.parse_function_type)
         m.piece(PIECE_TYPE, type_tok.start, self.prev_end)
         if self.at_keyword("loc"):
             loc_start = self.tok.start
-            op.location = self.parse_loc()
+            op.location = self._loc()
             m.piece(PIECE_LOCATION, loc_start, self.prev_end)
         end = self.prev_end
         # Results.
@@ -545,6 +560,43 @@ class OpParser(Parser):
             m.symbol(sym)
         m.close_op(end)
         return op
+
+    def _memo(self, cache: dict[str, _T], marker: str, extra: int, parse: Callable[[], _T]) -> _T:
+        """`parse()`, or the value an identical text parsed to before.
+
+        Ops repeat their function types and property dictionaries; the text from the current token
+        to `marker` (plus `extra` characters) on the same line is the key, and only a parse that
+        ended exactly there, recording no parts in the map, is kept (the same text always parses the
+        same: aliases are fixed before ops are read)."""
+        text = self.text
+        start = self.tok.start
+        line_end = text.find("\n", start, self.end)
+        stop = text.find(marker, start, line_end if line_end >= 0 else self.end)
+        if stop < 0:
+            return parse()
+        stop += extra
+        key = text[start:stop]
+        hit = cache.get(key)
+        if hit is not None:
+            self.reset(stop)
+            return hit
+        seg = self.map.current_segment
+        parts = len(seg.parts)
+        value = parse()
+        if self.prev_end == stop and len(seg.parts) == parts and len(cache) < _MEMO_SIZE:
+            cache[key] = value
+        return value
+
+    def _loc(self) -> Attribute:
+        """`parse_loc()`, with the commonest form, `loc("file":line:col)`, read in one step."""
+        m = _FILE_LOC_RE.match(self.text, self.tok.start, self.end)
+        if m is not None:
+            line, col = int(m.group(2)), int(m.group(3))
+            if line <= 0xFFFFFFFF and col <= 0xFFFFFFFF:
+                name = self.string_attr(m.group(1).encode("utf-8", "surrogateescape"))
+                self.reset(m.end())
+                return FileLineColLoc.get(name, line, col)
+        return self.parse_loc()
 
     def _fallback_props_part(self, dict_start: int, props: Properties) -> None:
         """Record the `mlirbc.properties = "0x.."` entry of the dictionary at `dict_start`."""
@@ -682,7 +734,7 @@ class OpParser(Parser):
         t = self.parse_type()
         loc: Attribute = UnknownLoc.get()
         if self.at_keyword("loc"):
-            loc = self.parse_loc()
+            loc = self._loc()
         arg = block.add_argument(t, loc)
         self.map.define(handle, arg)
         self.define(tok.text, arg, tok.start)

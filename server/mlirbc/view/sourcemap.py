@@ -854,6 +854,11 @@ class MapBuilder:
     def depth(self) -> int:
         return len(self._stack)
 
+    @property
+    def current_segment(self) -> _Segment:
+        """Where records go now (for a caller that counts what a step recorded)."""
+        return self._seg
+
     # -- names ------------------------------------------------------------------------------------
     def occurrence(self, target: Value | Block | None, start: int, end: int, is_def: bool,
                    is_block: bool) -> NameHandle:

@@ -15,7 +15,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ...bytecode.writer import write_bytecode
+from ...bytecode.writer import encode_bytecode
 from ...errors import EncodeError, MlirbcError
 from ...fileio import atomic_write
 from ...ir.module import Module
@@ -94,7 +94,7 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
 
     def encode(module: Module = module) -> bytes:
         with writing(module):
-            return write_bytecode(module, version=s.output_version, producer=s.output_producer,
+            return encode_bytecode(module, version=s.output_version, producer=s.output_producer,
                                   template=template if template is not None else "auto",
                                   registry=registry, unchanged=unchanged_ops(module, template))
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ...bytecode.stream import ByteReader
-from ...errors import DecodeError
+from ...bytecode.template import payload_words, template_of
 from ...ir.attributes import Attribute, FallbackAttr
 from ...ir.module import Module
 from ...ir.operation import (
@@ -59,28 +58,21 @@ def safe_type(t: Type) -> str:
 
 
 def varint_refs(data: bytes, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
-    """Read `data` as a sequence of varints and say which attribute/type each would name.
-
-    A fallback payload's layout is unknown; most dialects write attribute and type references as
-    varint indices, so this is the likeliest reading (marked as a guess in the hover).
-    """
-    src = module.source if module is not None else None
-    r = ByteReader(data, 0, len(data), "properties")
+    """The payload read as references to the file's attribute and type entries (a guess, said so in
+    the hover), one line each."""
+    words, more = payload_words(data, template_of(module) if module is not None else None, limit)
     out: list[str] = []
-    while not r.at_end() and len(out) < limit:
-        at = r.pos
-        try:
-            v = r.varint()
-        except DecodeError:
-            out.append(f"byte {at}: truncated varint")
-            break
+    for w in words:
+        if w.value is None:
+            out.append(f"byte {w.offset}: truncated varint")
+            continue
         names = []
-        if src is not None and v < len(src.attrs):
-            names.append(f"attr #{v} = `{_short(safe_attr(src.attrs[v].value))}`")
-        if src is not None and v < len(src.types):
-            names.append(f"type #{v} = `{_short(safe_attr(src.types[v].value))}`")
-        out.append(f"byte {at}: {v}" + (" → " + "; ".join(names) if names else ""))
-    if not r.at_end():
+        if w.attr is not None:
+            names.append(f"attr #{w.value} = `{_short(safe_attr(w.attr))}`")
+        if w.type is not None:
+            names.append(f"type #{w.value} = `{_short(safe_attr(w.type))}`")
+        out.append(f"byte {w.offset}: {w.value}" + (" → " + "; ".join(names) if names else ""))
+    if more:
         out.append("…")
     return out
 
