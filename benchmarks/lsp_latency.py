@@ -173,9 +173,11 @@ async def measure(server: Server, path: Path, incremental: bool, repeat: int) ->
         note("didOpen -> first diagnostics")
         out["didOpen -> first diagnostics"] = time.perf_counter() - t0
         # a use of a value in a function some way into the text
-        # (upstream prints the custom form, mlirbc the generic one: any use will do)
-        m = re.compile(r"[(, ]%([0-9]+)\b(?! =)(?!:)").search(text, int(len(text) * 0.6))
-        assert m is not None, "no value use found"
+        # (upstream prints the custom form, its location aliases first; take the use 60% of the way
+        # through all uses)
+        uses = list(re.compile(r"[(, ]%([0-9]+)\b(?! =)(?!:)").finditer(text))
+        assert uses, "no value use found"
+        m = uses[int(len(uses) * 0.6)]
         use = m.start(1)  # just after the '%'
         pos = _pos(text, use)
         times = []
