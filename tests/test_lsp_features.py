@@ -191,3 +191,11 @@ async def test_decode_error_diagnostic_on_partial_view(client: LanguageClient,
 
     with pytest.raises(JsonRpcException):
         await request(client, "mlirbc/save", {"uri": uri})
+
+
+async def test_hover_attribute(client: LanguageClient, tmp_path: Path) -> None:
+    """An attribute inside an op's properties: the map parses the piece on demand."""
+    uri, text = await _open(client, tmp_path, USELIST)
+    pos = find(text, "45 : i32")
+    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
+    assert "IntegerAttr" in h and "45 : i32" in h

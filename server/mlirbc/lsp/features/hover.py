@@ -215,6 +215,15 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
         else:
             msg = f"### Symbol `{text}`\n\nDefined by `{target.name}` at line {_line(codec, span.start)}"
         return msg, ref.spans[0].start, ref.spans[-1].end
+    hit = smap.attribute_at(offset)
+    if hit is not None:
+        what = type(hit.value).__name__
+        text = _short(safe_attr(hit.value), 300)
+        lines = [f"### {what}", f"`{text}`"]
+        typ = getattr(hit.value, "type", None)
+        if isinstance(typ, Type) and not isinstance(hit.value, Type):
+            lines.append(f"Type: `{safe_type(typ)}`")
+        return "\n\n".join(lines), hit.start, hit.end
     if lexed is not None:
         index, lexname = lexed
         lexdef = index.definition(lexname)
