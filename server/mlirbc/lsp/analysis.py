@@ -9,11 +9,22 @@ parsed.  Both run as jobs off the event loop; a newer edit cancels the pending r
 from __future__ import annotations
 
 import asyncio
+import time
 
 from ..view.edits import ViewState, parse_state, reparse_edit
 from .diagnostics import decode_diagnostics, fallback_diagnostics, text_diagnostics
 from .documents import View
 from .server import SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, MlirbcServer
+
+QUICK_CHECK_S = 0.25
+"""A view whose last check took less than this is checked again at once after an edit; the debounce
+(`diagnostics.debounceMs`) is for views whose checks are expensive (a whole large text parsed)."""
+
+
+def debounce_s(server: MlirbcServer, view: View) -> float:
+    if view.check_s < QUICK_CHECK_S:
+        return 0.0
+    return server.settings.debounce_ms / 1000
 
 
 def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
@@ -86,7 +97,9 @@ async def _compute(server: MlirbcServer, view: View) -> ViewState | None:
                 return state
         return parse_state(text, template, registry, lines)
 
+    t0 = time.perf_counter()
     state = await server.run_job(work, "checking the text", "mlirbc: checking the text")
+    view.check_s = time.perf_counter() - t0
     if view.version != version:
         return None
     view.state, view.state_version = state, version

@@ -52,6 +52,8 @@ class View:
     good: ViewState | None = None
     dirty: tuple[int, int] | None = None
     """(start, tail): the text equals `good.text` except, at most, in good.text[start:len - tail]."""
+    check_s: float = 0.0
+    """How long the last check of this view took (a cheap one is not debounced)."""
     computing: tuple[int, asyncio.Future[ViewState | None]] | None = None
     """The version whose state is being computed, and its result to come."""
     changes: dict[str, int] = field(default_factory=lambda: {"ranged": 0, "whole": 0})

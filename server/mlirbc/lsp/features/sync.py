@@ -10,7 +10,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from ...syntax.textlines import TextLines
-from ..analysis import schedule
+from ..analysis import debounce_s, schedule
 from ..documents import View
 from ..server import MlirbcServer, key_of
 from ..uris import is_view_uri
@@ -60,7 +60,7 @@ def register(server: MlirbcServer) -> None:
                 view.changes["whole"] += 1
         view.version = version
         # the last state stays usable for navigation until the new one is ready
-        schedule(server, uri, server.settings.debounce_ms / 1000)
+        schedule(server, uri, debounce_s(server, view))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
