@@ -199,3 +199,21 @@ async def test_hover_attribute(client: LanguageClient, tmp_path: Path) -> None:
     pos = find(text, "45 : i32")
     h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
     assert "IntegerAttr" in h and "45 : i32" in h
+
+
+async def test_navigation_inside_an_op_that_does_not_parse(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    """In an op the parser cannot read, names still resolve (through a lexer index of its text)."""
+    uri, text = await _open(client, tmp_path, USELIST)
+    at = text.index('"test.addi"(%2, %0)')
+    close = text.index(")", at)
+    broken = text[:at] + '"test.addi"(%2 %0' + text[close:]  # a missing comma
+    change(client, uri, 2, [replace_all(broken)])
+    await wait_diagnostics(client, uri, lambda ds: any(d.severity == lsp.DiagnosticSeverity.Error
+                                                       for d in ds))
+    use = find(broken, "%2 %0")
+    defs = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=_td(uri), position=use))
+    assert isinstance(defs, list) and defs and defs[0].range.start == find(broken, "%2 = ")
+    h = await _hover(client, uri, use)
+    assert "does not parse" in h

@@ -7,12 +7,20 @@ from ...view.lexindex import LexIndex, LexName
 from ..documents import View
 
 
+MAX_LEXED = 4_000_000
+"""The largest text a lexer index is built for (a top-level op around text that does not parse)."""
+
+
 def broken_index(view: View, state: ViewState, offset: int) -> LexIndex | None:
-    """The lexer index of the innermost op at `offset` that did not parse (None when it did)."""
-    spans = [s for s in state.map.broken_spans() if s.start <= offset <= s.end]
-    if not spans:
+    """A lexer index around `offset` when it lies in an op the parser could not read (None when it
+    does not): of the whole top-level op holding it, so that names defined before the broken op in the
+    same function resolve too."""
+    if not any(s.start <= offset <= s.end for s in state.map.broken_spans()):
         return None
-    span = min(spans, key=lambda s: s.end - s.start)
+    spans = [span for _, span in state.map.enclosing(offset)]
+    span = spans[-2] if len(spans) >= 2 else spans[-1] if spans else None
+    if span is None or span.end - span.start > MAX_LEXED:
+        return None
     key = (span.start, span.end)
     index = view.lex.get(key)
     if index is None:
