@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..ir.module import Module
 from ..models.registry import Registry
@@ -60,7 +59,6 @@ class View:
     """How the client sent its changes so far (incremental sync sends ranged ones)."""
     lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
     """Indexes of the ranges of the current state that did not parse."""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def codec(self) -> PositionCodec:

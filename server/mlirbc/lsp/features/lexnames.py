@@ -6,7 +6,6 @@ from ...view.edits import ViewState
 from ...view.lexindex import LexIndex, LexName
 from ..documents import View
 
-
 MAX_LEXED = 4_000_000
 """The largest text a lexer index is built for (a top-level op around text that does not parse)."""
 
