@@ -178,6 +178,7 @@ class OpParser(Parser):
         """Stand-ins for the results of ops that failed to parse (keyed by id): uses of them are not
         reported again (no cascade of 'undefined value' errors after one broken op)."""
         self._reported: set[tuple[str, TextSpan, str]] = set()
+        self._isolated_names: dict[str, bool] = {}
         self._type_memo: dict[str, FunctionType] = {}
         self._props_memo: dict[str, DictionaryAttr] = {}
 
@@ -623,7 +624,10 @@ class OpParser(Parser):
             return
 
     def _isolated(self, full: str) -> bool:
-        return is_isolated(self.registry, full)
+        hit = self._isolated_names.get(full)
+        if hit is None:
+            hit = self._isolated_names[full] = is_isolated(self.registry, full)
+        return hit
 
     def _registered(self, dialect: str, short: str, props: Properties | None) -> bool:
         known = self.registered.get((dialect, short))
