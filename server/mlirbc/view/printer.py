@@ -34,10 +34,6 @@ from .sourcemap import (
     PART_HEADER,
     PART_RESOURCES,
     PART_USELIST,
-    PIECE_ATTRIBUTES,
-    PIECE_LOCATION,
-    PIECE_PROPERTIES,
-    PIECE_TYPE,
     MapBuilder,
     SourceMap,
 )
@@ -47,6 +43,7 @@ USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
+_FALLBACK_MARK = "mlirbc.fallback<"
 _FALLBACK_RE = re.compile(r'([#!])mlirbc\.fallback<"((?:[^"\\]|\\.)*)", "0x([0-9A-Fa-f]*)">')
 
 
@@ -144,29 +141,33 @@ class _Printer:
         m.open_op(start, op)
         parts: list[str] = [pad]
         n = start
-        if op.results:
-            first = self.names.get(id(op.results[0]), "%?").split("#")[0]
-            m.define(m.occurrence(op.results[0], n, n + len(first), True, False), *op.results)
-            head = f"{first}:{len(op.results)} = " if len(op.results) > 1 else f"{first} = "
+        results = op.results
+        if results:
+            first = self.names.get(id(results[0]), "%?").split("#")[0]
+            m.results(results, n, n + len(first))
+            head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
             parts.append(head)
             n += len(head)
         name_text = self._op_names.get(op.op_name)
         if name_text is None:
             name_text = print_attribute(StringAttr.get(op.name))
             self._op_names[op.op_name] = name_text
-        m.op_name(n, n + len(name_text))
+        name_at = n
         parts.append(name_text)
         n += len(name_text) + 1
         parts.append("(")
         names = self.names
-        for i, v in enumerate(op.operands):
-            if i:
-                parts.append(", ")
-                n += 2
-            text = names.get(id(v), "%<<UNKNOWN SSA VALUE>>")
-            m.occurrence(v, n, n + len(text), False, False)
-            parts.append(text)
-            n += len(text)
+        if op.operands:
+            uses: list[tuple[int, int, Value]] = []
+            for i, v in enumerate(op.operands):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = names.get(id(v), "%<<UNKNOWN SSA VALUE>>")
+                uses.append((n, n + len(text), v))
+                parts.append(text)
+                n += len(text)
+            m.value_uses(uses)
         parts.append(")")
         n += 1
         if op.successors:
@@ -183,6 +184,7 @@ class _Printer:
             parts.append("]")
             n += 1
         fallback_props: str | None = None
+        ps = pe = -1  # where the properties dictionary is
         if op.properties is not None:
             p = op.properties
             props: str | None = None
@@ -199,15 +201,17 @@ class _Printer:
                 # knows to have none (a newer op layout), but accepts any discardable attribute.
                 fallback_props = FALLBACK_PROPS_KEY + ' = "0x' + (p.raw or b"").hex().upper() + '"'
             if props is not None:
-                m.piece(PIECE_PROPERTIES, n + 2, n + 2 + len(props))
-                self._find_parts(props, n + 2)
+                ps, pe = n + 2, n + 2 + len(props)
+                if _FALLBACK_MARK in props:
+                    self._find_parts(props, n + 2)
                 parts.append(" <")
                 parts.append(props)
                 parts.append(">")
                 n += len(props) + 3
-        sym = symbol_of(op)
-        if sym is not None:
-            m.symbol(sym)
+        if ps >= 0 or op.attributes is not None:
+            sym = symbol_of(op)
+            if sym is not None:
+                m.symbol(sym)
         head = "".join(parts)
         self.emit(head)
         if op.regions:
@@ -223,20 +227,22 @@ class _Printer:
                 self.emit("}, " if ri < last else "})")
         n = self.pos
         tail: list[str] = []
+        ds = de = -1  # where the attribute dictionary is
         if fallback_props is not None:
             rest = ""
             if op.attributes is not None and op.attributes.entries:
                 rest = ", " + print_attribute(op.attributes)[1:-1]
             text = "{" + fallback_props + rest + "}"
-            m.piece(PIECE_ATTRIBUTES, n + 1, n + 1 + len(text))
+            ds, de = n + 1, n + 1 + len(text)
             m.part(PART_FALLBACK_PROPERTIES, n + 2, n + 2 + len(fallback_props), op.properties)
             self._find_parts(text, n + 1)
             tail.append(" " + text)
             n += 1 + len(text)
         elif op.attributes is not None and op.attributes.entries:
             text = print_attribute(op.attributes)
-            m.piece(PIECE_ATTRIBUTES, n + 1, n + 1 + len(text))
-            self._find_parts(text, n + 1)
+            ds, de = n + 1, n + 1 + len(text)
+            if _FALLBACK_MARK in text:
+                self._find_parts(text, n + 1)
             tail.append(" " + text)
             n += 1 + len(text)
         # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
@@ -245,18 +251,21 @@ class _Printer:
         sig = self._signatures.get(sig_key)
         if sig is None:
             sig = self._signatures[sig_key] = print_type(FunctionType.get(*sig_key))
-        m.piece(PIECE_TYPE, n + 3, n + 3 + len(sig))
-        self._find_parts(sig, n + 3)
+        ts = n + 3
+        if _FALLBACK_MARK in sig:
+            self._find_parts(sig, ts)
         n += 3 + len(sig)
         loc = "loc(" + print_location(op.location) + ")"
-        m.piece(PIECE_LOCATION, n + 1, n + 1 + len(loc))
-        self._find_parts(loc, n + 1)
+        if _FALLBACK_MARK in loc:
+            self._find_parts(loc, n + 1)
         tail.append(" : ")
         tail.append(sig)
         tail.append(" ")
         tail.append(loc)
         self.line("".join(tail))
-        m.close_op(n + 1 + len(loc))
+        end = n + 1 + len(loc)
+        m.close_op(end, pieces=(ps, pe, ds, de, ts, ts + len(sig), n + 1, end),
+                   name=(name_at, name_at + len(name_text)))
 
     def _find_parts(self, text: str, at: int) -> None:
         """Fallback attributes and types inside `text`, written at offset `at`.

@@ -841,8 +841,42 @@ class MapBuilder:
         seg, _, i = self._stack[-1]
         seg.sym[i] = name
 
-    def close_op(self, end: int, broken: bool = False) -> None:
+    def value_uses(self, uses: list[tuple[int, int, Value]]) -> None:
+        """Record several value uses (start, end, value) at once (the printer's hot path)."""
+        seg, base = self._seg, self._base
+        starts, ends = seg.occ_start, seg.occ_end
+        targets, flags = seg.occ_target, seg.occ_flags
+        for start, end, v in uses:
+            starts.append(start - base)
+            ends.append(end - base)
+            targets.append(v)
+            flags.append(0)
+
+    def results(self, results: list[OpResult], start: int, end: int) -> None:
+        """The name at [start, end) defines the op's results (`%0` or `%0:2`)."""
+        seg, base = self._seg, self._base
+        i = len(seg.occ_target)
+        seg.occ_start.append(start - base)
+        seg.occ_end.append(end - base)
+        seg.occ_target.append(results[0])
+        seg.occ_flags.append(_DEF)
+        defs = seg.defs
+        for r in results:
+            defs[r] = i
+
+    def close_op(self, end: int, broken: bool = False,
+                 pieces: tuple[int, int, int, int, int, int, int, int] | None = None,
+                 name: tuple[int, int] | None = None) -> None:
+        """Finish the innermost op; `pieces` gives the start and end of its properties, attributes,
+        type and location at once (-1 when absent) instead of one `piece` call each, `name` where its
+        name is (instead of `op_name`)."""
         seg, base, i = self._stack.pop()
+        if name is not None:
+            seg.name_start[i] = name[0] - base
+            seg.name_end[i] = name[1] - base
+        if pieces is not None:
+            at = i * 2 * _PIECES
+            seg.pieces[at:at + 2 * _PIECES] = array("i", [x - base if x >= 0 else -1 for x in pieces])
         seg.op_end[i] = end - base
         if broken:
             seg.broken.add(i)
