@@ -12,12 +12,34 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import IO, Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-CORPUS = REPO.parent / "shared" / "corpus"
 OUT = HERE / "out"
+
+
+def _corpus_module() -> ModuleType:
+    # The corpus is located in one place, tests/corpus.py (MLIRBC_CORPUS, else ../shared/corpus).
+    spec = importlib.util.spec_from_file_location("mlirbc_tests_corpus", REPO / "tests" / "corpus.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CORPUS: Path = _corpus_module().CORPUS
+
+
+def mlir_opt() -> tuple[str, dict[str, str]] | None:
+    """(path to mlir-opt, environment with LD_LIBRARY_PATH) or None when the oracle is not installed."""
+    return mlir_tool("mlir-opt")
+
+
+def mlir_lsp_server() -> tuple[str, dict[str, str]] | None:
+    """Upstream's language server from the same oracle wheels, like `mlir_opt`."""
+    return mlir_tool("mlir-lsp-server")
 
 
 def mlir_tool(name: str) -> tuple[str, dict[str, str]] | None:
@@ -33,11 +55,6 @@ def mlir_tool(name: str) -> tuple[str, dict[str, str]] | None:
         return None
     env = dict(os.environ, LD_LIBRARY_PATH=str(lib))
     return str(exe), env
-
-
-def mlir_opt() -> tuple[str, dict[str, str]] | None:
-    """(path to mlir-opt, environment with LD_LIBRARY_PATH) or None when the oracle is not installed."""
-    return mlir_tool("mlir-opt")
 
 
 def our_env() -> dict[str, str]:

@@ -3,7 +3,7 @@
     python benchmarks/profile_phases.py FILE PHASE [--cprofile N]
     python benchmarks/profile_phases.py --summary PYSPY_RAW [N]
 
-PHASE is cumulative: `none` (imports only), `decode` (read_bytecode), `print` (decode, then print the text
+PHASE is cumulative: `none` (imports only), `decode` (decode_bytecode), `print` (decode, then print the text
 view), `write` (decode, then write in template and fresh mode), `parse` (decode, print, parse the view),
 `encode` (decode, print, parse, write the parsed module).  The difference between two phases under
 `valgrind --tool=callgrind` is that step's instruction count, which stays the same on a loaded machine.
@@ -27,17 +27,17 @@ PHASES = ("none", "decode", "print", "write", "parse", "encode")
 
 
 def run(data: bytes, phase: str) -> None:
-    from mlirbc.bytecode.reader import read_bytecode
-    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.bytecode.reader import decode_bytecode
+    from mlirbc.bytecode.writer import encode_bytecode
     from mlirbc.view.parser import parse_module
     from mlirbc.view.printer import print_module
 
     if phase == "none":
         return
-    m = read_bytecode(data)
+    m = decode_bytecode(data)
     if phase == "write":
-        write_bytecode(m)
-        write_bytecode(m, template=None)
+        encode_bytecode(m)
+        encode_bytecode(m, template=None)
         return
     if phase == "decode":
         return
@@ -46,7 +46,7 @@ def run(data: bytes, phase: str) -> None:
         return
     parsed = parse_module(text, template=m)
     if phase == "encode" and parsed.module is not None:
-        write_bytecode(parsed.module, template=m)
+        encode_bytecode(parsed.module, template=m)
 
 
 def summary(path: str, n: int) -> None:

@@ -27,10 +27,10 @@ FILES = ["upstream/Bytecode__uselist_orders.p01.mlirbc", "upstream/Dialect__SCF_
 _LOADED = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.models.registry import default_registry
 reg = default_registry()
-read_bytecode(open(sys.argv[2], "rb").read(), reg)
+decode_bytecode(open(sys.argv[2], "rb").read(), reg)
 print(",".join(sorted(reg.loaded_dialects)))
 """
 

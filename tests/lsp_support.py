@@ -1,10 +1,9 @@
-"""Shared helpers for the language-server tests: server command, corpus location, client calls."""
+"""Shared helpers for the language-server tests: the server command and the client calls they make."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -15,37 +14,9 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("MLIRBC_CORPUS", REPO.parent / "shared" / "corpus"))
+from corpus import CORPUS
 
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    server_dir = str(REPO / "server")
-    env["PYTHONPATH"] = server_dir + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
-                                      else "")
-    return env
-
-
-CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "mlirbc.lsp"],
-                            server_env=_env())
-
-
-def have(module: str) -> bool:
-    """Whether a part of the format layer imports in this checkout."""
-    import importlib
-
-    sys.path.insert(0, str(REPO / "server"))
-    try:
-        importlib.import_module(module)
-        return True
-    except Exception:
-        return False
-
-
-PARSER_WRITER = have("mlirbc.view.parser") and have("mlirbc.bytecode.writer")
-needs_parser_writer = pytest.mark.xfail(not PARSER_WRITER, reason="parser/writer not landed",
-                                        strict=False)
+CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "mlirbc.lsp"])
 
 
 def corpus(rel: str) -> Path:
@@ -67,9 +38,16 @@ def view_uri(path: Path, scheme: str = "mlirbc") -> str:
 
 
 async def start(client: LanguageClient, options: dict[str, Any] | None = None,
-                spec: str = "visual-studio-code") -> lsp.InitializeResult:
+                spec: str = "visual-studio-code",
+                encodings: list[str] | None = None) -> lsp.InitializeResult:
+    """Initialize like the client `spec`; `encodings` offers position encodings (LSP 3.17)."""
+    caps = client_capabilities(spec)
+    if encodings is not None:
+        general = caps.general or lsp.GeneralClientCapabilities()
+        general.position_encodings = [lsp.PositionEncodingKind(e) for e in encodings]
+        caps.general = general
     result = await client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(spec), initialization_options=options or {}))
+        capabilities=caps, initialization_options=options or {}))
     INIT_RESULTS[id(client)] = result
     return result
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 
 SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
 JAX = CORPUS / "jax" / "mlp2.mlirbc"
@@ -53,7 +53,7 @@ def test_encode_at_another_version(tmp_path: Path) -> None:
     out = tmp_path / "v3.mlirbc"
     proc = run("encode", str(view), "-o", str(out), "--version", "3", "--producer", "me")
     assert proc.returncode == 0, proc.stderr
-    m = read_bytecode(out.read_bytes())
+    m = decode_bytecode(out.read_bytes())
     assert (m.version, m.producer, m.error) == (3, "me", None)
     assert out.read_bytes() == (CORPUS / "upstream" / "Bytecode__uselist_orders.p01.v3.mlirbc").read_bytes() \
         .replace(b"MLIR22.1.8\0", b"me\0")
@@ -86,3 +86,24 @@ def test_check_and_info_exit_codes(tmp_path: Path) -> None:
     assert info["fallbacks"]["op"] > 0
     assert run("info", str(tmp_path / "missing.mlirbc")).returncode == 2
     assert run("frobnicate").returncode == 2
+
+
+def test_readme_lists_every_command_and_its_example_runs() -> None:
+    """The README's CLI table names every subcommand, and its main-job command works on a fresh clone
+    (the example it decodes ships in the repository)."""
+    import re
+
+    from mlirbc.cli.main import build_parser
+
+    readme = (REPO / "README.md").read_text()
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    commands = set(sub.choices)  # type: ignore[arg-type]
+    listed = set(re.findall(r"^\| `mlirbc (\w+)", readme, re.M))
+    assert commands == listed
+    main_job = re.search(r"\.venv/bin/mlirbc decode (\S+)", readme)
+    assert main_job is not None
+    example = REPO / main_job.group(1)
+    assert example.is_file() and example.stat().st_size < 100_000
+    proc = run("decode", str(example))
+    assert proc.returncode == 0, proc.stderr
+    assert '"vhlo.func_v1"' in proc.stdout and "mlirbc.properties" in proc.stdout

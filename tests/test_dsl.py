@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.stream import ByteReader, encode_varint
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.structured import StructuredAttr
 from mlirbc.models.api import ModelError
 from mlirbc.models.build import models
@@ -118,7 +118,7 @@ def _bytecode(text: str, version: int) -> bytes:
 def test_llvm_debug_info_and_loop_annotations_decode_and_reencode(version: int) -> None:
     data = _bytecode(DEBUG_INFO, version)
     reg = llvm_registry()
-    m = read_bytecode(data, reg)
+    m = decode_bytecode(data, reg)
     assert m.error is None
     assert [(n.kind, n.name, n.reason) for n in m.fallbacks] == []
     assert m.source is not None
@@ -127,12 +127,12 @@ def test_llvm_debug_info_and_loop_annotations_decode_and_reencode(version: int) 
     assert len(llvm) >= 20 and len(kinds) == len({e.value.kind.name for e in llvm})  # type: ignore[union-attr]
     assert {"DICompositeTypeAttr", "DISubprogramAttr", "LoopAnnotationAttr", "DIExpressionAttr",
             "DIImportedEntityAttr", "DIGlobalVariableExpressionAttr", "DISubrangeAttr"} <= kinds
-    assert write_bytecode(m, registry=reg) == data
+    assert encode_bytecode(m, registry=reg) == data
     text = print_module(m).text
     parsed = parse_module(text, template=m, registry=reg)
     assert parsed.module is not None, [d.message for d in parsed.errors[:3]]
-    assert write_bytecode(parsed.module, template=m, registry=reg) == data
-    assert write_bytecode(parsed.module, template=None, registry=reg) == data
+    assert encode_bytecode(parsed.module, template=m, registry=reg) == data
+    assert encode_bytecode(parsed.module, template=None, registry=reg) == data
 
 
 @pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
@@ -140,7 +140,7 @@ def test_llvm_attributes_print_as_mlir_opt_prints_them() -> None:
     """The view of such a file is mlir-opt's own generic print (distinct attributes keep their stored
     numbers, which mlir-opt renumbers), and mlir-opt reads it."""
     data = _bytecode(DEBUG_INFO, 6)
-    ours = print_module(read_bytecode(data, llvm_registry())).text
+    ours = print_module(decode_bytecode(data, llvm_registry())).text
     theirs = run_mlir_opt(GENERIC_FLAGS, data).stdout.decode()
 
     def norm(text: str) -> list[str]:
@@ -179,7 +179,7 @@ def test_a_users_ods_json_file_declares_codecs() -> None:
     assert reg.attr_codec_registration("builtin") is not None
     assert reg.attr_codec_registration("builtin").origin == "builtin (mlirbc)"  # type: ignore[union-attr]
     data = (CORPUS / "vhlo" / "shard_map_collectives.mlirbc").read_bytes()
-    m = read_bytecode(data, reg)
+    m = decode_bytecode(data, reg)
     # no op models here (neither vhlo's nor sdy's): only those are fallbacks, every sdy attribute decodes
     assert {(n.kind, n.name.split(".")[0]) for n in m.fallbacks} == {
         ("op", "vhlo"), ("op", "sdy"), ("attribute", "vhlo"), ("type", "vhlo")}
@@ -193,7 +193,7 @@ def test_a_users_ods_json_file_declares_codecs() -> None:
     text = print_module(m).text
     parsed = parse_module(text, template=m, registry=reg)
     assert parsed.module is not None, [d.message for d in parsed.errors[:3]]
-    assert write_bytecode(parsed.module, template=m, registry=reg) == data
+    assert encode_bytecode(parsed.module, template=m, registry=reg) == data
 
 
 def _records_with_unknown_helper() -> dict[str, Any]:
@@ -212,14 +212,14 @@ def test_a_helper_without_a_hook_keeps_its_entries_as_fallbacks() -> None:
     data = _bytecode(DEBUG_INFO, 6)
     reg = models(entry_points=False)
     register_dsl(reg, _records_with_unknown_helper(), "test", dialect="llvm", cpp_dialect="LLVM")
-    m = read_bytecode(data, reg)
+    m = decode_bytecode(data, reg)
     reasons = {n.reason for n in m.fallbacks}
     assert reasons and all("no hook for the hand-written DSL helper 'readFancyInt'" in r for r in reasons)
     assert all(n.name == "llvm" for n in m.fallbacks)  # only the entries with that member
-    assert write_bytecode(m, registry=reg) == data
+    assert encode_bytecode(m, registry=reg) == data
     register_field_hook("readFancyInt", OptionalVarIntHook())
     try:
-        assert not read_bytecode(data, reg).fallbacks
+        assert not decode_bytecode(data, reg).fallbacks
     finally:
         del FIELD_HOOKS["readFancyInt"]
 

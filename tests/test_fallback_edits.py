@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_FALLBACK
@@ -60,7 +60,7 @@ def _disabled() -> Registry:
 @functools.cache
 def _original(path: str) -> tuple[bytes, Module, str]:
     data = (CORPUS / path).read_bytes()
-    module = read_bytecode(data, _disabled())
+    module = decode_bytecode(data, _disabled())
     assert module.error is None, f"{path}: {module.error}"
     return data, module, print_module(module).text
 
@@ -75,7 +75,7 @@ def _oracle_print(data: bytes) -> str:
 def _encode(text: str, template: Module) -> bytes:
     result = parse_module(text, template=template, registry=_disabled())
     assert result.module is not None, [f"{d.span}: {d.message}" for d in result.errors]
-    return write_bytecode(result.module, template=template, registry=_disabled())
+    return encode_bytecode(result.module, template=template, registry=_disabled())
 
 
 # -- reading mlir-opt's generic output ---------------------------------------------------------------
@@ -311,7 +311,7 @@ def test_edit_keeps_arith_properties_for_the_oracle(path: str, edit: str) -> Non
     assert arith_properties(after) == props_before
     check(before, after)
     # Our reader agrees: every arith op is still a fallback with its exact payload bytes.
-    reread = read_bytecode(result, _disabled())
+    reread = decode_bytecode(result, _disabled())
     assert reread.error is None and reread.root is not None and module.root is not None
 
     def payloads(m: Module) -> list[bytes | None]:
@@ -370,7 +370,7 @@ def _jax_deserialize(data: bytes) -> None:
 @pytest.mark.parametrize("path", JAX, ids=[p.stem for p in JAX])
 def test_jax_rename_keeps_every_fallback_byte(path: Path) -> None:
     data = path.read_bytes()
-    module = read_bytecode(data, OPAQUE)
+    module = decode_bytecode(data, OPAQUE)
     assert module.error is None and module.root is not None
     view = print_module(module).text
     m = re.search(r'^"builtin\.module"\(\) <\{sym_name = "([\w$.]+)"\}>', view, re.M)
@@ -379,8 +379,8 @@ def test_jax_rename_keeps_every_fallback_byte(path: Path) -> None:
     text = view[:m.start(1)] + new + view[m.end(1):]
     result = parse_module(text, template=module, registry=OPAQUE)
     assert result.module is not None, [f"{d.span}: {d.message}" for d in result.errors]
-    out = write_bytecode(result.module, template=module, registry=OPAQUE)
-    reread = read_bytecode(out, OPAQUE)
+    out = encode_bytecode(result.module, template=module, registry=OPAQUE)
+    reread = decode_bytecode(out, OPAQUE)
     assert reread.error is None and reread.root is not None
     # The edit shows, and only the edit.
     new_view = print_module(reread).text
@@ -406,15 +406,15 @@ def test_jax_delete_unused_op_keeps_other_fallbacks() -> None:
     fallback payloads and bytes."""
     path = CORPUS / "jax" / "mlp2.mlirbc"
     data = path.read_bytes()
-    module = read_bytecode(data, OPAQUE)
+    module = decode_bytecode(data, OPAQUE)
     view = print_module(module).text
     line = next(ln for ln in view.splitlines() if '"vhlo.broadcast_in_dim_v1"' in ln)
     dead = re.sub(r"^( *)%[\w$.]+ = ", r"\1%dead = ", line)
     text = view.replace(line, f"{line}\n{dead}", 1)
     added = parse_module(text, template=module, registry=OPAQUE)
     assert added.module is not None, [f"{d.span}: {d.message}" for d in added.errors]
-    out1 = write_bytecode(added.module, template=module, registry=OPAQUE)
-    mid = read_bytecode(out1, OPAQUE)
+    out1 = encode_bytecode(added.module, template=module, registry=OPAQUE)
+    mid = decode_bytecode(out1, OPAQUE)
     assert mid.error is None
     assert len(_fallback_ops(mid)) == len(_fallback_ops(module)) + 1
     # Delete it again through the view of the edited file.
@@ -426,8 +426,8 @@ def test_jax_delete_unused_op_keeps_other_fallbacks() -> None:
     assert len(unused) == 1
     back = parse_module(mid_view.replace(unused[0] + "\n", "", 1), template=mid, registry=OPAQUE)
     assert back.module is not None, [f"{d.span}: {d.message}" for d in back.errors]
-    out2 = write_bytecode(back.module, template=mid, registry=OPAQUE)
-    final = read_bytecode(out2, OPAQUE)
+    out2 = encode_bytecode(back.module, template=mid, registry=OPAQUE)
+    final = decode_bytecode(out2, OPAQUE)
     assert final.error is None
     assert _fallback_ops(final) == _fallback_ops(module)
     entries = _fallback_entries(module, data)

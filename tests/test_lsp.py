@@ -2,41 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
-    CONFIG,
     change,
     convert_from,
     convert_to,
     copy,
     insert,
-    needs_parser_writer,
     open_view,
     replace_all,
     request,
-    start,
     view_uri,
     wait_diagnostics,
 )
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # The StableHLO models are off: the JAX export stands for a file with fallback parts.
-    await start(lsp_client, {"models": {"disabled": ["vhlo"]}})
-    yield
-    await lsp_client.shutdown_session()
+# The StableHLO models are off: the JAX export stands for a file with fallback parts.
+pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
 
 
 @pytest.mark.parametrize("rel", [UPSTREAM, JAX, "iree/mlp2.flow.mlirbc"])
@@ -179,7 +168,6 @@ async def test_edit_reports_text_errors(client: LanguageClient, tmp_path: Path) 
     assert all(d.source == "mlirbc" for d in diags)
 
 
-@needs_parser_writer
 async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: Path) -> None:
     """An edited view is parsed and written with the original as template."""
     path = copy(UPSTREAM, tmp_path)
@@ -198,7 +186,6 @@ async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: P
     assert "value = 44 : i32" in again
 
 
-@needs_parser_writer
 async def test_edit_then_save(client: LanguageClient, tmp_path: Path) -> None:
     path = copy(UPSTREAM, tmp_path)
     text = await convert_from(client, path.as_uri())
@@ -208,3 +195,45 @@ async def test_edit_then_save(client: LanguageClient, tmp_path: Path) -> None:
     res = await request(client, "mlirbc/save", {"uri": uri})
     assert res["written"] == str(path)
     assert "value = 7 : i32" in await convert_from(client, path.as_uri())
+
+
+async def test_incremental_and_full_sync_agree(client: LanguageClient, tmp_path: Path) -> None:
+    """The same edits sent as incremental changes to one view and as whole documents to another give
+    the same diagnostics (error, then none after the undo) and the same bytes."""
+    path = copy("upstream/Dialect__Arith__ops.mlirbc", tmp_path)
+    text = await convert_from(client, path.as_uri())
+    inc, full = view_uri(path, "mlirbc"), view_uri(path, "mlir.bytecode-mlir")
+    open_view(client, inc, text)
+    open_view(client, full, text)
+    at = text.index("(%", len(text) // 2) + 1
+    line = text.count("\n", 0, at)
+    col = at - (text.rfind("\n", 0, at) + 1)
+    broken = text[:at] + "%nope" + text[at + 2:]
+    rng = lsp.Range(start=lsp.Position(line=line, character=col),
+                    end=lsp.Position(line=line, character=col + 2))
+    change(client, inc, 2, [lsp.TextDocumentContentChangePartial(range=rng, text="%nope")])
+    change(client, full, 2, [replace_all(broken)])
+    got = []
+    for uri in (inc, full):
+        diags = await wait_diagnostics(client, uri, lambda ds: any(
+            d.severity == lsp.DiagnosticSeverity.Error for d in ds))
+        got.append([(d.range, d.message) for d in diags if d.severity == lsp.DiagnosticSeverity.Error])
+    assert got[0] == got[1] and "undefined" in got[0][0][1]
+    # undo, then a valid edit (a location renamed): no errors, the same bytes from both views
+    back = lsp.Range(start=rng.start, end=lsp.Position(line=line, character=col + 5))
+    change(client, inc, 3, [lsp.TextDocumentContentChangePartial(range=back, text=text[at:at + 2])])
+    change(client, full, 3, [replace_all(text)])
+    for uri in (inc, full):
+        await wait_diagnostics(client, uri, lambda ds: not any(
+            d.severity == lsp.DiagnosticSeverity.Error for d in ds))
+    loc = text.index('loc("', len(text) // 3)
+    end = text.index(")", loc) + 1
+    renamed = text[:loc] + 'loc("renamed.mlir":7:7)' + text[end:]
+    lline = text.count("\n", 0, loc)
+    lcol = loc - (text.rfind("\n", 0, loc) + 1)
+    change(client, inc, 4, [lsp.TextDocumentContentChangePartial(range=lsp.Range(
+        start=lsp.Position(line=lline, character=lcol),
+        end=lsp.Position(line=lline, character=lcol + end - loc)), text='loc("renamed.mlir":7:7)')])
+    change(client, full, 4, [replace_all(renamed)])
+    a, b = await convert_to(client, inc), await convert_to(client, full)
+    assert a == b and a != path.read_bytes()

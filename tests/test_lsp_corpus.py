@@ -3,25 +3,19 @@ file that upstream rejects gives a located error, and the server keeps answering
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from corpus import CORPUS, invalid_manifest, manifest
-from lsp_support import CONFIG, convert_from, convert_to, open_view, start, view_uri
+from lsp_support import convert_from, convert_to, open_view, view_uri
+from mlirbc.bytecode.reader import decode_bytecode
 
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # The StableHLO models are off: JAX exports stand for files with fallback parts here (the models'
-    # own editor behaviour is tested in test_stablehlo_lsp.py).
-    await start(lsp_client, {"limits": {"decodeTimeoutSeconds": 600}, "models": {"disabled": ["vhlo"]}})
-    yield
-    await lsp_client.shutdown_session()
+# The StableHLO models are off: JAX exports stand for files with fallback parts here (the models' own
+# editor behaviour is tested in test_stablehlo_lsp.py).
+pytestmark = pytest.mark.lsp_options({"limits": {"decodeTimeoutSeconds": 600},
+                                      "models": {"disabled": ["vhlo"]}})
 
 
 def _close(client: LanguageClient, uri: str) -> None:
@@ -101,7 +95,6 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
     from pathlib import Path
 
     from lsp_support import find, hover_text, replace_all, request, wait_diagnostics
-    from mlirbc.bytecode.reader import read_bytecode
     from mlirbc.ir.attributes import StringAttr
     from mlirbc.ir.operation import PROPS_FALLBACK
 
@@ -110,7 +103,7 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
     from mlirbc.models.build import models
 
     opaque = models(disabled=["vhlo"])
-    before = read_bytecode(path.read_bytes(), opaque)
+    before = decode_bytecode(path.read_bytes(), opaque)
     assert before.root is not None
     payloads = [op.properties.raw for op in before.root.walk()
                 if op.properties is not None and op.properties.kind == PROPS_FALLBACK]
@@ -134,7 +127,7 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
         content_changes=[replace_all(edited)]))
     res = await request(client, "mlirbc/save", {"uri": uri})
     assert res["written"] == str(path)
-    after = read_bytecode(path.read_bytes(), opaque)
+    after = decode_bytecode(path.read_bytes(), opaque)
     assert after.error is None and after.root is not None
     assert after.root.properties is not None
     name = after.root.properties.values["sym_name"]

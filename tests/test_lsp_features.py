@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_lsp
+import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
-    CONFIG,
     change,
     convert_from,
     copy,
@@ -18,7 +16,6 @@ from lsp_support import (
     hover_text,
     open_view,
     replace_all,
-    start,
     view_uri,
     wait_diagnostics,
 )
@@ -26,14 +23,8 @@ from lsp_support import (
 PDL = "upstream/Rewrite__pdl-bytecode.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
 USELIST = "upstream/Bytecode__uselist_orders.p00.mlirbc"
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # The StableHLO models are off: the JAX export stands for a file with fallback parts.
-    await start(lsp_client, {"models": {"disabled": ["vhlo"]}})
-    yield
-    await lsp_client.shutdown_session()
+# The StableHLO models are off: the JAX export stands for a file with fallback parts.
+pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
 
 
 async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str]:
@@ -203,3 +194,29 @@ async def test_decode_error_diagnostic_on_partial_view(client: LanguageClient,
 
     with pytest.raises(JsonRpcException):
         await request(client, "mlirbc/save", {"uri": uri})
+
+
+async def test_hover_attribute(client: LanguageClient, tmp_path: Path) -> None:
+    """An attribute inside an op's properties: the map parses the piece on demand."""
+    uri, text = await _open(client, tmp_path, USELIST)
+    pos = find(text, "45 : i32")
+    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
+    assert "IntegerAttr" in h and "45 : i32" in h
+
+
+async def test_navigation_inside_an_op_that_does_not_parse(client: LanguageClient,
+                                                           tmp_path: Path) -> None:
+    """In an op the parser cannot read, names still resolve (through a lexer index of its text)."""
+    uri, text = await _open(client, tmp_path, USELIST)
+    at = text.index('"test.addi"(%2, %0)')
+    close = text.index(")", at)
+    broken = text[:at] + '"test.addi"(%2 %0' + text[close:]  # a missing comma
+    change(client, uri, 2, [replace_all(broken)])
+    await wait_diagnostics(client, uri, lambda ds: any(d.severity == lsp.DiagnosticSeverity.Error
+                                                       for d in ds))
+    use = find(broken, "%2 %0")
+    defs = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=_td(uri), position=use))
+    assert isinstance(defs, list) and defs and defs[0].range.start == find(broken, "%2 = ")
+    h = await _hover(client, uri, use)
+    assert "does not parse" in h

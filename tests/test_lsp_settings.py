@@ -7,22 +7,17 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
-    CONFIG,
-    _env,
     convert_from,
     convert_to,
     copy,
     corpus,
-    needs_parser_writer,
     open_view,
     request,
     start,
@@ -33,21 +28,13 @@ UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 LARGE = "large/synthetic_100k_ops.mlirbc"
 
 
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def raw_client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    yield
-    await lsp_client.shutdown_session()
-
-
 def _header(data: bytes) -> tuple[int, str]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
-    from mlirbc.bytecode.header import read_header
+    from mlirbc.bytecode.header import decode_header
     from mlirbc.bytecode.stream import ByteReader
 
-    return read_header(ByteReader(data, 0, len(data), "header"))
+    return decode_header(ByteReader(data, 0, len(data), "header"))
 
 
-@needs_parser_writer
 async def test_output_version_and_producer(raw_client: LanguageClient, tmp_path: Path) -> None:
     await start(raw_client, {"output": {"version": 5, "producer": "mlirbc-test"}})
     path = copy(UPSTREAM, tmp_path)
@@ -120,7 +107,7 @@ def test_tcp_transport(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "mlirbc.lsp", "--tcp", f"127.0.0.1:{port}"],
-                            env=_env(), stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -148,6 +135,6 @@ def test_tcp_transport(tmp_path: Path) -> None:
 
 
 def test_console_entry_point_help() -> None:
-    out = subprocess.run([sys.executable, "-m", "mlirbc.lsp", "--help"], env=_env(),
+    out = subprocess.run([sys.executable, "-m", "mlirbc.lsp", "--help"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--tcp" in out.stdout

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.cli.main import main as cli_main
 from mlirbc.ir.module import Module
 from mlirbc.models.build import models
@@ -86,7 +86,7 @@ def _registry(disabled: tuple[str, ...]) -> Registry:
 
 @functools.cache
 def _template(like: str, disabled: tuple[str, ...]) -> Module:
-    module = read_bytecode((CORPUS / like).read_bytes(), _registry(disabled))
+    module = decode_bytecode((CORPUS / like).read_bytes(), _registry(disabled))
     assert module.error is None
     return module
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS
+from mlirbc.bytecode.template import template_of
 from mlirbc.ir.attributes import (
     ArrayAttr,
     Attribute,
@@ -177,9 +178,9 @@ def test_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_no_fallbacks_and_properties_match(path: Path, registry: object) -> None:
-    module = reader.read_bytecode(path.read_bytes(), registry=registry)
+    module = reader.decode_bytecode(path.read_bytes(), registry=registry)
     assert module.error is None
-    assert module.fallbacks == [], [f.reason for f in module.fallbacks]
+    assert template_of(module).fallbacks == [], [f.reason for f in template_of(module).fallbacks]
     assert module.root is not None
     ops: list[Operation] = list(module.root.walk())
     printed = list(printed_ops(generic_text(path).read_text()))
@@ -210,7 +211,7 @@ def test_quant_types_print_as_mlir_opt(registry: object) -> None:
     for path in FILES:
         if "Quant" not in path.name and "Tosa" not in path.name:
             continue
-        module = reader.read_bytecode(path.read_bytes(), registry=registry)
+        module = reader.decode_bytecode(path.read_bytes(), registry=registry)
         text = generic_text(path).read_text()
         assert module.source is not None
         for entry in module.source.types:
@@ -240,8 +241,8 @@ def test_ops_of_dialects_mlir_opt_does_not_register(tmp_path: Path, registry: ob
                    '  return\n}\n')
     bc = subprocess.run([str(opt), "--allow-unregistered-dialect", "--emit-bytecode", str(src)],
                         capture_output=True, env=env, check=True).stdout
-    module = reader.read_bytecode(bc, registry=registry)
-    assert module.fallbacks == []
+    module = reader.decode_bytecode(bc, registry=registry)
+    assert template_of(module).fallbacks == []
     assert module.root is not None
     (op,) = [o for o in module.root.walk() if o.name == "vcix.v.sv"]
     assert op.properties is not None and op.properties.kind == "attribute"

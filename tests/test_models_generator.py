@@ -20,7 +20,7 @@ def test_data_is_small_and_indexed() -> None:
     total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 1_000_000
     index = read_index()
-    assert {p.name for p in files} == {"index.json"} | {e["file"] for e in index["dialects"].values()}
+    assert {p.name for p in files} == {"catalog.json"} | {e["file"] for e in index["dialects"].values()}
     assert sum(len(e["ops"]) for e in index["dialects"].values()) == 2633
     # further model sets, in the same format
     assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == {"stablehlo", "dsl"}

@@ -34,8 +34,9 @@ from typing import Any
 import pytest
 
 from corpus import REPO
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.template import template_of
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_DECODED, PROPS_FALLBACK, Operation
 from mlirbc.models.build import models
@@ -102,7 +103,7 @@ def files(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     proc = run_mlir_opt(["--emit-bytecode", f"--emit-bytecode-version={version}"], MLIR_TEXT.encode())
     assert proc.returncode == 0, proc.stderr.decode()
     original = proc.stdout
-    assert read_bytecode(original, models(entry_points=False)).version == version
+    assert decode_bytecode(original, models(entry_points=False)).version == version
     path = tmp_path_factory.mktemp("qtr") / f"qtr.v{version}.mlirbc"
     path.write_bytes(rename_dialects(original))
     return original, path
@@ -136,11 +137,11 @@ def test_derived_layouts_match_upstream(qtr_json: Path) -> None:
 def test_ods_json_decodes_renamed_ops(qtr_json: Path, files: tuple[bytes, Path]) -> None:
     original, path = files
     renamed = path.read_bytes()
-    before = _ops(read_bytecode(original, models(entry_points=False)))
+    before = _ops(decode_bytecode(original, models(entry_points=False)))
     reg = models(entry_points=False, ods_json=[str(qtr_json)])
-    module = read_bytecode(renamed, reg)
+    module = decode_bytecode(renamed, reg)
     after = _ops(module)
-    assert module.fallbacks == []
+    assert template_of(module).fallbacks == []
     assert [_renamed(op.name) for op in before] == [op.name for op in after]
     seen = set()
     for old, new in zip(before, after, strict=True):
@@ -164,14 +165,14 @@ def test_ods_json_decodes_renamed_ops(qtr_json: Path, files: tuple[bytes, Path])
     assert parsed.module is not None and not parsed.errors
     assert all(op.properties.raw is None for op in _ops(parsed.module)
                if op.name in NEW_OPS and op.properties is not None)
-    assert write_bytecode(parsed.module, template=module, registry=reg) == renamed
+    assert encode_bytecode(parsed.module, template=module, registry=reg) == renamed
 
 
 def test_without_json_they_stay_fallbacks(files: tuple[bytes, Path]) -> None:
     original, path = files
     renamed = path.read_bytes()
-    before = _ops(read_bytecode(original, models(entry_points=False)))
-    module = read_bytecode(renamed, models(entry_points=False))
+    before = _ops(decode_bytecode(original, models(entry_points=False)))
+    module = decode_bytecode(renamed, models(entry_points=False))
     after = _ops(module)
     n = 0
     for old, new in zip(before, after, strict=True):
@@ -184,10 +185,10 @@ def test_without_json_they_stay_fallbacks(files: tuple[bytes, Path]) -> None:
         assert pn is not None and pn.kind == PROPS_FALLBACK and pn.values == {} and pn.raw is not None
         assert f"no model for dialect '{new.name.split('.')[0]}'" in pn.reason
         assert pn.raw == po.raw == renamed[pn.offset:pn.offset + len(pn.raw)]
-    assert n == sum(1 for note in module.fallbacks if note.kind == "op") == 11
+    assert n == sum(1 for note in template_of(module).fallbacks if note.kind == "op") == 11
     text = print_module(module).text
     assert text.count("mlirbc.properties = \"0x") == n
-    assert write_bytecode(module, registry=models(entry_points=False)) == renamed
+    assert encode_bytecode(module, registry=models(entry_points=False)) == renamed
 
 
 def _cli_info(*args: str) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.template import template_of
 from mlirbc.models.build import models
 from mlirbc.view.printer import print_module
 
@@ -50,12 +51,13 @@ OPAQUE = models(disabled=["vhlo"])
 
 
 def _view(data: bytes) -> str:
-    return print_module(read_bytecode(data, OPAQUE)).text
+    return print_module(decode_bytecode(data, OPAQUE)).text
 
 
 def _fallback_payloads(data: bytes) -> list[tuple[str, bytes]]:
-    module = read_bytecode(data, OPAQUE)
-    return [(n.name, data[n.offset:n.offset + n.size]) for n in module.fallbacks if n.kind == "op"]
+    module = decode_bytecode(data, OPAQUE)
+    notes = template_of(module).fallbacks  # type: ignore[union-attr]
+    return [(n.name, data[n.offset:n.offset + n.size]) for n in notes if n.kind == "op"]
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +175,8 @@ def test_hover_and_definition(session: dict[str, Any]) -> None:
 def test_fallback_diagnostics(session: dict[str, Any]) -> None:
     diags = _step(session, "b_open")["diagnostics"]
     ops = [d for d in diags if d["code"] == "fallback-op"]
-    expected = [n for n in read_bytecode((CORPUS / JAX).read_bytes(), OPAQUE).fallbacks if n.kind == "op"]
+    jax = template_of(decode_bytecode((CORPUS / JAX).read_bytes(), OPAQUE))
+    expected = [n for n in jax.fallbacks if n.kind == "op"]  # type: ignore[union-attr]
     assert len(ops) == len(expected) > 0
     assert {d["severity"] for d in ops} == {3}  # Information
     assert {d["source"] for d in ops} == {"mlirbc"}
@@ -195,6 +198,13 @@ def test_edit_upstream(session: dict[str, Any]) -> None:
     view = _view(saved)
     assert "value = 99 : i32" in view and "value = 45 : i32" not in view
     assert view == _view(original).replace("value = 45 : i32", "value = 99 : i32")
+
+
+def test_edits_are_sent_incrementally(session: dict[str, Any]) -> None:
+    views = _step(session, "a_sync")["views"]
+    assert views, "mlirbc/info listed no open view"
+    assert sum(v["ranged_changes"] for v in views) > 0
+    assert sum(v["whole_changes"] for v in views) == 0
 
 
 def test_reload_after_save(session: dict[str, Any]) -> None:

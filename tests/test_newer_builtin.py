@@ -17,8 +17,9 @@ import pytest
 
 from corpus import CORPUS
 from mlirbc.bytecode import builtin_codec
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.stream import ByteReader, ByteWriter
+from mlirbc.bytecode.template import template_of
 from mlirbc.errors import DecodeError
 from mlirbc.ir.attributes import Attribute, DialectAttr, DictionaryAttr, FallbackAttr
 from mlirbc.ir.module import Module
@@ -155,7 +156,7 @@ def _walk(x: object) -> Iterator[object]:
 def _validated(path: Path) -> tuple[Module, set[int], list[str]]:
     """Decode `path`, walk its ops alongside its generic print: (module, ids of objects found in parts that
     compare identical, mismatches)."""
-    m = read_bytecode(path.read_bytes())
+    m = decode_bytecode(path.read_bytes())
     assert m.error is None and m.root is not None, f"{path.name}: {m.error}"
     parsed = parse_module(_generic_for(path).read_text())
     assert parsed.module is not None and parsed.module.root is not None, parsed.errors[:3]
@@ -193,11 +194,12 @@ def test_new_code_census() -> None:
     """All new codes in the corpus are attributes 23 (145 entries) and 25 (1); no new type code occurs."""
     counts: dict[int, int] = {}
     for path in FILES:
-        m = read_bytecode(path.read_bytes())
+        m = decode_bytecode(path.read_bytes())
         assert m.source is not None
         for _, code, _ in _new_code_entries(m):
             counts[code] = counts.get(code, 0) + 1
-        assert not [f for f in m.fallbacks if f.name == "builtin" and f.kind == "attribute"], path.name
+        notes = template_of(m).fallbacks  # type: ignore[union-attr]
+        assert not [f for f in notes if f.name == "builtin" and f.kind == "attribute"], path.name
         for e in m.source.types:
             if m.dialects[e.dialect].name == "builtin" and e.custom:
                 assert ByteReader(m.source.data, e.offset, e.offset + e.size, "t").varint() <= 20
@@ -205,7 +207,7 @@ def test_new_code_census() -> None:
 
 
 def test_models_and_reasons_are_recorded() -> None:
-    m = read_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes())
+    m = decode_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes())
     assert m.source is not None
     new = {i for i, _, _ in _new_code_entries(m)}
     assert new and all(m.source.attrs[i].model == BUILTIN_ORIGIN for i in new)
@@ -226,11 +228,11 @@ def _with_producer(data: bytes, producer: bytes) -> bytes:
 
 def test_mlir22_producer_with_an_unknown_code_is_a_located_error() -> None:
     data = _with_producer((IREE / "mlp2.flow.mlirbc").read_bytes(), b"MLIR22.0.0git")
-    good = read_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes())
+    good = decode_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes())
     assert good.source is not None
     offsets = {good.source.attrs[i].offset for i, _, _ in _new_code_entries(good)}
     try:
-        m = read_bytecode(data)
+        m = decode_bytecode(data)
         err = m.error
     except DecodeError as exc:
         err = exc
@@ -246,7 +248,7 @@ def _registry_without_newer_codes() -> Registry:
 
 
 def test_without_the_model_new_codes_stay_fallbacks_with_a_reason() -> None:
-    m = read_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes(), _registry_without_newer_codes())
+    m = decode_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes(), _registry_without_newer_codes())
     assert m.source is not None
     entries = _new_code_entries(m)
     assert entries and all(isinstance(v, FallbackAttr) for _, _, v in entries)
@@ -262,7 +264,7 @@ class _Failing(NewerBuiltinCodec):
 def test_a_failing_model_keeps_the_fallback_and_says_why() -> None:
     reg = _registry_without_newer_codes()
     reg.register_attr_codec(_Failing(), "api test")
-    m = read_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes(), reg)
+    m = decode_bytecode((IREE / "mlp2.flow.mlirbc").read_bytes(), reg)
     assert m.source is not None
     entries = _new_code_entries(m)
     assert entries and all(isinstance(v, FallbackAttr) for _, _, v in entries)
@@ -360,7 +362,7 @@ _needs_oracle = pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
 def test_mlir_opt_prints_every_decoded_text_unchanged() -> None:
     texts = {t for _, t in HANDMADE}
     for path in FILES:
-        m = read_bytecode(path.read_bytes())
+        m = decode_bytecode(path.read_bytes())
         texts |= {v.text for _, _, v in _new_code_entries(m) if isinstance(v, DialectAttr)}
     ordered = sorted(texts)
     src = "\n".join(f'"t.op"() {{v = {t}}} : () -> ()' for t in ordered)
@@ -378,7 +380,7 @@ PARSE_ONLY = ["--allow-unregistered-dialect", "--mlir-very-unsafe-disable-verifi
 @_needs_oracle
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_mlir_opt_accepts_the_view(path: Path) -> None:
-    m = read_bytecode(path.read_bytes())
+    m = decode_bytecode(path.read_bytes())
     text = print_module(m).text.encode("utf-8", "surrogateescape")
     proc = run_mlir_opt(PARSE_ONLY, text)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[:500]

@@ -12,7 +12,7 @@ import pytest
 
 from corpus import CORPUS, EXAMPLES, invalid_manifest, manifest
 from mlirbc.bytecode.attrtypes import AttrTypeTable
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.errors import DecodeError
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Block, FrozenEmptyList, Operation
@@ -38,7 +38,7 @@ def _tables(monkeypatch: pytest.MonkeyPatch, batch: bool) -> list[AttrTypeTable]
 
 def _read(data: bytes) -> tuple[Module | None, str]:
     try:
-        m = read_bytecode(data)
+        m = decode_bytecode(data)
     except DecodeError as exc:
         return None, str(exc)
     return m, str(m.error)
@@ -84,7 +84,7 @@ def _ops(m: Module) -> list[Operation]:
 
 
 def test_ops_share_empty_part_lists_that_refuse_to_grow() -> None:
-    m = read_bytecode((EXAMPLES / "02_cfg.mlirbc").read_bytes())
+    m = decode_bytecode((EXAMPLES / "02_cfg.mlirbc").read_bytes())
     ops = _ops(m)
     leaves = [op for op in ops if not op.regions]
     assert len(leaves) > 2
@@ -103,7 +103,7 @@ def test_ops_share_empty_part_lists_that_refuse_to_grow() -> None:
 
 def test_ops_with_one_payload_share_their_properties_record() -> None:
     data = (CORPUS / "large" / "synthetic_100k_ops.mlirbc").read_bytes()
-    m = read_bytecode(data)
+    m = decode_bytecode(data)
     by_payload: dict[tuple[str, int], list[Operation]] = {}
     for op in _ops(m):
         if op.properties is not None:

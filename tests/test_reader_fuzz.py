@@ -12,7 +12,7 @@ import time
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.errors import DecodeError
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
@@ -49,7 +49,7 @@ def test_damaged_bytes_fail_cleanly(rel: str) -> None:
         damaged = _damage(data, rng)
         start = time.perf_counter()
         try:
-            m = read_bytecode(damaged)
+            m = decode_bytecode(damaged)
         except DecodeError as exc:
             assert 0 <= exc.offset <= len(damaged), exc
             outcomes["rejected"] += 1
@@ -70,7 +70,7 @@ def test_damaged_bytes_fail_cleanly(rel: str) -> None:
 def test_deep_location_chains_write_read_and_print() -> None:
     """JAX/IREE files carry long call-site chains: 3000 levels go through the writer, the reader (which
     resolves entries with an explicit stack) and the printer without recursion limits."""
-    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.bytecode.writer import encode_bytecode
     from mlirbc.ir.attributes import CallSiteLoc, FileLineColLoc, NameLoc, StringAttr, UnknownLoc
     from mlirbc.ir.module import Module
     from mlirbc.ir.operation import Operation, OpName
@@ -78,7 +78,7 @@ def test_deep_location_chains_write_read_and_print() -> None:
     loc = FileLineColLoc.get(StringAttr.get("f"), 1, 2)
     for i in range(3000):
         loc = CallSiteLoc.get(NameLoc.get(StringAttr.get(f"n{i}"), UnknownLoc.get()), loc)
-    data = write_bytecode(Module(Operation(OpName("test", "root", False), loc)), template=None)
-    m = read_bytecode(data)
+    data = encode_bytecode(Module(Operation(OpName("test", "root", False), loc)), template=None)
+    m = decode_bytecode(data)
     assert m.error is None and m.root is not None and m.root.location is loc
     assert print_module(m).text.count("callsite(") == 3000

@@ -13,8 +13,8 @@ from functools import cache
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.ir.structured import StructuredAttr, StructuredType
 from mlirbc.models.build import models
@@ -37,7 +37,7 @@ def registry() -> Registry:
 def decoded(name: str) -> tuple[bytes, Module]:
     path = CORPUS / name
     data = path.read_bytes()
-    return data, read_bytecode(data, registry())
+    return data, decode_bytecode(data, registry())
 
 
 def test_the_corpus_is_there() -> None:
@@ -54,11 +54,11 @@ def test_no_fallbacks_and_identical_round_trips(name: str) -> None:
                   if module.source.dialects[e.dialect].name in ("vhlo", "sdy")]
     assert structured and all(isinstance(e.value, StructuredAttr | StructuredType) for e in structured)
     reg = registry()
-    assert write_bytecode(module, registry=reg) == data
+    assert encode_bytecode(module, registry=reg) == data
     result = parse_module(print_module(module).text, template=module, registry=reg)
     assert result.module is not None, [f"{d.span}: {d.message}" for d in result.errors[:3]]
-    assert write_bytecode(result.module, template=module, registry=reg) == data
-    fresh = write_bytecode(result.module, template=None, registry=reg)
+    assert encode_bytecode(result.module, template=module, registry=reg) == data
+    fresh = encode_bytecode(result.module, template=None, registry=reg)
     if name in FRESH_ORDER_DIFFERS:
         assert len(fresh) == len(data)
     else:

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.models.build import models
 from mlirbc.models.registry import Registry
@@ -43,13 +43,13 @@ def registry() -> Registry:
 
 def _read(name: str) -> tuple[bytes, Module]:
     data = (CORPUS / name).read_bytes()
-    return data, read_bytecode(data, registry())
+    return data, decode_bytecode(data, registry())
 
 
 def _encode(text: str, template: Module) -> bytes:
     result = parse_module(text, template=template, registry=registry())
     assert result.module is not None, [f"{d.span}: {d.message}" for d in result.errors[:3]]
-    return write_bytecode(result.module, template=template, registry=registry())
+    return encode_bytecode(result.module, template=template, registry=registry())
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -68,7 +68,7 @@ def test_jaxlib_prints_our_view_as_the_original(name: str) -> None:
         assert generic_print(_encode(view, module)) == expected
         fresh = parse_module(view, registry=registry()).module
         assert fresh is not None
-        assert generic_print(write_bytecode(fresh, registry=registry())) == expected
+        assert generic_print(encode_bytecode(fresh, registry=registry())) == expected
         return
     assert generic_print(view) == expected
 
@@ -192,5 +192,5 @@ def test_an_op_older_than_the_target_is_refused() -> None:
 
     with pytest.raises(EncodeError, match=r"op vhlo\.exponential_v1 does not exist at the file's target "
                                           r"StableHLO 1\.15\.0 \(it exists up to 1\.8\.0\)"):
-        write_bytecode(result.module, template=module, registry=registry())
+        encode_bytecode(result.module, template=module, registry=registry())
     assert deserialize(data)  # the original is fine

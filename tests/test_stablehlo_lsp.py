@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from lsp_support import CONFIG, convert_from, copy, find, hover_text, open_view, request, start, view_uri
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 
 ATTENTION = "vhlo/attention_dpa.mlirbc"
 SHARDED = "vhlo/sharded_mlp.mlirbc"
@@ -99,6 +99,6 @@ async def test_edit_and_save_through_the_model(client: LanguageClient, tmp_path:
     assert res["written"] == str(path)
     saved = path.read_bytes()
     assert saved != original
-    after = read_bytecode(saved)
+    after = decode_bytecode(saved)
     assert after.error is None and not after.fallbacks and after.producer == "StableHLO_v1.15.0"
     assert after.version == 6

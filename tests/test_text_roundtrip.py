@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from corpus import CORPUS, EXAMPLES, manifest
-from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.template import template_of
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 
@@ -27,11 +28,11 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 
 def _text_path(data: bytes, template: bool) -> bytes:
-    m = read_bytecode(data)
+    m = decode_bytecode(data)
     assert m.error is None, m.error
     result = parse_module(print_module(m).text, template=m if template else None)
     assert result.module is not None, [f"{d.span}: {d.message}" for d in result.errors[:3]]
-    return write_bytecode(result.module, template=m if template else None)
+    return encode_bytecode(result.module, template=m if template else None)
 
 
 @pytest.mark.parametrize("folder", sorted({_folder(r) for r in ROWS}))
@@ -60,8 +61,8 @@ def test_fresh_encoding_of_the_text_matches_upstream() -> None:
     failures = []
     for row in rows:
         data = (CORPUS / row["path"]).read_bytes()
-        m = read_bytecode(data)
-        if m.fallbacks:
+        m = decode_bytecode(data)
+        if template_of(m).fallbacks:
             continue
         compared += 1
         out = _text_path(data, template=False)

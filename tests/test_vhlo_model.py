@@ -15,9 +15,9 @@ from functools import cache
 import pytest
 
 from corpus import CORPUS
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.stream import ByteReader, ByteWriter, encode_varint
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import Attribute, StringAttr
 from mlirbc.ir.module import Module, TableEntry
 from mlirbc.ir.structured import StructuredAttr, StructuredType
@@ -368,7 +368,7 @@ def _damage(data: bytes, at: int, new: bytes) -> bytes:
 def test_damaged_entries_of_a_real_file_become_located_fallbacks() -> None:
     path = CORPUS / "vhlo" / "attention_dpa.mlirbc"
     data = path.read_bytes()
-    m = read_bytecode(data, registry())
+    m = decode_bytecode(data, registry())
     string = _entries(m, "string_v1")[0]
     array = next(e for e in _entries(m, "array_v1") if e.size >= 3)
     # a tensor entry is `V 15, V type#, V length, data`: one byte each for code and type here
@@ -383,23 +383,23 @@ def test_damaged_entries_of_a_real_file_become_located_fallbacks() -> None:
          f"tensor data of {length - 1} bytes does not fit"),
     ]
     for damaged, entry, why in cases:
-        out = read_bytecode(damaged, registry())
+        out = decode_bytecode(damaged, registry())
         assert out.error is None
         notes = [n for n in out.fallbacks if n.offset == entry.offset]
         assert len(notes) == 1, (why, [n.reason for n in out.fallbacks])
         assert why in notes[0].reason and "model failed at byte" in notes[0].reason, notes[0].reason
-        assert write_bytecode(out, registry=registry()) == damaged
+        assert encode_bytecode(out, registry=registry()) == damaged
 
 
 def test_newer_target_keeps_unknown_parts_as_fallbacks_saying_so() -> None:
     data = (CORPUS / "vhlo" / "attention_dpa.mlirbc").read_bytes()
     newer = data.replace(b"StableHLO_v1.15.0", b"StableHLO_v1.21.0", 1)
-    m = read_bytecode(newer, registry())
+    m = decode_bytecode(newer, registry())
     string = _entries(m, "string_v1")[0]
     damaged = _damage(newer, string.offset, v(27))
     # an op name this model does not know (same length, so the file stays consistent)
     damaged = damaged.replace(b"iota_v1", b"zeta_v1")
-    out = read_bytecode(damaged, registry())
+    out = decode_bytecode(damaged, registry())
     assert out.error is None
     reasons = {(n.kind, n.name): n.reason for n in out.fallbacks}
     newer_note = "the file targets StableHLO 1.21.0, newer than the 1.20.0 this model knows"
@@ -407,7 +407,7 @@ def test_newer_target_keeps_unknown_parts_as_fallbacks_saying_so() -> None:
     assert "has no op 'vhlo.zeta_v1'" in reasons[("op", "vhlo.zeta_v1")]
     assert newer_note in reasons[("op", "vhlo.zeta_v1")]
     assert len(out.fallbacks) == 3  # the two iota ops and the one attribute; everything else decodes
-    assert write_bytecode(out, registry=registry()) == damaged
+    assert encode_bytecode(out, registry=registry()) == damaged
 
 
 # -- switching off, replacing, hooking --------------------------------------------------------------------
@@ -416,10 +416,10 @@ def test_disable_model_brings_the_fallbacks_back_with_the_bytes_unchanged() -> N
     data = (CORPUS / "vhlo" / "sharded_mlp.mlirbc").read_bytes()
     for spec, dialects in (("vhlo", {"vhlo"}), ("sdy", {"sdy"})):
         reg = models(disabled=[spec])
-        m = read_bytecode(data, reg)
+        m = decode_bytecode(data, reg)
         assert {n.name.split(".")[0] for n in m.fallbacks} == dialects
-        assert write_bytecode(m, registry=reg) == data
-    assert not read_bytecode(data, registry()).fallbacks
+        assert encode_bytecode(m, registry=reg) == data
+    assert not decode_bytecode(data, registry()).fallbacks
 
 
 def test_a_plugin_replaces_one_attribute_kind() -> None:
@@ -437,13 +437,13 @@ def test_a_plugin_replaces_one_attribute_kind() -> None:
     regn = reg.register_attr_kind(loud, "plugin test")
     assert regn.label == "attr-kind:vhlo.string_v1"
     data = (CORPUS / "vhlo" / "attention_dpa.mlirbc").read_bytes()
-    m = read_bytecode(data, reg)
+    m = decode_bytecode(data, reg)
     assert loud.decoded > 0
     strings = _entries(m, "string_v1")
     assert strings and all(e.value.kind is loud for e in strings)  # type: ignore[union-attr]
     others = [e for e in _entries(m, "dict_v1")]
     assert others and all(e.value.kind is ATTR_BY_NAME["dict_v1"] for e in others)  # type: ignore[union-attr]
-    assert write_bytecode(m, registry=reg) == data
+    assert encode_bytecode(m, registry=reg) == data
 
 
 def test_hooks_extend_without_replacing_and_info_counts_them() -> None:
@@ -461,7 +461,7 @@ def test_hooks_extend_without_replacing_and_info_counts_them() -> None:
     reg.add_decode_hook("vhlo.constant_v1", check_constants, "plugin test")
     reg.add_note_hook("vhlo.add_v1", lambda op: OpNote(lines=["added by a test"]), "plugin test")
     data = (CORPUS / "vhlo" / "attention_dpa.mlirbc").read_bytes()
-    m = read_bytecode(data, reg)
+    m = decode_bytecode(data, reg)
     assert len(seen) == 7 and all(s.startswith("#vhlo.tensor_v1<") for s in seen)
     assert m.root is not None
     add = next(op for op in m.root.walk() if op.name == "vhlo.add_v1")
@@ -474,7 +474,7 @@ def test_hooks_extend_without_replacing_and_info_counts_them() -> None:
     assert hooks["note:vhlo.add_v1"]["runs"] == 1
     assert hooks["write-check:vhlo"]["origin"] == "plugin mlirbc:stablehlo"
     assert info["models"]["vhlo.add_v1"] == "plugin mlirbc:stablehlo"
-    assert write_bytecode(m, registry=reg) == data
+    assert encode_bytecode(m, registry=reg) == data
 
 
 def test_a_plugin_module_replaces_one_op_and_info_says_so() -> None:
@@ -488,8 +488,8 @@ def test_a_plugin_module_replaces_one_op_and_info_says_so() -> None:
     assert look.model.info().summary == SUMMARY
     assert reg.op("vhlo.add_v1").origin == "plugin mlirbc:stablehlo"  # the others stay
     data = (CORPUS / "vhlo" / "attention_dpa.mlirbc").read_bytes()
-    m = read_bytecode(data, reg)
-    assert not m.fallbacks and write_bytecode(m, registry=reg) == data
+    m = decode_bytecode(data, reg)
+    assert not m.fallbacks and encode_bytecode(m, registry=reg) == data
     info = module_info(m, len(data), reg)
     assert info["models"]["vhlo.constant_v1"] == "plugin module stablehlo_test_plugin"
     assert info["models"]["vhlo.dot_general_v2"] == "plugin mlirbc:stablehlo"

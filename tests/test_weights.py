@@ -26,7 +26,7 @@ import make_weights  # noqa: E402
 from mlirbc.bytecode.chunks import Chunks, FileRange  # noqa: E402
 from mlirbc.bytecode.mapped import IN_PLACE, SHADOW, open_mapped  # noqa: E402
 from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
-from mlirbc.bytecode.writer import write_bytecode, write_bytecode_chunks  # noqa: E402
+from mlirbc.bytecode.writer import encode_bytecode, encode_bytecode_chunks  # noqa: E402
 from mlirbc.fileio import atomic_write  # noqa: E402
 from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
 from mlirbc.ir.digest import LARGE, sample_ranges, sampled_digest  # noqa: E402
@@ -52,7 +52,7 @@ THRESHOLD = 8
 def _roundtrip(module: Module, text: str) -> bytes:
     result = parse_module(text, template=module)
     assert result.module is not None, [(d.message, d.span) for d in result.errors[:3]]
-    return write_bytecode(result.module, template=module)
+    return encode_bytecode(result.module, template=module)
 
 
 def _elided_contents(module: Module, threshold: int) -> list[tuple[str, bytes]]:
@@ -173,9 +173,9 @@ def _mark_root(text: str) -> str:
 
 
 def read_bytecode_file_bytes(data: bytes, folder: Path) -> Module:
-    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.bytecode.reader import decode_bytecode
 
-    return read_bytecode(data)
+    return decode_bytecode(data)
 
 
 MLIR_OPT = ["--allow-unregistered-dialect", "--mlir-print-op-generic"]
@@ -270,12 +270,12 @@ def test_deleting_the_op_drops_the_value(tmp_path: Path) -> None:
     edited = edited.replace('"func.return"(%0) : (tensor<1000xf32>) -> ()', '"func.return"() : () -> ()')
     result = parse_module(edited, template=m)
     assert result.module is not None, result.errors[:2]
-    back = read_bytecode_file_bytes(write_bytecode(result.module, template=m), tmp_path)
+    back = read_bytecode_file_bytes(encode_bytecode(result.module, template=m), tmp_path)
     assert back.root is not None
     assert not any(op.name == "arith.constant" for op in back.root.walk())
     fresh = parse_module(edited)
     assert fresh.module is not None
-    assert len(write_bytecode(fresh.module, template=None)) < 1000
+    assert len(encode_bytecode(fresh.module, template=None)) < 1000
 
 
 # -- statistics, text, export ---------------------------------------------------------------------
@@ -366,7 +366,7 @@ def test_saving_over_a_mapped_file(tmp_path: Path, strategy: str) -> None:
     for round_ in range(2):  # the second save copies from the (still mapped) original again
         result = parse_module(edited, template=m)
         assert result.module is not None
-        out = write_bytecode_chunks(result.module, template=m)
+        out = encode_bytecode_chunks(result.module, template=m)
         assert any(isinstance(p, FileRange) for p in out.buffers())  # copied from the map's file
         atomic_write(path, out)
         back = read_bytecode_file(path)

@@ -170,9 +170,9 @@ async def test_hover_statistics_full_text_and_export(client: LanguageClient, tmp
     hover = await client.text_document_hover_async(lsp.HoverParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=find(text, "mlirbc.elided")))
     shown = hover_text(hover)
-    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.bytecode.reader import decode_bytecode
 
-    m = read_bytecode(raw)
+    m = decode_bytecode(raw)
     from mlirbc.ir.attributes import DenseElementsAttr
     from mlirbc.syntax.elision import module_values
 

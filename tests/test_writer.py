@@ -6,9 +6,9 @@ import pytest
 
 from corpus import CORPUS, EXAMPLES
 from mlirbc.bytecode.ir_writer import densemap_order, permutation
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.recorder import Recorder
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.errors import EncodeError
 from mlirbc.ir.attributes import (
     DictionaryAttr,
@@ -26,7 +26,7 @@ from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 
 def _example(name: str) -> Module:
-    return read_bytecode((EXAMPLES / f"{name}.mlirbc").read_bytes())
+    return decode_bytecode((EXAMPLES / f"{name}.mlirbc").read_bytes())
 
 
 def _ops(m: Module) -> list[Operation]:
@@ -84,9 +84,9 @@ def test_template_mode_appends_new_entries_and_rereads() -> None:
     key = StringAttr.get("mlirbc.note")
     _add_op(m, OpName("test", "fresh_op", False),
             DictionaryAttr.get(((key, IntegerAttr.get(IntegerType.get(64), 42)),)))
-    out = write_bytecode(m)
+    out = encode_bytecode(m)
     assert out != data
-    again = read_bytecode(out)
+    again = decode_bytecode(out)
     assert again.error is None
     names = [op.name for op in _ops(again)]
     assert "test.fresh_op" in names
@@ -108,7 +108,7 @@ def test_written_output_is_what_mlir_opt_writes_for_it() -> None:
     _add_op(m, OpName("test", "edited", False),
             DictionaryAttr.get(((StringAttr.get("k"), StringAttr.get("v")),)))
     for version in (0, 3, 5, 6):
-        ours = write_bytecode(m, version=version, template=None)
+        ours = encode_bytecode(m, version=version, template=None)
         proc = run_mlir_opt(["--allow-unregistered-dialect", "--emit-bytecode",
                              f"--emit-bytecode-version={version}", "-"], ours)
         assert proc.returncode == 0, proc.stderr.decode()
@@ -118,19 +118,19 @@ def test_written_output_is_what_mlir_opt_writes_for_it() -> None:
 def test_use_list_orders_survive_and_are_dropped_when_stale() -> None:
     m = _example("07_uselist_results")
     data = (EXAMPLES / "07_uselist_results.mlirbc").read_bytes()
-    assert write_bytecode(m, template=None) == data
+    assert encode_bytecode(m, template=None) == data
     # Remove one use of a value with a stored order: the order no longer fits and is dropped.
     user = next(op for op in _ops(m) for v in op.operands if v.use_order is not None)
     user.operands = []
-    out = write_bytecode(m, template=None)
-    assert read_bytecode(out).error is None
+    out = encode_bytecode(m, template=None)
+    assert decode_bytecode(out).error is None
 
 
 def test_version_conversion_up_from_v0_merges_nothing_and_splits_properties() -> None:
     # Inherent attributes read from a v0 dictionary go back into properties at v6.
     v6 = (EXAMPLES / "02_cfg.mlirbc").read_bytes()
-    m = read_bytecode((EXAMPLES / "02_cfg.v0.mlirbc").read_bytes())
-    assert write_bytecode(m, version=6, template=None, producer="MLIR22.1.8") == v6
+    m = decode_bytecode((EXAMPLES / "02_cfg.v0.mlirbc").read_bytes())
+    assert encode_bytecode(m, version=6, template=None, producer="MLIR22.1.8") == v6
 
 
 def test_properties_are_reused_verbatim_only_at_the_template_version() -> None:
@@ -138,9 +138,9 @@ def test_properties_are_reused_verbatim_only_at_the_template_version() -> None:
     op = next(o for o in _ops(m) if o.properties is not None and o.properties.kind == PROPS_DECODED)
     assert op.properties is not None and op.properties.raw is not None
     op.properties.raw = b"\x00garbage"  # a stale payload must never reach another version
-    out = write_bytecode(m, version=5)
+    out = encode_bytecode(m, version=5)
     assert b"\x00garbage" not in out
-    assert read_bytecode(out).error is None
+    assert decode_bytecode(out).error is None
 
 
 # -- bad input --------------------------------------------------------------------------------------
@@ -149,10 +149,10 @@ def test_fresh_mode_refuses_fallback_attributes() -> None:
     _add_op(m, OpName("test", "x", False),
             DictionaryAttr.get(((StringAttr.get("a"), FallbackAttr.get("foo", b"\x01\x02")),)))
     with pytest.raises(EncodeError, match="fallback attribute of dialect 'foo'"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
     # In template mode too, if the value is not an entry of the template.
     with pytest.raises(EncodeError, match="not an entry of the template"):
-        write_bytecode(m)
+        encode_bytecode(m)
 
 
 def test_fresh_mode_refuses_fallback_types() -> None:
@@ -160,26 +160,26 @@ def test_fresh_mode_refuses_fallback_types() -> None:
     op = _add_op(m, OpName("test", "x", False))
     op.results[0].type = FallbackType.get("foo", b"\x05")
     with pytest.raises(EncodeError, match="fallback type"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_fallback_properties_need_their_template() -> None:
     opaque = models(disabled=["vhlo"])  # the StableHLO models off: the vhlo ops are fallbacks
-    m = read_bytecode((CORPUS / "jax" / "mlp2.mlirbc").read_bytes(), opaque)
+    m = decode_bytecode((CORPUS / "jax" / "mlp2.mlirbc").read_bytes(), opaque)
     assert any(op.properties is not None and op.properties.kind == PROPS_FALLBACK for op in _ops(m))
-    write_bytecode(m, registry=opaque)  # fine with the file as template
+    encode_bytecode(m, registry=opaque)  # fine with the file as template
     with pytest.raises(EncodeError, match="opaque bytes"):
-        write_bytecode(m, template=None, registry=opaque)
+        encode_bytecode(m, template=None, registry=opaque)
     with pytest.raises(EncodeError, match="opaque bytes"):
-        write_bytecode(m, version=5, registry=opaque)
+        encode_bytecode(m, version=5, registry=opaque)
     with pytest.raises(EncodeError, match="cannot be merged into its attribute dictionary"):
-        write_bytecode(m, version=4, registry=opaque)
+        encode_bytecode(m, version=4, registry=opaque)
 
 
 @pytest.mark.parametrize("version", [-1, 7, 100])
 def test_unknown_versions_are_refused(version: int) -> None:
     with pytest.raises(EncodeError, match="version"):
-        write_bytecode(_example("01_empty"), version=version)
+        encode_bytecode(_example("01_empty"), version=version)
 
 
 def test_value_from_above_an_isolated_op() -> None:
@@ -190,7 +190,7 @@ def test_value_from_above_an_isolated_op() -> None:
     body.append(top)
     _find(m, "arith.addi").operands[0] = top.results[0]  # func.func is IsolatedFromAbove
     with pytest.raises(EncodeError, match="outside the IsolatedFromAbove op 'func.func'"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_value_from_a_sibling_region() -> None:
@@ -199,7 +199,7 @@ def test_value_from_a_sibling_region() -> None:
     q = nonisolated.regions[1].blocks[0].arguments[0]
     _find(m, "test.def3").operands = [q]
     with pytest.raises(EncodeError, match="does not enclose"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_value_of_a_removed_op() -> None:
@@ -208,7 +208,7 @@ def test_value_of_a_removed_op() -> None:
     assert const.parent is not None
     const.parent.operations.remove(const)  # its result is still used by arith.addi
     with pytest.raises(EncodeError, match="not defined in the module"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_successor_in_another_region() -> None:
@@ -218,7 +218,7 @@ def test_successor_in_another_region() -> None:
                    if br.parent is not None and r is not br.parent.parent and r.blocks)
     br.successors = [foreign.blocks[0]]
     with pytest.raises(EncodeError, match="successor"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_properties_the_model_cannot_encode() -> None:
@@ -227,7 +227,7 @@ def test_properties_the_model_cannot_encode() -> None:
     assert func.properties is not None
     func.properties = Properties(PROPS_DECODED, values={"no_such_field": UnknownLoc.get()})
     with pytest.raises(EncodeError, match="func.func"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_wrong_kinds_of_objects() -> None:
@@ -235,25 +235,25 @@ def test_wrong_kinds_of_objects() -> None:
     op = _add_op(m, OpName("test", "x", False))
     op.results[0].type = StringAttr.get("not a type")  # type: ignore[assignment]
     with pytest.raises(EncodeError, match="where a type is expected"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
     op.results[0].type = IntegerType.get(8)
     op.location = IntegerType.get(8)  # type: ignore[assignment]
     with pytest.raises(EncodeError):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
     op.location = UnknownLoc.get()
     op.attributes = StringAttr.get("x")  # type: ignore[assignment]
     with pytest.raises(EncodeError, match="DictionaryAttr"):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 def test_module_without_root_or_with_errors() -> None:
     with pytest.raises(EncodeError, match="no root"):
-        write_bytecode(Module(None))
+        encode_bytecode(Module(None))
     m = _example("01_empty")
     with pytest.raises(EncodeError, match="Module, None or 'auto'"):
-        write_bytecode(m, template="nope")  # type: ignore[arg-type]
+        encode_bytecode(m, template="nope")  # type: ignore[arg-type]
     with pytest.raises(EncodeError, match="not read from a bytecode file"):
-        write_bytecode(m, template=Module(m.root))
+        encode_bytecode(m, template=Module(m.root))
 
 
 def test_negative_numbers_where_varints_go() -> None:
@@ -261,7 +261,7 @@ def test_negative_numbers_where_varints_go() -> None:
     op = _add_op(m, OpName("test", "x", False))
     op.location = FileLineColLoc.get(StringAttr.get("f"), -3, 1)
     with pytest.raises(EncodeError):
-        write_bytecode(m, template=None)
+        encode_bytecode(m, template=None)
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
@@ -276,4 +276,4 @@ def test_malformed_ir_is_named_precisely(field: str, value: object, message: str
     setattr(_find(m, "arith.addi"), field, value)
     for template in ("auto", None):
         with pytest.raises(EncodeError, match=message):
-            write_bytecode(m, template=template)
+            encode_bytecode(m, template=template)

@@ -185,7 +185,9 @@ function M.client()
     settings = { mlirbc = settings },
     capabilities = cfg.capabilities,
     on_attach = cfg.on_attach,
-    flags = { debounce_text_changes = 150 },
+    -- incremental sync: each change is sent as the range it replaced (Neovim 0.7's default, kept
+    -- explicit), so the server re-reads only the op an edit is in
+    flags = { debounce_text_changes = 150, allow_incremental_sync = true },
   }
   local id
   if has_011 then

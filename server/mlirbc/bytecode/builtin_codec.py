@@ -1,13 +1,16 @@
-"""The builtin dialect's attribute and type encodings (format 5.3-5.7), decode and encode side by side.
+"""The builtin dialect's attribute and type encodings (format 5.3-5.7): one table per kind from code to
+class, with the decoder and encoder of each code side by side (`ATTRIBUTE_CODECS`, `TYPE_CODECS`).
 
 Both directions work through the entry reader/writer protocols of `models.api`, extended with resource
-handles, so the same code serves the reader, the writer and the numbering pass.
+handles, so the same code serves the reader, the writer and the numbering pass.  A builtin class without
+an entry (a float type newer than the table, say) has no custom encoding and is stored as text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..ir import attributes as A
 from ..ir import types as T
@@ -244,40 +247,340 @@ def _read_file_line_col_range(r: BuiltinReader) -> A.Attribute:
     return A.FileLineColRange.get(f, tuple(r.varint() for _ in range(n)))
 
 
-_ATTR_DECODERS: tuple[Callable[[BuiltinReader], A.Attribute], ...] = (
-    _read_array,
-    _read_dictionary,
-    _read_string,
-    _read_typed_string,
-    _read_flat_symbol_ref,
-    _read_symbol_ref,
-    _read_type_attr,
-    _read_unit,
-    _read_integer,
-    _read_float,
-    _read_callsite_loc,
-    _read_file_line_col_loc,
-    _read_fused_loc,
-    _read_fused_loc_with_metadata,
-    _read_name_loc,
-    _read_unknown_loc,
-    _read_dense_resource,
-    _read_dense_array,
-    _read_dense_elements,
-    _read_dense_string_elements,
-    _read_sparse_elements,
-    _read_distinct,
-    _read_file_line_col_range,
+# -- writing each code ------------------------------------------------------------------------------
+def _w_array(a: A.ArrayAttr, w: BuiltinWriter) -> None:
+    w.varint(len(a.elements))
+    for e in a.elements:
+        w.attr(e)
+
+
+def _w_dictionary(a: A.DictionaryAttr, w: BuiltinWriter) -> None:
+    w.varint(len(a.entries))
+    for k, v in a.entries:
+        w.attr(k)
+        w.attr(v)
+
+
+def _w_string(a: A.StringAttr, w: BuiltinWriter) -> None:
+    w.string(a.value)
+
+
+def _w_typed_string(a: A.StringAttr, w: BuiltinWriter) -> None:
+    w.string(a.value)
+    w.type(a.type)
+
+
+def _w_flat_symbol_ref(a: A.FlatSymbolRefAttr, w: BuiltinWriter) -> None:
+    w.attr(a.root)
+
+
+def _w_symbol_ref(a: A.SymbolRefAttr, w: BuiltinWriter) -> None:
+    w.attr(a.root)
+    w.varint(len(a.nested))
+    for n in a.nested:
+        w.attr(n)
+
+
+def _w_type_attr(a: A.TypeAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+
+
+def _w_nothing(a: object, w: BuiltinWriter) -> None:
+    pass
+
+
+def _w_apint(a: A.IntegerAttr | A.FloatAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+    write_apint(w, bit_width(a.type), a.bits)
+
+
+def _w_callsite_loc(a: A.CallSiteLoc, w: BuiltinWriter) -> None:
+    w.attr(a.callee)
+    w.attr(a.caller)
+
+
+def _w_file_line_col_loc(a: A.FileLineColLoc, w: BuiltinWriter) -> None:
+    w.attr(a.filename)
+    w.varint(a.line)
+    w.varint(a.column)
+
+
+def _w_fused_loc(a: A.FusedLoc, w: BuiltinWriter) -> None:
+    w.varint(len(a.locations))
+    for loc in a.locations:
+        w.attr(loc)
+    if a.metadata is not None:
+        w.attr(a.metadata)
+
+
+def _w_name_loc(a: A.NameLoc, w: BuiltinWriter) -> None:
+    w.attr(a.name)
+    w.attr(a.child)
+
+
+def _w_dense_resource(a: A.DenseResourceElementsAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+    w.resource(a.key)
+
+
+def _w_dense_array(a: A.DenseArrayAttr, w: BuiltinWriter) -> None:
+    w.type(a.element_type)
+    w.varint(a.count)
+    w.blob(a.data)
+
+
+def _w_dense_elements(a: A.DenseElementsAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+    w.blob(a.data)
+
+
+def _w_dense_string_elements(a: A.DenseStringElementsAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+    w.varint(1 if a.splat else 0)
+    for s in a.strings:
+        w.string(s)
+
+
+def _w_sparse_elements(a: A.SparseElementsAttr, w: BuiltinWriter) -> None:
+    w.type(a.type)
+    w.attr(a.indices)
+    w.attr(a.values)
+
+
+def _w_distinct(a: A.DistinctAttr, w: BuiltinWriter) -> None:
+    w.attr(a.referenced)
+
+
+def _w_file_line_col_range(a: A.FileLineColRange, w: BuiltinWriter) -> None:
+    w.attr(a.filename)
+    w.varint(len(a.numbers))
+    for number in a.numbers:
+        w.varint(number)
+
+
+def _w_integer_type(t: T.IntegerType, w: BuiltinWriter) -> None:
+    w.varint((t.width << 2) | t.signedness)
+
+
+def _w_function_type(t: T.FunctionType, w: BuiltinWriter) -> None:
+    w.varint(len(t.inputs))
+    for x in t.inputs:
+        w.type(x)
+    w.varint(len(t.results))
+    for x in t.results:
+        w.type(x)
+
+
+def _w_element(t: T.ComplexType | T.UnrankedTensorType, w: BuiltinWriter) -> None:
+    w.type(t.element)
+
+
+def _w_memref(t: T.MemRefType, w: BuiltinWriter) -> None:
+    if t.memory_space is not None:
+        w.attr(t.memory_space)
+    _write_shape(w, t.shape)
+    w.type(t.element)
+    w.attr(t.layout)
+
+
+def _w_ranked_tensor(t: T.RankedTensorType, w: BuiltinWriter) -> None:
+    if t.encoding is not None:
+        w.attr(t.encoding)
+    _write_shape(w, t.shape)
+    w.type(t.element)
+
+
+def _w_tuple(t: T.TupleType, w: BuiltinWriter) -> None:
+    w.varint(len(t.types))
+    for x in t.types:
+        w.type(x)
+
+
+def _w_unranked_memref(t: T.UnrankedMemRefType, w: BuiltinWriter) -> None:
+    if t.memory_space is not None:
+        w.attr(t.memory_space)
+    w.type(t.element)
+
+
+def _w_vector(t: T.VectorType, w: BuiltinWriter) -> None:
+    if t.scalable is not None:
+        w.varint(len(t.scalable))
+        for f in t.scalable:
+            w.byte(1 if f else 0)
+    _write_shape(w, t.shape)
+    w.type(t.element)
+
+
+# -- reading the type codes ------------------------------------------------------------------------
+def _r_integer_type(r: BuiltinReader) -> T.Type:
+    v = r.varint()
+    return T.IntegerType.get(v >> 2, v & 3)
+
+
+
+
+def _r_memref(r: BuiltinReader) -> T.Type:
+    shape = _shape(r)
+    elem = r.type()
+    return T.MemRefType.get(shape, elem, r.attr(), None)
+
+
+def _r_memref_space(r: BuiltinReader) -> T.Type:
+    space = r.attr()
+    shape = _shape(r)
+    elem = r.type()
+    return T.MemRefType.get(shape, elem, r.attr(), space)
+
+
+def _r_ranked_tensor(r: BuiltinReader) -> T.Type:
+    shape = _shape(r)
+    return T.RankedTensorType.get(shape, r.type(), None)
+
+
+def _r_ranked_tensor_encoded(r: BuiltinReader) -> T.Type:
+    enc = r.attr()
+    shape = _shape(r)
+    return T.RankedTensorType.get(shape, r.type(), enc)
+
+
+def _r_unranked_memref_space(r: BuiltinReader) -> T.Type:
+    space = r.attr()
+    return T.UnrankedMemRefType.get(r.type(), space)
+
+
+def _r_vector(r: BuiltinReader) -> T.Type:
+    shape = _shape(r)
+    return T.VectorType.get(shape, r.type(), None)
+
+
+def _r_scalable_vector(r: BuiltinReader) -> T.Type:
+    n = r.varint()
+    if n > r_remaining(r):
+        raise ValueError("scalable flag list is longer than the entry")
+    flags = tuple(bool(r.byte()) for _ in range(n))
+    shape = _shape(r)
+    elem = r.type()
+    if len(flags) != len(shape):
+        raise ValueError("scalable flags do not match the vector rank")
+    return T.VectorType.get(shape, elem, flags)
+
+
+# -- the table -------------------------------------------------------------------------------------
+X = TypeVar("X")
+
+
+@dataclass(frozen=True)
+class Codec(Generic[X]):
+    """One builtin code (format 5.3, 5.4): the class it stands for, how to read and write it, and, when
+    a class has several codes (a string with or without a type, ...), which of its values take this
+    one."""
+
+    code: int
+    cls: type[X]
+    read: Callable[[BuiltinReader], X]
+    write: Callable[[Any, BuiltinWriter], None]
+    when: Callable[[Any], bool] = field(default=lambda x: True)
+
+
+def _float_codec(code: int, name: str) -> Codec[T.Type]:
+    def read(r: BuiltinReader) -> T.Type:
+        return T.FloatType.get(name)
+
+    def when(t: T.FloatType) -> bool:
+        return t.name == name
+
+    return Codec(code, T.FloatType, read, _w_nothing, when)
+
+
+def _untyped(a: A.StringAttr) -> bool:
+    return isinstance(a.type, T.NoneType)
+
+
+ATTRIBUTE_CODECS: tuple[Codec[A.Attribute], ...] = (
+    Codec(0, A.ArrayAttr, _read_array, _w_array),
+    Codec(1, A.DictionaryAttr, _read_dictionary, _w_dictionary),
+    Codec(2, A.StringAttr, _read_string, _w_string, _untyped),
+    Codec(3, A.StringAttr, _read_typed_string, _w_typed_string, lambda a: not _untyped(a)),
+    Codec(4, A.FlatSymbolRefAttr, _read_flat_symbol_ref, _w_flat_symbol_ref),
+    Codec(5, A.SymbolRefAttr, _read_symbol_ref, _w_symbol_ref),
+    Codec(6, A.TypeAttr, _read_type_attr, _w_type_attr),
+    Codec(7, A.UnitAttr, _read_unit, _w_nothing),
+    Codec(8, A.IntegerAttr, _read_integer, _w_apint),
+    Codec(9, A.FloatAttr, _read_float, _w_apint),
+    Codec(10, A.CallSiteLoc, _read_callsite_loc, _w_callsite_loc),
+    Codec(11, A.FileLineColLoc, _read_file_line_col_loc, _w_file_line_col_loc),
+    Codec(12, A.FusedLoc, _read_fused_loc, _w_fused_loc, lambda a: a.metadata is None),
+    Codec(13, A.FusedLoc, _read_fused_loc_with_metadata, _w_fused_loc,
+          lambda a: a.metadata is not None),
+    Codec(14, A.NameLoc, _read_name_loc, _w_name_loc),
+    Codec(15, A.UnknownLoc, _read_unknown_loc, _w_nothing),
+    Codec(16, A.DenseResourceElementsAttr, _read_dense_resource, _w_dense_resource),
+    Codec(17, A.DenseArrayAttr, _read_dense_array, _w_dense_array),
+    Codec(18, A.DenseElementsAttr, _read_dense_elements, _w_dense_elements),
+    Codec(19, A.DenseStringElementsAttr, _read_dense_string_elements, _w_dense_string_elements),
+    Codec(20, A.SparseElementsAttr, _read_sparse_elements, _w_sparse_elements),
+    Codec(21, A.DistinctAttr, _read_distinct, _w_distinct),
+    Codec(22, A.FileLineColRange, _read_file_line_col_range, _w_file_line_col_range),
 )
-"""Decoder of each builtin attribute code, indexed by code (a table: code 11, the commonest, is
-not the twelfth test of a chain)."""
+"""Every builtin attribute code, indexed by code (reading is a table lookup, not a chain of tests)."""
+
+TYPE_CODECS: tuple[Codec[T.Type], ...] = (
+    Codec(0, T.IntegerType, _r_integer_type, _w_integer_type),
+    Codec(1, T.IndexType, lambda r: T.IndexType.get(), _w_nothing),
+    Codec(2, T.FunctionType, lambda r: T.FunctionType.get(_type_list(r), _type_list(r)),
+          _w_function_type),
+    _float_codec(3, "bf16"),
+    _float_codec(4, "f16"),
+    _float_codec(5, "f32"),
+    _float_codec(6, "f64"),
+    _float_codec(7, "f80"),
+    _float_codec(8, "f128"),
+    Codec(9, T.ComplexType, lambda r: T.ComplexType.get(r.type()), _w_element),
+    Codec(10, T.MemRefType, _r_memref, _w_memref, lambda t: t.memory_space is None),
+    Codec(11, T.MemRefType, _r_memref_space, _w_memref, lambda t: t.memory_space is not None),
+    Codec(12, T.NoneType, lambda r: T.NoneType.get(), _w_nothing),
+    Codec(13, T.RankedTensorType, _r_ranked_tensor, _w_ranked_tensor, lambda t: t.encoding is None),
+    Codec(14, T.RankedTensorType, _r_ranked_tensor_encoded, _w_ranked_tensor,
+          lambda t: t.encoding is not None),
+    Codec(15, T.TupleType, lambda r: T.TupleType.get(_type_list(r)), _w_tuple),
+    Codec(16, T.UnrankedMemRefType, lambda r: T.UnrankedMemRefType.get(r.type(), None),
+          _w_unranked_memref, lambda t: t.memory_space is None),
+    Codec(17, T.UnrankedMemRefType, _r_unranked_memref_space, _w_unranked_memref,
+          lambda t: t.memory_space is not None),
+    Codec(18, T.UnrankedTensorType, lambda r: T.UnrankedTensorType.get(r.type()), _w_element),
+    Codec(19, T.VectorType, _r_vector, _w_vector, lambda t: t.scalable is None),
+    Codec(20, T.VectorType, _r_scalable_vector, _w_vector, lambda t: t.scalable is not None),
+)
+"""Every builtin type code, indexed by code."""
+
+assert all(c.code == i for i, c in enumerate(ATTRIBUTE_CODECS))
+assert all(c.code == i for i, c in enumerate(TYPE_CODECS))
+
+
+def _by_class(codecs: tuple[Codec[X], ...]) -> dict[type, tuple[Codec[X], ...]]:
+    out: dict[type, list[Codec[X]]] = {}
+    for c in codecs:
+        out.setdefault(c.cls, []).append(c)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_ATTR_BY_CLASS = _by_class(ATTRIBUTE_CODECS)
+_TYPE_BY_CLASS = _by_class(TYPE_CODECS)
 
 
 def decode_attribute(r: BuiltinReader) -> A.Attribute:
     code = r.varint()
-    if code >= len(_ATTR_DECODERS):
+    if code >= len(ATTRIBUTE_CODECS):
         raise UnknownCode(f"unknown builtin attribute code {code}")
-    return _ATTR_DECODERS[code](r)
+    return ATTRIBUTE_CODECS[code].read(r)
+
+
+def decode_type(r: BuiltinReader) -> T.Type:
+    code = r.varint()
+    if code >= len(TYPE_CODECS):
+        raise UnknownCode(f"unknown builtin type code {code}")
+    return TYPE_CODECS[code].read(r)
+
 
 def _num_elements(t: T.Type) -> int:
     shape = getattr(t, "shape", None)
@@ -291,235 +594,21 @@ def _num_elements(t: T.Type) -> int:
     return n
 
 
-def decode_type(r: BuiltinReader) -> T.Type:
-    code = r.varint()
-    if code == 0:
-        v = r.varint()
-        return T.IntegerType.get(v >> 2, v & 3)
-    if code == 1:
-        return T.IndexType.get()
-    if code == 2:
-        return T.FunctionType.get(_type_list(r), _type_list(r))
-    if 3 <= code <= 8:
-        return T.FloatType.get(("bf16", "f16", "f32", "f64", "f80", "f128")[code - 3])
-    if code == 9:
-        return T.ComplexType.get(r.type())
-    if code == 10:
-        shape = _shape(r)
-        elem = r.type()
-        return T.MemRefType.get(shape, elem, r.attr(), None)
-    if code == 11:
-        space = r.attr()
-        shape = _shape(r)
-        elem = r.type()
-        return T.MemRefType.get(shape, elem, r.attr(), space)
-    if code == 12:
-        return T.NoneType.get()
-    if code == 13:
-        shape = _shape(r)
-        return T.RankedTensorType.get(shape, r.type(), None)
-    if code == 14:
-        enc = r.attr()
-        shape = _shape(r)
-        return T.RankedTensorType.get(shape, r.type(), enc)
-    if code == 15:
-        return T.TupleType.get(_type_list(r))
-    if code == 16:
-        return T.UnrankedMemRefType.get(r.type(), None)
-    if code == 17:
-        space = r.attr()
-        return T.UnrankedMemRefType.get(r.type(), space)
-    if code == 18:
-        return T.UnrankedTensorType.get(r.type())
-    if code == 19:
-        shape = _shape(r)
-        return T.VectorType.get(shape, r.type(), None)
-    if code == 20:
-        n = r.varint()
-        if n > r_remaining(r):
-            raise ValueError("scalable flag list is longer than the entry")
-        flags = tuple(bool(r.byte()) for _ in range(n))
-        shape = _shape(r)
-        elem = r.type()
-        if len(flags) != len(shape):
-            raise ValueError("scalable flags do not match the vector rank")
-        return T.VectorType.get(shape, elem, flags)
-    raise UnknownCode(f"unknown builtin type code {code}")
-
-
-_FLOAT_CODES = {"bf16": 3, "f16": 4, "f32": 5, "f64": 6, "f80": 7, "f128": 8}
+def _encode(x: object, by_class: dict[type, tuple[Codec[Any], ...]], w: BuiltinWriter) -> bool:
+    for cls in type(x).__mro__:
+        for c in by_class.get(cls, ()):
+            if c.when(x):
+                w.varint(c.code)
+                c.write(x, w)
+                return True
+    return False
 
 
 def encode_attribute(a: A.Attribute, w: BuiltinWriter) -> bool:
     """Write the custom encoding of a builtin attribute; False if it has none (stored as text)."""
-    if isinstance(a, A.ArrayAttr):
-        w.varint(0)
-        w.varint(len(a.elements))
-        for e in a.elements:
-            w.attr(e)
-    elif isinstance(a, A.DictionaryAttr):
-        w.varint(1)
-        w.varint(len(a.entries))
-        for k, v in a.entries:
-            w.attr(k)
-            w.attr(v)
-    elif isinstance(a, A.StringAttr):
-        if isinstance(a.type, T.NoneType):
-            w.varint(2)
-            w.string(a.value)
-        else:
-            w.varint(3)
-            w.string(a.value)
-            w.type(a.type)
-    elif isinstance(a, A.FlatSymbolRefAttr):
-        w.varint(4)
-        w.attr(a.root)
-    elif isinstance(a, A.SymbolRefAttr):
-        w.varint(5)
-        w.attr(a.root)
-        w.varint(len(a.nested))
-        for n in a.nested:
-            w.attr(n)
-    elif isinstance(a, A.TypeAttr):
-        w.varint(6)
-        w.type(a.type)
-    elif isinstance(a, A.UnitAttr):
-        w.varint(7)
-    elif isinstance(a, A.IntegerAttr):
-        w.varint(8)
-        w.type(a.type)
-        write_apint(w, bit_width(a.type), a.bits)
-    elif isinstance(a, A.FloatAttr):
-        w.varint(9)
-        w.type(a.type)
-        write_apint(w, bit_width(a.type), a.bits)
-    elif isinstance(a, A.CallSiteLoc):
-        w.varint(10)
-        w.attr(a.callee)
-        w.attr(a.caller)
-    elif isinstance(a, A.FileLineColLoc):
-        w.varint(11)
-        w.attr(a.filename)
-        w.varint(a.line)
-        w.varint(a.column)
-    elif isinstance(a, A.FusedLoc):
-        w.varint(12 if a.metadata is None else 13)
-        w.varint(len(a.locations))
-        for loc in a.locations:
-            w.attr(loc)
-        if a.metadata is not None:
-            w.attr(a.metadata)
-    elif isinstance(a, A.NameLoc):
-        w.varint(14)
-        w.attr(a.name)
-        w.attr(a.child)
-    elif isinstance(a, A.UnknownLoc):
-        w.varint(15)
-    elif isinstance(a, A.DenseResourceElementsAttr):
-        w.varint(16)
-        w.type(a.type)
-        w.resource(a.key)
-    elif isinstance(a, A.DenseArrayAttr):
-        w.varint(17)
-        w.type(a.element_type)
-        w.varint(a.count)
-        w.blob(a.data)
-    elif isinstance(a, A.DenseElementsAttr):
-        w.varint(18)
-        w.type(a.type)
-        w.blob(a.data)
-    elif isinstance(a, A.DenseStringElementsAttr):
-        w.varint(19)
-        w.type(a.type)
-        w.varint(1 if a.splat else 0)
-        for s in a.strings:
-            w.string(s)
-    elif isinstance(a, A.SparseElementsAttr):
-        w.varint(20)
-        w.type(a.type)
-        w.attr(a.indices)
-        w.attr(a.values)
-    elif isinstance(a, A.DistinctAttr):
-        w.varint(21)
-        w.attr(a.referenced)
-    elif isinstance(a, A.FileLineColRange):
-        w.varint(22)
-        w.attr(a.filename)
-        w.varint(len(a.numbers))
-        for number in a.numbers:
-            w.varint(number)
-    else:
-        return False
-    return True
+    return _encode(a, _ATTR_BY_CLASS, w)
 
 
 def encode_type(t: T.Type, w: BuiltinWriter) -> bool:
     """Write the custom encoding of a builtin type; False if it has none (stored as text)."""
-    if isinstance(t, T.IntegerType):
-        w.varint(0)
-        w.varint((t.width << 2) | t.signedness)
-    elif isinstance(t, T.IndexType):
-        w.varint(1)
-    elif isinstance(t, T.FunctionType):
-        w.varint(2)
-        w.varint(len(t.inputs))
-        for x in t.inputs:
-            w.type(x)
-        w.varint(len(t.results))
-        for x in t.results:
-            w.type(x)
-    elif isinstance(t, T.FloatType):
-        code = _FLOAT_CODES.get(t.name)
-        if code is None:
-            return False
-        w.varint(code)
-    elif isinstance(t, T.ComplexType):
-        w.varint(9)
-        w.type(t.element)
-    elif isinstance(t, T.MemRefType):
-        if t.memory_space is None:
-            w.varint(10)
-        else:
-            w.varint(11)
-            w.attr(t.memory_space)
-        _write_shape(w, t.shape)
-        w.type(t.element)
-        w.attr(t.layout)
-    elif isinstance(t, T.NoneType):
-        w.varint(12)
-    elif isinstance(t, T.RankedTensorType):
-        if t.encoding is None:
-            w.varint(13)
-        else:
-            w.varint(14)
-            w.attr(t.encoding)
-        _write_shape(w, t.shape)
-        w.type(t.element)
-    elif isinstance(t, T.TupleType):
-        w.varint(15)
-        w.varint(len(t.types))
-        for x in t.types:
-            w.type(x)
-    elif isinstance(t, T.UnrankedMemRefType):
-        if t.memory_space is None:
-            w.varint(16)
-        else:
-            w.varint(17)
-            w.attr(t.memory_space)
-        w.type(t.element)
-    elif isinstance(t, T.UnrankedTensorType):
-        w.varint(18)
-        w.type(t.element)
-    elif isinstance(t, T.VectorType):
-        if t.scalable is None:
-            w.varint(19)
-        else:
-            w.varint(20)
-            w.varint(len(t.scalable))
-            for f in t.scalable:
-                w.byte(1 if f else 0)
-        _write_shape(w, t.shape)
-        w.type(t.element)
-    else:
-        return False
-    return True
+    return _encode(t, _TYPE_BY_CLASS, w)

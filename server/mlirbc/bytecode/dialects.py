@@ -16,7 +16,7 @@ def _string(strings: list[bytes], idx: int, r: ByteReader, at: int) -> str:
     return strings[idx].decode("utf-8", "surrogateescape")
 
 
-def decompile_dialects(
+def decode_dialects(
     r: ByteReader, version: int, strings: list[bytes]
 ) -> tuple[list[DialectEntry], list[OpName]]:
     n = r.count("dialect", 1)
@@ -55,7 +55,7 @@ def decompile_dialects(
     return dialects, op_names
 
 
-def compile_dialects(
+def encode_dialects(
     version: int,
     dialects: list[tuple[int, bytes | None]],
     op_names: list[tuple[int, int, bool]],

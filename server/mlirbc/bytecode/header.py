@@ -9,7 +9,7 @@ MAGIC = b"ML\xefR"
 MAX_VERSION = 6
 
 
-def read_header(r: ByteReader) -> tuple[int, str]:
+def decode_header(r: ByteReader) -> tuple[int, str]:
     if r.remaining < 4 or bytes(r.bytes(4)) != MAGIC:
         raise DecodeError("not MLIR bytecode: the file does not start with the magic 'ML\\xefR'", 0,
                           "header")
@@ -22,7 +22,7 @@ def read_header(r: ByteReader) -> tuple[int, str]:
     return version, producer.decode("utf-8", "surrogateescape")
 
 
-def write_header(w: ByteWriter, version: int, producer: str) -> None:
+def encode_header(w: ByteWriter, version: int, producer: str) -> None:
     w.raw(MAGIC)
     w.varint(version)
     w.cstring(producer.encode("utf-8", "surrogateescape"))

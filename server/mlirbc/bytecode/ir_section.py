@@ -17,7 +17,6 @@ from ..ir.attributes import (
     LocationAttr,
     UnknownLoc,
 )
-from ..ir.module import FallbackNote
 from ..ir.operation import (
     PROPS_FALLBACK,
     Block,
@@ -35,6 +34,7 @@ from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
 from .sections import read_section
 from .stream import ByteReader
+from .template import FallbackNote
 
 MAX_NESTING = 512
 IR_SECTION = 4
@@ -81,7 +81,15 @@ class IRDecoder:
         """Attribute classes already seen to be locations (the check is per op)."""
         self.pending = 0
         """Uses of values not defined yet (forward references) that are still waiting."""
-        """The root op, available as soon as it is created (partial views after an error)."""
+        self.prop_seq: list[int] = []
+        """The properties index of every op with properties, in reading (= writing) order."""
+        self.sections: dict[Operation, tuple[int, int, int, int]] = {}
+        """Ops whose isolated regions sit in a nested section: op -> (data start, data end, and the
+        part of `prop_seq` read inside), so that a writer can copy the section of an unchanged op."""
+        self.made_up = 0
+        """Block-argument locations the file does not store (UnknownLoc from hasLoc = 0)."""
+        self.made_up_sections: set[Operation] = set()
+        """Sections holding such a location: they refer to an attribute the table may not have."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
 
@@ -316,6 +324,7 @@ class IRDecoder:
                     r.pos = pos
                     n = 0 if props is None else len(props)
                     raise r.error(f"properties index {pidx} out of range ({n} entries)", at)
+                self.prop_seq.append(pidx)
                 # Identical payloads are stored once and shared by many ops: decode each (name,
                 # payload) once, and the ops share the record (see `Properties`).
                 key = (pidx, idx)
@@ -455,10 +464,14 @@ class IRDecoder:
                     raise r.error(f"expected a nested IR section for isolated regions, found id "
                                   f"{sec.id}", sec.header_offset)
                 inner: list[Value | _Forward | None] = []
+                data_start, seq_start, made_up = sec.data.pos, len(self.prop_seq), self.made_up
                 for region in regions:
                     self._region(sec.data, region, inner)
                 if not sec.data.at_end():
                     raise sec.data.error("trailing bytes in a nested IR section")
+                self.sections[op] = (data_start, sec.data.end, seq_start, len(self.prop_seq))
+                if self.made_up != made_up:
+                    self.made_up_sections.add(op)
             else:
                 scope: list[Value | _Forward | None] = [] if isolated else values
                 for region in regions:
@@ -504,7 +517,11 @@ class IRDecoder:
                     t_idx, has_loc = r.varint_flag()
                     if t_idx >= self.table.count(1):
                         raise r.error(f"type index {t_idx} out of range")
-                    loc: Attribute = self._location(r) if has_loc else UnknownLoc.get()
+                    if has_loc:
+                        loc: Attribute = self._location(r)
+                    else:
+                        loc = UnknownLoc.get()
+                        self.made_up += 1
                     arg = block.add_argument(self.table.type(t_idx), loc)
                 else:
                     t = self._type(r)

@@ -1,19 +1,26 @@
 """IR section encoding (format 6): ops, blocks, regions (isolated ones in nested sections), use-list orders,
 and the op properties payloads, which are produced and deduplicated in IR writing order (format 11.8).
+
+An op the caller declares unchanged since it was read from the template gets its nested section copied
+from the template's bytes instead of encoded again, whenever that gives the same bytes: its value ids are
+its own, its attributes, types and op names keep their template numbers, and its properties indices are
+the template's as long as every payload written before it is the template's, in the template's order.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..errors import DecodeError, EncodeError
 from ..ir.attributes import UnknownLoc
 from ..ir.operation import Block, Operation, Region, Value
-from .numbering import ATTR, TYPE, Numbering
+from .attrtypes import ATTR, TYPE
+from .numbering import Numbering
 from .recorder import render
 from .sections import write_section
 from .stream import ByteReader, ByteWriter, encode_varint
+from .template import Template
 
 IR_SECTION = 4
 _HAS_ATTRS, _HAS_RESULTS, _HAS_OPERANDS, _HAS_SUCCESSORS = 0x01, 0x02, 0x04, 0x08
@@ -26,7 +33,9 @@ class IRWriter:
 
     def __init__(self, num: Numbering, string_index: Callable[[bytes], int],
                  resource_index: Callable[[str], int], keep_use_orders: bool,
-                 source: memoryview | None = None) -> None:
+                 source: memoryview | None = None,
+                 reuse: Mapping[Operation, tuple[int, int, int, int]] | None = None,
+                 template: Template | None = None) -> None:
         self.num = num
         self.version = num.version
         self.string_index = string_index
@@ -43,6 +52,11 @@ class IRWriter:
         """The bytes the ops were read from, when they are also the template: an op whose references are
         ambiguous (a value stored in several template entries) takes the entry it was read with."""
         self._ambiguous = source is not None and any(num.ambiguous)
+        self.reuse = reuse or {}
+        """Unchanged ops -> their nested section in the template (data start, end, `prop_seq` slice)."""
+        self.template = template
+        self.copied = 0
+        """How many nested sections were copied from the template."""
 
     def write(self, root: Operation) -> bytes:
         w = ByteWriter()
@@ -85,6 +99,37 @@ class IRWriter:
             self._payload_index[payload] = idx
             self.payloads.append(payload)
         return idx
+
+    def _copy_section(self, w: ByteWriter, op: Operation) -> bool:
+        """Write the op's regions as the template's nested section, if that is what encoding them gives:
+        the payloads it refers to must get the template's indices here too."""
+        t = self.template
+        assert t is not None
+        start, end, seq_start, seq_end = self.reuse[op]
+        known = t.distinct_before[seq_start]
+        if len(self.payloads) != known:
+            return False
+        seq = t.prop_seq[seq_start:seq_end]
+        index = self._payload_index
+        payloads = t.payloads
+        n = known
+        for idx in seq:
+            if idx < n:
+                if idx < known and index.get(payloads[idx], -1) != idx:
+                    return False  # written earlier, but at another index (or not at all)
+            elif idx == n:
+                if payloads[idx] in index:
+                    return False  # first written inside this op in the template, earlier here
+                n += 1
+            else:
+                return False  # a file written in order never skips an index; never guess
+        for idx in seq:
+            if idx == len(self.payloads):
+                index[payloads[idx]] = idx
+                self.payloads.append(payloads[idx])
+        write_section(w, IR_SECTION, bytes(t.data[start:end]))
+        self.copied += 1
+        return True
 
     def _original_refs(self, op: Operation, attrs: object
                        ) -> tuple[int, int, list[int] | None] | None:
@@ -209,6 +254,11 @@ class IRWriter:
             if self._depth > _MAX_DEPTH:
                 raise EncodeError(f"regions nested deeper than {_MAX_DEPTH} levels")
             if isolated and self.version >= 2:
+                if op in self.reuse:
+                    if self._copy_section(w, op):
+                        self._depth -= 1
+                        return
+                    self.num.number_regions(op)
                 inner = ByteWriter()
                 for region in op.regions:
                     self._region(inner, region)

@@ -8,7 +8,7 @@ ops with regions, each with an isolation state and an "unresolved" flag), becaus
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from ..errors import EncodeError
 from ..ir.operation import (
@@ -50,8 +50,14 @@ class Analysis:
         self.use_counts: dict[Value, int] = {}
 
 
-def analyze(root: Operation, has_trait: Callable[[Operation], bool]) -> Analysis:
-    """Walk the IR once in pre-order; raise EncodeError for operands that are not in scope."""
+def analyze(root: Operation, has_trait: Callable[[Operation], bool],
+            skip: Collection[Operation] = (), inside: bool = False) -> Analysis:
+    """Walk the IR once in pre-order; raise EncodeError for operands that are not in scope.
+
+    The regions of the ops in `skip` (isolated, and copied from the template by the writer) are not
+    entered.  With `inside`, only what is inside `root`'s regions is analysed (an op of `skip` whose
+    regions the writer must encode after all): `root` itself was analysed with its parent.
+    """
     result = Analysis()
     counts = result.use_counts
     isolated = result.isolated
@@ -68,7 +74,7 @@ def analyze(root: Operation, has_trait: Callable[[Operation], bool]) -> Analysis
         _check_structure(op)
         parent_block = op.parent
         parent_region = None if parent_block is None else parent_block.parent
-        for operand in op.operands:
+        for operand in (op.operands if not (inside and op is root) else ()):
             counts[operand] = counts.get(operand, 0) + 1
             region = value_region(operand)
             if region is parent_region and region is not None:
@@ -88,7 +94,9 @@ def analyze(root: Operation, has_trait: Callable[[Operation], bool]) -> Analysis
             for j in range(len(stack) - 1, i, -1):
                 stack[j].unresolved = stop_flag
                 stack[j].isolated = False
-        if op.regions:
+        if op.regions and op in skip and op is not root:
+            isolated[op] = True
+        elif op.regions:
             frame = _Frame(op, True if has_trait(op) else None)
             stack.append(frame)
             work.append(frame)

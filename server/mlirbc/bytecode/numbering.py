@@ -13,7 +13,7 @@ and only new entries are numbered, after them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ..errors import EncodeError
 from ..ir.attributes import (
@@ -23,7 +23,6 @@ from ..ir.attributes import (
     FallbackAttr,
 )
 from ..ir.digest import LARGE
-from ..ir.module import SourceTables
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
     PROPS_DECODED,
@@ -39,13 +38,13 @@ from ..models.api import OpModel
 from ..models.registry import Registry
 from ..syntax import attr_printer
 from . import builtin_codec
+from .attrtypes import ATTR, TYPE
 from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
+from .template import Template
 
-ATTR = 0
-TYPE = 1
 _KIND = ("attribute", "type")
 
 # Byte groups of the dialect regrouping: 2^(7g) - previous size (format 11.4).
@@ -73,10 +72,53 @@ class Entry:
         """The template's original bytes (written verbatim), None for new entries."""
 
 
+_SEED = "numbering.seed"
+
+
+class _Seed:
+    """The template's tables as numbering entries, built once per template and shared by every write
+    (a save after each edit of a large file must not rebuild 100,000 entries).  Writes only ever
+    change what `Numbering._seed` copies, plus the seeded entries' reference counts, which nothing
+    reads: seeded entries keep their numbers."""
+
+    def __init__(self, t: Template) -> None:
+        self.dialects: dict[str, int] = {}
+        self.dialect_names: list[str] = []
+        for d in t.dialects:
+            self.dialects.setdefault(d.name, len(self.dialect_names))
+            self.dialect_names.append(d.name)
+        self.op_map: dict[OpName, Entry] = {}
+        self.ordered_ops: list[Entry] = []
+        for i, name in enumerate(t.op_names):
+            e = Entry(name, self.dialects.get(name.dialect, 0))
+            e.index = i
+            self.op_map.setdefault(name, e)
+            self.ordered_ops.append(e)
+        self.maps: tuple[dict[object, Entry], dict[object, Entry]] = ({}, {})
+        self.ordered: tuple[list[Entry], list[Entry]] = ([], [])
+        self.ambiguous: tuple[dict[object, list[int]], dict[object, list[int]]] = ({}, {})
+        data = t.data
+        for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
+            m = self.maps[kind]
+            lst = self.ordered[kind]
+            for i, te in enumerate(entries):
+                e = Entry(te.value, te.dialect)
+                e.index = i
+                e.custom = te.custom
+                # A large entry (a tensor of a mapped file) stays a view, written by reference (copied
+                # by the kernel from the original when it is a range of the mapped file).
+                e.raw = file_range(data[te.offset:te.offset + te.size], te.offset, t.mapped) \
+                    if te.size >= LARGE else bytes(data[te.offset:te.offset + te.size])
+                first = m.setdefault(te.value, e)
+                if first is not e:
+                    self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
+                lst.append(e)
+
+
 class Numbering:
     """Runs the numbering traversal over `root` and keeps every number the sections need."""
 
-    def __init__(self, version: int, registry: Registry, template: SourceTables | None = None,
+    def __init__(self, version: int, registry: Registry, template: Template | None = None,
                  template_version: int = -1, derive_registered: bool = False) -> None:
         self.version = version
         self.registry = registry
@@ -112,34 +154,21 @@ class Numbering:
             self._seed(template)
 
     # -- template ---------------------------------------------------------------------------------
-    def _seed(self, t: SourceTables) -> None:
-        self._declared = getattr(t, "declared_values", {})
-        for d in t.dialects:
-            self.dialects.setdefault(d.name, len(self.dialect_names))
-            self.dialect_names.append(d.name)
-        for i, name in enumerate(t.op_names):
-            e = Entry(name, self.dialects.get(name.dialect, 0))
-            e.index = i
-            self.op_map.setdefault(name, e)
-            self.ordered_ops.append(e)
-        self.seeded_ops = len(t.op_names)
-        data = t.data
-        for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
-            m = self.maps[kind]
-            lst = self.ordered[kind]
-            for i, te in enumerate(entries):
-                e = Entry(te.value, te.dialect)
-                e.index = i
-                e.custom = te.custom
-                # A large entry (a tensor of a mapped file) stays a view, written by reference (copied
-                # by the kernel from the original when it is a range of the mapped file).
-                e.raw = file_range(data[te.offset:te.offset + te.size], te.offset, t.mapped) \
-                    if te.size >= LARGE else bytes(data[te.offset:te.offset + te.size])
-                first = m.setdefault(te.value, e)
-                if first is not e:
-                    self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
-                lst.append(e)
-            self.seeded[kind] = len(entries)
+    def _seed(self, t: Template) -> None:
+        self._declared = t.declared_values
+        seed = t.cache.get(_SEED)
+        if not isinstance(seed, _Seed):
+            seed = t.cache[_SEED] = _Seed(t)
+        self.dialects = dict(seed.dialects)
+        self.dialect_names = list(seed.dialect_names)
+        self.op_map = dict(seed.op_map)
+        self.ordered_ops = list(seed.ordered_ops)
+        self.seeded_ops = len(seed.ordered_ops)
+        self.maps = (dict(seed.maps[ATTR]), dict(seed.maps[TYPE]))
+        self.ordered = (list(seed.ordered[ATTR]), list(seed.ordered[TYPE]))
+        self.ambiguous = ({k: list(v) for k, v in seed.ambiguous[ATTR].items()},
+                          {k: list(v) for k, v in seed.ambiguous[TYPE].items()})
+        self.seeded = [len(seed.ordered[ATTR]), len(seed.ordered[TYPE])]
 
     # -- dialects and op names --------------------------------------------------------------------
     def number_dialect(self, name: str) -> int:
@@ -294,11 +323,18 @@ class Numbering:
             self.resource_keys[key] = None
 
     # -- the traversal ----------------------------------------------------------------------------
-    def run(self, root: Operation) -> None:
-        analysis = analyze(root, self.has_isolated_trait)
+    def run(self, root: Operation, deferred: Collection[Operation] = ()) -> None:
+        """Number everything under `root`, except inside the regions of the ops in `deferred`
+        (isolated ops whose regions the writer copies from the template; `number_regions` numbers
+        them if it has to encode them after all)."""
+        analysis = analyze(root, self.has_isolated_trait, deferred)
         self.isolated = analysis.isolated
         self.use_counts = analysis.use_counts
         self._number_op(root)
+        if root.regions:
+            self._traverse(root, deferred)
+
+    def _traverse(self, top: Operation, deferred: Collection[Operation]) -> None:
         stack: list[tuple[Region, int]] = []
         isolated = self.isolated
 
@@ -307,15 +343,29 @@ class Numbering:
             for region in op.regions:
                 stack.append((region, start))
 
-        if root.regions:
-            push(root)
+        push(top)
         while stack:
             region, self._next_id = stack.pop()
             self._number_region(region)
             for block in region.blocks:
                 for op in block.operations:
-                    if op.regions:
+                    if op.regions and op not in deferred:
                         push(op)
+
+    def number_regions(self, op: Operation) -> None:
+        """Number inside an isolated op left out by `run` (after `finalize`: only the template's
+        entries may be referenced there, which keep their numbers)."""
+        analysis = analyze(op, self.has_isolated_trait, inside=True)
+        self.isolated.update(analysis.isolated)
+        self.isolated[op] = True
+        self.use_counts.update(analysis.use_counts)
+        sizes = (len(self.ordered[ATTR]), len(self.ordered[TYPE]), len(self.ordered_ops))
+        saved = self._next_id
+        self._traverse(op, ())
+        self._next_id = saved
+        if sizes != (len(self.ordered[ATTR]), len(self.ordered[TYPE]), len(self.ordered_ops)):
+            raise EncodeError(f"op '{op.name}' refers to attributes, types or op names its template "
+                              "does not have, so it cannot be written after the tables")
 
     def _number_region(self, region: Region) -> None:
         if not region.blocks:

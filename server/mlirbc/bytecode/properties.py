@@ -8,16 +8,16 @@ is kept as a fallback holding the exact bytes and the reason.
 from __future__ import annotations
 
 from ..errors import DecodeError
-from ..ir.module import FallbackNote
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, OpName, Properties
 from ..models.api import ModelError, producer_note
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .sections import Section
 from .stream import ByteReader, ByteWriter
+from .template import FallbackNote
 
 
-def decompile_properties_table(sec: Section) -> list[tuple[int, int]]:
+def decode_properties_table(sec: Section) -> list[tuple[int, int]]:
     """(absolute offset, size) of every payload."""
     r = sec.data
     n = r.count("properties entry", 1)
@@ -34,7 +34,7 @@ def decompile_properties_table(sec: Section) -> list[tuple[int, int]]:
     return out
 
 
-def compile_properties_table(payloads: list[bytes]) -> bytes:
+def encode_properties_table(payloads: list[bytes]) -> bytes:
     w = ByteWriter()
     w.varint(len(payloads))
     for p in payloads:

@@ -1,4 +1,5 @@
-"""Reads a whole bytecode file into a `Module`: header, sections, tables, resources, properties, IR.
+"""Decodes a whole bytecode file into a `Module`: header, sections, tables, resources, properties, IR;
+and what the bytes say beyond the IR, its `Template` (in `Module.source`), for the writer and for hover.
 
 Every failure becomes a `DecodeError` naming the section and absolute byte offset.  When the IR was partly
 decoded before the failure, the module keeps what was decoded and carries the error (a partial view).
@@ -10,21 +11,25 @@ import gc
 import os
 
 from ..errors import DecodeError
-from ..ir.module import FallbackNote, Module, SourceTables
-from ..ir.verify import verify
+from ..ir.attributes import UnknownLoc
+from ..ir.module import Module
 from ..models.registry import Registry, default_registry
 from .attrtypes import ATTR, TYPE, AttrTypeTable
-from .dialects import decompile_dialects
-from .header import read_header
+from .dialects import decode_dialects
+from .header import decode_header
 from .ir_section import IRDecoder
 from .mapped import open_mapped
-from .properties import decompile_properties_table
-from .resources import decompile_resources, dialect_resource_keys
-from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, read_section
+from .properties import decode_properties_table
+from .resources import decode_resources, dialect_resource_keys
+from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, SectionId, read_section
 from .stream import ByteReader
-from .strings import decompile_strings
+from .strings import decode_strings
+from .template import FallbackNote, Template
+from .verify import verify
 
-_REQUIRED = (0, 1, 2, 3, 4)
+_REQUIRED = (SectionId.STRING, SectionId.DIALECT, SectionId.ATTR_TYPE, SectionId.ATTR_TYPE_OFFSET,
+             SectionId.IR)
+_RES, _RES_OFF, _PROPS = SectionId.RESOURCE, SectionId.RESOURCE_OFFSET, SectionId.PROPERTIES
 
 
 def read_sections(r: ByteReader) -> dict[int, Section]:
@@ -48,14 +53,14 @@ def read_bytecode_file(path: str | os.PathLike[str], registry: Registry | None =
 
     Raises OSError (cannot open), FileTooLarge (over `max_size`, nothing read) and DecodeError."""
     mapped = open_mapped(path, max_size, strategy)
-    module = read_bytecode(mapped.data, registry, decode_all_entries)
-    if module.source is not None:
+    module = decode_bytecode(mapped.data, registry, decode_all_entries)
+    if isinstance(module.source, Template):
         module.source.mapped = mapped
     return module
 
 
-def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | None = None,
-                  decode_all_entries: bool = True) -> Module:
+def decode_bytecode(data: bytes | bytearray | memoryview, registry: Registry | None = None,
+                    decode_all_entries: bool = True) -> Module:
     """Decode `data`.  Raises DecodeError when nothing usable could be decoded; otherwise returns a
     module whose `error` is set if decoding stopped part-way."""
     # Everything the reader allocates lives as long as the module: the cyclic collector would only rescan
@@ -82,40 +87,44 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
     if buf.ndim != 1 or buf.itemsize != 1:
         buf = buf.cast("B")
     r = ByteReader(buf, 0, len(buf), "header")
-    version, producer = read_header(r)
+    version, producer = decode_header(r)
     sections = read_sections(r)
     for sid in _REQUIRED:
         if sid not in sections:
             raise DecodeError(f"missing required section {SECTION_NAMES[sid]} (id {sid})", len(buf),
                               "header")
-    if version >= 5 and 8 not in sections:
+    if version >= 5 and _PROPS not in sections:
         raise DecodeError("missing Properties section (id 8), required from version 5", len(buf),
                           "header")
-    if (5 in sections) != (6 in sections):
-        present = 5 if 5 in sections else 6
+    if (_RES in sections) != (_RES_OFF in sections):
+        present = _RES if _RES in sections else _RES_OFF
+        partner = _RES_OFF if present == _RES else _RES
         raise DecodeError(f"{SECTION_NAMES[present]} section present without its partner "
-                          f"({SECTION_NAMES[11 - present]})", sections[present].header_offset, "header")
-    strings = decompile_strings(sections[0].data)
-    dialects, op_names = decompile_dialects(sections[1].data, version, strings)
+                          f"({SECTION_NAMES[partner]})", sections[present].header_offset, "header")
+    strings = decode_strings(sections[SectionId.STRING].data)
+    dialects, op_names = decode_dialects(sections[SectionId.DIALECT].data, version, strings)
     resources = []
-    if 5 in sections:
-        resources = decompile_resources(sections[6], sections[5], strings, dialects)
-    source = SourceTables(buf, strings=strings, dialects=dialects, op_names=op_names,
-                          has_resource_sections=5 in sections)
+    if _RES in sections:
+        resources = decode_resources(sections[_RES_OFF], sections[_RES], strings, dialects)
+    source = Template(buf, version, strings=strings, dialects=dialects, op_names=op_names,
+                      has_resource_sections=_RES in sections)
     source.sections = {sid: (s.header_offset, s.data.end) for sid, s in sections.items()}
-    fallbacks: list[FallbackNote] = []
-    module = Module(None, version, producer, dialects, resources, source, fallbacks)
+    fallbacks: list[FallbackNote] = source.fallbacks
+    module = Module(None, version, producer, dialects, resources, source)
     table = AttrTypeTable(buf, version, strings, dialects, reg, dialect_resource_keys(resources),
-                          sections[3], sections[2], producer)
-    props = decompile_properties_table(sections[8]) if version >= 5 and 8 in sections else None
+                          sections[SectionId.ATTR_TYPE_OFFSET], sections[SectionId.ATTR_TYPE],
+                          producer)
+    props = decode_properties_table(sections[_PROPS]) if version >= 5 and _PROPS in sections \
+        else None
     source.properties = props or []
     decoder = IRDecoder(version, op_names, table, props, reg, fallbacks)
     if decode_all_entries:
         table.decode_builtin()
+    ir = sections[SectionId.IR]
     try:
-        module.root = decoder.decode(sections[4].data)
-        if not sections[4].data.at_end():
-            raise sections[4].data.error("trailing bytes after the root op")
+        module.root = decoder.decode(ir.data)
+        if not ir.data.at_end():
+            raise ir.data.error("trailing bytes after the root op")
         if decode_all_entries:
             table.decode_all()
         problem = verify(module.root)
@@ -129,16 +138,23 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
     except RecursionError:
         module.root = decoder.root
         module.error = DecodeError("attributes or regions nested too deeply to decode",
-                                   sections[4].header_offset, "IR")
+                                   ir.header_offset, "IR")
         if module.root is None:
             raise module.error from None
     source.declared_values = decoder.declared_values
+    source.prop_seq = decoder.prop_seq
     source.attrs = table.table_entries(ATTR)
     source.types = table.table_entries(TYPE)
     complete = len(source.attrs) == table.count(ATTR) and len(source.types) == table.count(TYPE)
     if not complete:
         source.attrs = source.types = []  # a partial table cannot serve as a template
-    else:
+    # A section whose block arguments have no stored location refers to UnknownLoc: it can only be
+    # copied when the table has that entry (upstream always writes it; another producer may not).
+    unknown = UnknownLoc.get()
+    stored_unknown = not decoder.made_up_sections or any(e.value is unknown for e in source.attrs)
+    source.isolated_sections = {op: span for op, span in decoder.sections.items()
+                                if stored_unknown or op not in decoder.made_up_sections}
+    if complete:
         for kind, what in ((ATTR, "attribute"), (TYPE, "type")):
             for i, reason in enumerate(table.reasons[kind]):
                 if reason:
@@ -146,3 +162,7 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
                     fallbacks.append(FallbackNote(what, dialects[e.dialect].name, reason, e.offset,
                                                   e.size))
     return module
+
+
+read_bytecode = decode_bytecode
+"""The former name (kept while other branches still call it; decode/encode is the verb pair)."""

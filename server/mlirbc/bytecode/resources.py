@@ -16,13 +16,14 @@ from ..ir.module import (
     DialectEntry,
     ResourceEntry,
     ResourceGroup,
+    ResourceKind,
 )
 from .chunks import Chunks, file_range
 from .sections import Section
 from .stream import ByteReader, ByteWriter, encode_varint
 
 
-def decompile_resources(
+def decode_resources(
     offsets: Section, payload: Section, strings: list[bytes], dialects: list[DialectEntry]
 ) -> list[ResourceGroup]:
     r = offsets.data
@@ -47,7 +48,7 @@ def decompile_resources(
             if size > data.remaining:
                 raise r.error(f"resource '{key}' of {size} bytes runs past the Resource section", at)
             sub = data.sub(size)
-            group.entries.append(_read_entry(sub, key, kind, size, group, strings))
+            group.entries.append(_read_entry(sub, key, ResourceKind(kind), size, group, strings))
 
     n_external = r.count("external resource group", 2)
     for _ in range(n_external):
@@ -69,7 +70,7 @@ def decompile_resources(
     return groups
 
 
-def _read_entry(sub: ByteReader, key: str, kind: int, size: int, group: ResourceGroup,
+def _read_entry(sub: ByteReader, key: str, kind: ResourceKind, size: int, group: ResourceGroup,
                 strings: list[bytes]) -> ResourceEntry:
     if size == 0:
         if not group.is_dialect:
@@ -158,7 +159,7 @@ def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
     return handles
 
 
-def compile_resources(
+def encode_resources(
     groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
     source: Any = None,
 ) -> tuple[bytes, Chunks, int]:

@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 from .chunks import Chunks
 from .stream import ByteReader, ByteWriter, encode_varint
 
-SECTION_NAMES = {
-    0: "String", 1: "Dialect", 2: "AttrType", 3: "AttrTypeOffset", 4: "IR", 5: "Resource",
-    6: "ResourceOffset", 7: "DialectVersions", 8: "Properties",
+
+class SectionId(IntEnum):
+    """Section ids (format 2): the byte before each section's length."""
+
+    STRING = 0
+    DIALECT = 1
+    ATTR_TYPE = 2
+    ATTR_TYPE_OFFSET = 3
+    IR = 4
+    RESOURCE = 5
+    RESOURCE_OFFSET = 6
+    DIALECT_VERSIONS = 7
+    PROPERTIES = 8
+
+
+SECTION_NAMES: dict[int, str] = {
+    SectionId.STRING: "String", SectionId.DIALECT: "Dialect", SectionId.ATTR_TYPE: "AttrType",
+    SectionId.ATTR_TYPE_OFFSET: "AttrTypeOffset", SectionId.IR: "IR", SectionId.RESOURCE: "Resource",
+    SectionId.RESOURCE_OFFSET: "ResourceOffset", SectionId.DIALECT_VERSIONS: "DialectVersions",
+    SectionId.PROPERTIES: "Properties",
 }
-MAX_SECTION_ID = 8
+MAX_SECTION_ID = max(SectionId)
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .stream import ByteReader, ByteWriter
 
 
-def decompile_strings(r: ByteReader) -> list[bytes]:
+def decode_strings(r: ByteReader) -> list[bytes]:
     n = r.count("string", 2)
     lengths = [r.varint() for _ in range(n)]
     lengths.reverse()
@@ -24,7 +24,7 @@ def decompile_strings(r: ByteReader) -> list[bytes]:
     return out
 
 
-def compile_strings(strings: list[bytes]) -> bytes:
+def encode_strings(strings: list[bytes]) -> bytes:
     w = ByteWriter()
     w.varint(len(strings))
     for s in reversed(strings):

@@ -8,6 +8,9 @@ Two modes:
   strings, dialects (with version payloads), op names and attribute/type entries keep their numbers and
   their original bytes; new ones are appended.  The IR, properties (unless kept verbatim) and resources are
   encoded again.  The template's section order and the presence of its resource sections are kept.
+  Ops the caller declares `unchanged` (ops of the template module, not modified since they were read)
+  have their isolated regions copied from the template's bytes, where that gives what encoding them
+  would (see `ir_writer`): the cost of a save follows what changed.
 
 Errors in the IR (values out of scope, opaque parts that cannot be re-encoded, ...) raise `EncodeError`.
 """
@@ -15,41 +18,50 @@ Errors in the IR (values out of scope, opaque parts that cannot be re-encoded, .
 from __future__ import annotations
 
 import gc
+from collections.abc import Collection
 from typing import Literal
 
 from ..errors import EncodeError
-from ..ir.module import RESOURCE_BLOB, Module, SourceTables
+from ..ir.module import RESOURCE_BLOB, Module
+from ..ir.operation import Operation
 from ..models.registry import Registry, default_registry
-from .attrtypes import Encoding, compile_attr_types, template_groups
+from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
 from .chunks import Chunks
-from .dialects import compile_dialects, template_op_name_groups
-from .header import MAX_VERSION, write_header
+from .dialects import encode_dialects
+from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
-from .numbering import ATTR, TYPE, Numbering
-from .properties import compile_properties_table
+from .numbering import Entry, Numbering
+from .properties import encode_properties_table
 from .recorder import has_reference, render
-from .resources import compile_resources, plan_resources, resource_handles
-from .sections import Section, frame_section, read_section
-from .stream import ByteReader, ByteWriter
-from .strings import StringTable, compile_strings
+from .resources import encode_resources, plan_resources, resource_handles
+from .sections import SectionId, frame_section
+from .stream import ByteWriter
+from .strings import StringTable, encode_strings
+from .template import Template, template_of
 
 DEFAULT_PRODUCER = "MLIR22.1.8"
-SECTION_ORDER = (1, 3, 2, 4, 6, 5, 0, 8)
+SECTION_ORDER = (SectionId.DIALECT, SectionId.ATTR_TYPE_OFFSET, SectionId.ATTR_TYPE, SectionId.IR,
+                 SectionId.RESOURCE_OFFSET, SectionId.RESOURCE, SectionId.STRING, SectionId.PROPERTIES)
 """The order upstream writes its sections in (format 2)."""
+_DIALECT = SectionId.DIALECT
 
-Template = Module | None | Literal["auto"]
+TemplateArg = Module | None | Literal["auto"]
 
 
-def write_bytecode(module: Module, version: int | None = None, producer: str | None = None,
-                   template: Template = "auto", registry: Registry | None = None) -> bytes:
+def encode_bytecode(module: Module, version: int | None = None, producer: str | None = None,
+                   template: TemplateArg = "auto", registry: Registry | None = None,
+                   unchanged: Collection[Operation] = ()) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
-    `template="auto"` uses the file the module was read from, if any."""
-    return write_bytecode_chunks(module, version, producer, template, registry).tobytes()
+    `template="auto"` uses the file the module was read from, if any.  `unchanged`: ops of the
+    template module that are exactly as they were read (the caller's promise); their isolated regions
+    are copied from the template when the result is the same."""
+    return encode_bytecode_chunks(module, version, producer, template, registry, unchanged).tobytes()
 
 
-def write_bytecode_chunks(module: Module, version: int | None = None, producer: str | None = None,
-                          template: Template = "auto", registry: Registry | None = None) -> Chunks:
-    """`write_bytecode` as `Chunks`: large payloads (views of the template's mapped file, or of the
+def encode_bytecode_chunks(module: Module, version: int | None = None, producer: str | None = None,
+                           template: TemplateArg = "auto", registry: Registry | None = None,
+                           unchanged: Collection[Operation] = ()) -> Chunks:
+    """`encode_bytecode` as `Chunks`: large payloads (views of the template's mapped file, or of the
     module's own) are kept by reference, so the output can be streamed to a file (`Chunks.write_to`)
     without ever being held whole."""
     # The writer allocates many small objects that live until it returns; the cyclic collector would
@@ -57,7 +69,7 @@ def write_bytecode_chunks(module: Module, version: int | None = None, producer: 
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(module, version, producer, template, registry)
+        return _write(module, version, producer, template, registry, unchanged)
     except EncodeError:
         raise
     except RecursionError:
@@ -69,26 +81,26 @@ def write_bytecode_chunks(module: Module, version: int | None = None, producer: 
             gc.enable()
 
 
-def _write(module: Module, version: int | None, producer: str | None, template: Template,
-           registry: Registry | None) -> Chunks:
+def _write(module: Module, version: int | None, producer: str | None, template: TemplateArg,
+           registry: Registry | None, unchanged: Collection[Operation] = ()) -> Chunks:
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
     if module.error is not None:
         raise EncodeError(f"the module was only partly decoded ({module.error}); it cannot be written")
     if template == "auto":
-        tmpl = module if module.source is not None else None
+        tmpl = module if template_of(module) is not None else None
     elif template is None:
         tmpl = None
     elif isinstance(template, Module):
         tmpl = template
-        if template.source is None:
+        if template_of(template) is None:
             raise EncodeError("the template module was not read from a bytecode file")
         if template.error is not None:
             raise EncodeError(f"the template was only partly decoded ({template.error})")
     else:
         raise EncodeError(f"template must be a Module, None or 'auto', not {template!r}")
-    src = tmpl.source if tmpl is not None else None
+    src = template_of(tmpl) if tmpl is not None else None
     base = tmpl if tmpl is not None else module
     if version is None:
         version = base.version
@@ -106,7 +118,11 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
-    num.run(root)
+    reuse: dict[Operation, tuple[int, int, int, int]] = {}
+    if src is not None and tmpl is not None and version == tmpl.version and not num.derive_registered:
+        spans = src.isolated_sections
+        reuse = {op: spans[op] for op in unchanged if op in spans}
+    num.run(root, reuse)
     referenced = list(num.resource_keys)
     if tmpl is not None:
         # Template entries are copied, not re-numbered, so their resource references are not seen by the
@@ -152,58 +168,66 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     op_entries = [(e.dialect, intern(e.value.name.encode("utf-8", "surrogateescape")),  # type: ignore[attr-defined]
                    bool(e.value.registered))  # type: ignore[attr-defined]
                   for e in num.ordered_ops]
-    op_groups = None
-    if src is not None and tmpl is not None and 1 in src.sections:
-        op_groups = template_op_name_groups(_template_section(src, 1).data, tmpl.version)
-    sections[1] = compile_dialects(version, dialect_entries, op_entries, op_groups)
+    op_groups = src.op_name_groups if src is not None and _DIALECT in src.sections else None
+    sections[_DIALECT] = encode_dialects(version, dialect_entries, op_entries, op_groups)
 
-    # Attribute and type entries in final order; strings in entry order.
-    rendered: list[list[tuple[int, bool, Encoding]]] = [[], []]
+    # Attribute and type entries in final order; strings in entry order.  A template's own entries
+    # are its bytes, encoded once per template and kept.
+    parts: list[tuple[bytes, bytes | Chunks]] = []
     for kind in (ATTR, TYPE):
-        out = rendered[kind]
-        for e in num.ordered[kind]:
+        entries = num.ordered[kind]
+        seeded = num.seeded[kind]
+        pieces = [_template_entries(src, kind, entries[:seeded])] if src is not None and seeded \
+            else []
+        new: list[tuple[int, bool, Encoding]] = []
+        for e in entries[seeded if pieces else 0:]:
             if e.raw is not None:
-                out.append((e.dialect, e.custom, e.raw))
+                new.append((e.dialect, e.custom, e.raw))
                 continue
             if has_reference(e.tokens):
                 big = Chunks()
                 render(e.tokens, big, num.attr_index, num.type_index, intern, resource_index)
-                out.append((e.dialect, e.custom, big))
+                new.append((e.dialect, e.custom, big))
                 continue
             buf = bytearray()
             render(e.tokens, buf, num.attr_index, num.type_index, intern, resource_index)
-            out.append((e.dialect, e.custom, bytes(buf)))
-    groups_at = template_groups(_template_section(src, 3).data) if src is not None and \
-        3 in src.sections and num.seeded != [0, 0] else None
-    sections[3], sections[2] = compile_attr_types(rendered[ATTR], rendered[TYPE], groups_at)
+            new.append((e.dialect, e.custom, bytes(buf)))
+        pieces.append(encode_entry_groups(new))
+        data = Chunks()
+        for _, d in pieces:
+            data.write(d)
+        parts.append((b"".join(p[0] for p in pieces), data))
+    sections[SectionId.ATTR_TYPE_OFFSET], sections[SectionId.ATTR_TYPE] = join_attr_types(
+        len(num.ordered[ATTR]), len(num.ordered[TYPE]), parts)
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
-                  source=src.data if src is not None and tmpl is module else None)
-    sections[4] = ir.write(root)
+                  source=src.data if src is not None and tmpl is module else None, reuse=reuse,
+                  template=src)
+    sections[SectionId.IR] = ir.write(root)
 
-    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__,
-                                                         src.mapped if src is not None else None)
+    res_offsets, res_data, res_align = encode_resources(groups, intern, num.dialects.__getitem__,
+                                                        src.mapped if src is not None else None)
     if src is None or src.has_resource_sections or groups:
-        sections[6] = res_offsets
-        sections[5] = res_data
-    sections[0] = compile_strings(strings.strings)
+        sections[SectionId.RESOURCE_OFFSET] = res_offsets
+        sections[SectionId.RESOURCE] = res_data
+    sections[SectionId.STRING] = encode_strings(strings.strings)
     if version >= 5:
-        sections[8] = compile_properties_table(ir.payloads)
+        sections[SectionId.PROPERTIES] = encode_properties_table(ir.payloads)
     frames: dict[int, int] = {}
     if src is not None and tmpl is not None:
-        frames = _template_alignments(src)
+        frames = src.alignments
         if tmpl.version == version:
             # Sections the reader ignores (a Properties section below v5, a top-level DialectVersions
             # section) carry nothing the IR could have changed: keep the template's bytes.
             for sid in src.sections:
-                if sid not in sections and sid not in (5, 6):
-                    sections[sid] = _template_section_data(src, sid)
+                if sid not in sections and sid not in (SectionId.RESOURCE, SectionId.RESOURCE_OFFSET):
+                    sections[sid] = src.section_bytes(sid)
 
     w = ByteWriter()
-    write_header(w, version, producer)
+    encode_header(w, version, producer)
     output = Chunks(w.buf)
     for sid in _section_order(src, sections):
-        if sid == 5:
+        if sid == SectionId.RESOURCE:
             frame_section(output, sid, sections[sid], res_align)
         elif sid in frames:
             frame_section(output, sid, sections[sid], frames[sid], force_alignment=True)
@@ -212,28 +236,41 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     return output
 
 
-def _section_order(src: SourceTables | None, sections: dict[int, bytes | Chunks]) -> list[int]:
+def _template_entries(src: Template, kind: int, seeded: list[Entry]) -> tuple[bytes, Chunks]:
+    """A template's own attribute or type entries, encoded once and kept in the template."""
+    key = f"attrtypes.{kind}"
+    cached = src.cache.get(key)
+    if not isinstance(cached, tuple):
+        fixed = src.attr_type_groups
+        cached = src.cache[key] = encode_entry_groups(
+            [(e.dialect, e.custom, e.raw if e.raw is not None else b"") for e in seeded],
+            fixed[kind] if fixed is not None else None)
+    return cached
+
+
+def prepare(module: Module, registry: Registry | None = None) -> None:
+    """Do once, ahead of the first save, what every template-mode write of `module`'s file needs (the
+    numbering's seeded tables, the template's own entries encoded, the groups and payloads of its
+    sections): a server calls this after opening a file, so that its first save costs what the
+    later ones do."""
+    src = template_of(module)
+    if src is None or module.error is not None:
+        return
+    num = Numbering(module.version, registry if registry is not None else default_registry(), src,
+                    module.version)
+    for kind in (ATTR, TYPE):
+        if num.seeded[kind]:
+            _template_entries(src, kind, num.ordered[kind][:num.seeded[kind]])
+    _ = (src.op_name_groups, src.alignments, src.payloads, src.distinct_before)
+
+
+def _section_order(src: Template | None, sections: dict[int, bytes | Chunks]) -> list[int]:
     if src is None:
         return [s for s in SECTION_ORDER if s in sections]
     kept = [sid for sid, _ in sorted(src.sections.items(), key=lambda kv: kv[1][0]) if sid in sections]
     return kept + [s for s in SECTION_ORDER if s in sections and s not in kept]
 
 
-def _template_section(src: SourceTables, sid: int) -> Section:
-    start, end = src.sections[sid]
-    return read_section(ByteReader(src.data, start, end))
-
-
-def _template_section_data(src: SourceTables, sid: int) -> bytes:
-    sec = _template_section(src, sid)
-    return bytes(sec.data.bytes(sec.data.remaining))
-
-
-def _template_alignments(src: SourceTables) -> dict[int, int]:
-    """Sections other than Resource that the template wrote with an alignment: section id -> alignment
-    (upstream never aligns them, but another producer may, and the template's framing is kept)."""
-    out: dict[int, int] = {}
-    for sid, (start, end) in src.sections.items():
-        if sid != 5 and src.data[start] & 0x80:
-            out[sid] = read_section(ByteReader(src.data, start, end)).alignment
-    return out
+write_bytecode = encode_bytecode
+"""The former name (kept while other branches still call it; decode/encode is the verb pair)."""
+write_bytecode_chunks = encode_bytecode_chunks

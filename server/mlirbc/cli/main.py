@@ -18,8 +18,8 @@ from typing import NoReturn
 
 from ..bytecode.chunks import Chunks, FileRange
 from ..bytecode.reader import read_bytecode_file
-from ..bytecode.sections import SECTION_NAMES
-from ..bytecode.writer import write_bytecode_chunks
+from ..bytecode.template import template_of
+from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
 from ..fileio import atomic_write
 from ..ir.module import Module
@@ -52,7 +52,8 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
         module = read_bytecode_file(path, reg)
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return module, len(module.source.data) if module.source is not None else 0
+    src = template_of(module)
+    return module, len(src.data) if src is not None else 0
 
 
 @contextlib.contextmanager
@@ -173,20 +174,11 @@ def cmd_encode(args: argparse.Namespace) -> int:
             return 1
         progress.phase("encoding")
         # Chunks: the values elided in the view are copied from the template's map as it is written.
-        data = write_bytecode_chunks(module, version=args.version, producer=args.producer,
-                                     template=template, registry=reg)
+        data = encode_bytecode_chunks(module, version=args.version, producer=args.producer,
+                                      template=template, registry=reg)
         progress.phase(f"writing {args.output}")
         atomic_write(args.output, data)
     return 0
-
-
-def _section_at(module: Module, offset: int) -> str:
-    src = module.source
-    if src is not None:
-        for sid, (start, end) in src.sections.items():
-            if start <= offset < end:
-                return SECTION_NAMES.get(sid, str(sid))
-    return "header"
 
 
 def cmd_roundtrip(args: argparse.Namespace) -> int:
@@ -196,7 +188,8 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         if module.error is not None:
             print(f"{args.file}: error: {module.error}", file=sys.stderr)
             return 1
-        original = module.source.data if module.source is not None else memoryview(b"")
+        src = template_of(module)
+        original = src.data if src is not None else memoryview(b"")
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than).text
         progress.phase("parsing")
@@ -205,13 +198,14 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
             _print_diagnostics(f"{args.file} (view)", result.diagnostics)
             return 1
         progress.phase("encoding")
-        chunks = write_bytecode_chunks(result.module, template=module, registry=reg)
+        chunks = encode_bytecode_chunks(result.module, template=module, registry=reg)
         progress.phase("comparing")
         n = _first_difference(chunks, original)
     if n is None:
         print("identical")
         return 0
-    print(f"differs at byte {n} (0x{n:x}) in the {_section_at(module, n)} section "
+    where = src.section_at(n) if src is not None else "header"
+    print(f"differs at byte {n} (0x{n:x}) in the {where} section "
           f"({len(chunks)} bytes written, {len(original)} original)")
     return 1
 
@@ -245,7 +239,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if magic == b"ML\xefR":
         with Progress("checking") as progress:
             module, _ = _decode(args.file, reg, progress)
-        for note in module.fallbacks:
+        src = template_of(module)
+        for note in src.fallbacks if src is not None else []:
             print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
                   f"{note.reason}", file=sys.stderr)
         if module.error is not None:

@@ -1,26 +1,28 @@
-"""The decoded file as a whole: root op, header facts, dialects, resources, and the original tables.
+"""A module as a whole: root op, header facts (version, producer), dialects with their versions, resources.
 
-`SourceTables` remembers how the file numbered everything (strings, dialects, op names, attributes, types)
-and where each entry's bytes sit.  The writer's template mode reuses it so opaque parts stay valid, and the
-language server uses the offsets for hover.
+The IR knows no encoding: what a decoded file's bytes say beyond its IR (how it numbered everything,
+where each entry sits, what was kept opaque) is the bytecode layer's `Template`, which the reader leaves
+in `Module.source`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from enum import IntEnum
 
-from .attributes import Attribute
-from .operation import Operation, OpName, Region
-from .types import Type
+from ..errors import DecodeError
+from .operation import Operation
 
-if TYPE_CHECKING:
-    from ..errors import DecodeError
 
-RESOURCE_BLOB = 0
-RESOURCE_BOOL = 1
-RESOURCE_STRING = 2
+class ResourceKind(IntEnum):
+    BLOB = 0
+    BOOL = 1
+    STRING = 2
+
+
+RESOURCE_BLOB = ResourceKind.BLOB
+RESOURCE_BOOL = ResourceKind.BOOL
+RESOURCE_STRING = ResourceKind.STRING
 
 
 @dataclass
@@ -31,7 +33,7 @@ class ResourceEntry:
     """
 
     key: str
-    kind: int
+    kind: ResourceKind
     blob: memoryview | None = None
     alignment: int = 1
     flag: bool = False
@@ -58,54 +60,6 @@ class DialectEntry:
 
 
 @dataclass
-class TableEntry:
-    """One attribute or type entry as stored: its value, owning dialect, encoding form and byte range."""
-
-    value: Attribute | Type
-    dialect: int
-    custom: bool
-    offset: int
-    size: int
-    model: str = ""
-    """Which model decoded it ("" for builtin or textual entries)."""
-    fallback_reason: str = ""
-    """Why it is kept opaque ("" when it was decoded)."""
-
-
-@dataclass
-class SourceTables:
-    """How the original file numbered things, for template-mode writing and for hover."""
-
-    data: memoryview
-    strings: list[bytes] = field(default_factory=list)
-    dialects: list[DialectEntry] = field(default_factory=list)
-    op_names: list[OpName] = field(default_factory=list)
-    attrs: Sequence[TableEntry] = field(default_factory=list)
-    types: Sequence[TableEntry] = field(default_factory=list)
-    properties: list[tuple[int, int]] = field(default_factory=list)
-    """(absolute offset, size) of each properties entry."""
-    sections: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Section id -> (absolute offset of the section header, absolute end)."""
-    has_resource_sections: bool = True
-    declared_values: dict[Region, tuple[int, int]] = field(default_factory=dict)
-    """Regions whose stored value count exceeds the values they define (upstream accepts that):
-    region -> (declared, defined).  The writer keeps such a count so the value numbering stays as read."""
-    mapped: Any = None
-    """The `bytecode.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
-
-
-@dataclass
-class FallbackNote:
-    """A part kept opaque, for `info` and diagnostics: what it is, why, and where its bytes are."""
-
-    kind: str  # "op", "attribute" or "type"
-    name: str  # op name, or the dialect of an attribute/type
-    reason: str
-    offset: int
-    size: int
-
-
-@dataclass
 class Module:
     """A decoded bytecode file (or IR parsed from text).
 
@@ -118,8 +72,9 @@ class Module:
     producer: str = "MLIR22.1.8"
     dialects: list[DialectEntry] = field(default_factory=list)
     resources: list[ResourceGroup] = field(default_factory=list)
-    source: SourceTables | None = None
-    fallbacks: list[FallbackNote] = field(default_factory=list)
+    source: object | None = None
+    """What the layer that built the module knows of where it came from: for a decoded file, the
+    bytecode layer's `Template` (read it with `bytecode.template.template_of`)."""
     error: DecodeError | None = None
 
     def dialect_version(self, name: str) -> bytes | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NoReturn, SupportsIndex, TypeVar
 
 from .attributes import Attribute, DictionaryAttr, UnknownLoc
@@ -95,9 +96,17 @@ class OpName:
 
 
 # Kinds of op properties.
-PROPS_DECODED = "decoded"
-PROPS_ATTRIBUTE = "attribute"
-PROPS_FALLBACK = "fallback"
+class PropsKind(StrEnum):
+    """The three forms of an op's properties (see `Properties`)."""
+
+    DECODED = "decoded"
+    ATTRIBUTE = "attribute"
+    FALLBACK = "fallback"
+
+
+PROPS_DECODED = PropsKind.DECODED
+PROPS_ATTRIBUTE = PropsKind.ATTRIBUTE
+PROPS_FALLBACK = PropsKind.FALLBACK
 
 
 @dataclass(slots=True)
@@ -116,7 +125,7 @@ class Properties:
     copy, `dataclasses.replace`): changing a shared record in place would change all of those ops.
     """
 
-    kind: str
+    kind: PropsKind
     values: dict[str, Attribute] = field(default_factory=dict)
     attribute: Attribute | None = None
     raw: bytes | memoryview | None = None

@@ -1,22 +1,30 @@
-"""Keeps a view's index, parse and diagnostics up to date with its text (debounced after edits)."""
+"""Keeps a view's state (module, source map, diagnostics) up to date with its text, debounced after
+edits.
+
+A view that still shows the decoded text has the file's printed state.  After an edit, the op that holds
+the change is re-read alone when it can be (`view.edits.reparse_edit`); otherwise the whole text is
+parsed.  Both run as jobs off the event loop; a newer edit cancels the pending run.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
-from . import backend
-from .diagnostics import (
-    decode_diagnostics,
-    fallback_diagnostics,
-    structural_diagnostics,
-    text_diagnostics,
-)
-from .documents import View, make_snapshot
+from ..view.edits import ViewState, parse_state, reparse_edit
+from .diagnostics import decode_diagnostics, fallback_diagnostics, text_diagnostics
+from .documents import View
 from .server import SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, MlirbcServer
-from .textindex import TextIndex
 
-SMALL_TEXT = 2_000_000
-"""Texts up to this many characters are indexed on the event loop (a few ms); larger ones in a job."""
+QUICK_CHECK_S = 0.25
+"""A view whose last check took less than this is checked again at once after an edit; the debounce
+(`diagnostics.debounceMs`) is for views whose checks are expensive (a whole large text parsed)."""
+
+
+def debounce_s(server: MlirbcServer, view: View) -> float:
+    if view.check_s < QUICK_CHECK_S:
+        return 0.0
+    return server.settings.debounce_ms / 1000
 
 
 def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
@@ -36,59 +44,68 @@ def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
     task.add_done_callback(forget)
 
 
-async def ensure_index(server: MlirbcServer, view: View) -> None:
-    """Make `view.index` describe the view's current text (small texts inline, large ones in a job;
-    a view still showing the decoded text shares the file's index)."""
-    if view.index_version == view.version:
-        return
-    version, text = view.version, view.text
+async def state_of(server: MlirbcServer, view: View) -> ViewState | None:
+    """The state of the view's current text (computed now if needed, once however many ask; None
+    when the view changed while it was computed)."""
+    while True:
+        if view.state is not None and view.state_version == view.version:
+            return view.state
+        running = view.computing
+        if running is None or running[0] != view.version:
+            break
+        try:
+            return await asyncio.shield(running[1])
+        except asyncio.CancelledError:
+            if not running[1].cancelled():
+                raise  # this request was cancelled
+            # the run computing it was cancelled (a newer edit): compute it here
+    fut: asyncio.Future[ViewState | None] = asyncio.get_running_loop().create_future()
+    view.computing = (view.version, fut)
+    try:
+        state = await _compute(server, view)
+        fut.set_result(state)
+        return state
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            fut.cancel()
+        else:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: the others get it through their own await
+        raise
+    finally:
+        if view.computing is not None and view.computing[1] is fut:
+            view.computing = None
+
+
+async def _compute(server: MlirbcServer, view: View) -> ViewState | None:
+    version, text, lines = view.version, view.text, view.lines
     decoded = server.decoded_for(view)
-    if decoded is not None and text == decoded.text:
-        if decoded.index is None and decoded.index_job is not None:
-            try:
-                await asyncio.shield(decoded.index_job)
-            except Exception as exc:
-                server.log(f"indexing {decoded.key} failed: {exc}")
-        if decoded.index is not None:
-            if view.version == version:
-                view.index, view.index_version = decoded.index, version
-            return
-    if len(text) > server.settings.max_index_mb * 1e6:
-        view.index, view.index_version = None, version
-        return
-    if len(text) <= SMALL_TEXT:
-        index = TextIndex(text)
-    else:
-        index = await server.run_job(lambda: TextIndex(text), "indexing the view",
-                                     "mlirbc: indexing")
-    if view.version == version:
-        view.index, view.index_version = index, version
-
-
-async def indexed(server: MlirbcServer, uri: str) -> TextIndex | None:
-    """The up-to-date index of an open view, or None when the view is unknown or not indexed."""
-    view = server.view(uri)
-    if view is None:
-        return None
-    await ensure_index(server, view)
-    return view.index
-
-
-async def ensure_parse(server: MlirbcServer, view: View) -> backend.ParseOutcome | None:
-    """The parse of the view's current version (None when the parser is not available)."""
-    if view.parse is not None and view.parse_version == view.version:
-        return view.parse
-    if not backend.available(backend.PARSER):
-        return None
-    decoded = server.decoded_for(view)
+    if decoded is not None and (text is decoded.text or text == decoded.text):
+        view.text = decoded.text  # one copy of the text, shared with the file
+        view.state, view.state_version = decoded.state, version
+        view.set_good(decoded.state)
+        return decoded.state
     template = decoded.module if decoded is not None else None
     registry = decoded.registry if decoded is not None else server.registry()
-    version, text = view.version, view.text
-    outcome = await server.run_job(lambda: backend.parse(text, template, registry),
-                                   "parsing the view", "mlirbc: checking the text")
-    if view.version == version:
-        view.parse, view.parse_version = outcome, version
-    return outcome
+    good, dirty = view.good, view.dirty
+
+    def work() -> ViewState:
+        if good is not None and dirty is not None:
+            lo, tail = dirty
+            state = reparse_edit(good, text, lo, len(good.text) - tail, template, registry, lines)
+            if state is not None:
+                return state
+        return parse_state(text, template, registry, lines)
+
+    t0 = time.perf_counter()
+    state = await server.run_job(work, "checking the text", "mlirbc: checking the text")
+    view.check_s = time.perf_counter() - t0
+    if view.version != version:
+        return None
+    view.state, view.state_version = state, version
+    if state.module is not None:
+        view.set_good(state)
+    return state
 
 
 async def _run(server: MlirbcServer, uri: str, delay_s: float) -> None:
@@ -98,31 +115,20 @@ async def _run(server: MlirbcServer, uri: str, delay_s: float) -> None:
     if view is None:
         return
     version = view.version
-    await ensure_index(server, view)
-    decoded = server.decoded_for(view)
-    if view.version != version or server.views.get(uri) is not view:
+    try:
+        state = await state_of(server, view)
+    except Exception as exc:  # a parser crash on odd text must not silence the rest
+        server.log(f"checking {uri} failed: {exc!r}")
         return
+    if state is None or view.version != version or server.views.get(uri) is not view:
+        return
+    decoded = server.decoded_for(view)
+    codec = view.codec
     if decoded is not None:
-        server.set_diagnostics(uri, SOURCE_DECODE, decode_diagnostics(decoded, view))
-    unchanged = decoded is not None and view.text == decoded.text
-    if unchanged:
-        server.set_diagnostics(uri, SOURCE_TEXT, [])
-    else:
-        try:
-            outcome = await ensure_parse(server, view)
-        except Exception as exc:  # a parser crash on odd text must not silence the rest
-            server.log(f"text parser failed on {uri}: {exc!r}")
-            outcome = None
-        if view.version != version:
-            return
-        if outcome is not None:
-            server.set_diagnostics(uri, SOURCE_TEXT, text_diagnostics(outcome.problems))
-        elif view.index is not None:
-            server.set_diagnostics(uri, SOURCE_TEXT,
-                                   structural_diagnostics(view.index, view.index.lines))
+        server.set_diagnostics(uri, SOURCE_DECODE, decode_diagnostics(decoded, state, codec))
+    server.set_diagnostics(uri, SOURCE_TEXT, text_diagnostics(state.diagnostics, codec))
     if server.settings.fallback_diagnostics:
-        snap = make_snapshot(view, decoded)
         server.set_diagnostics(uri, SOURCE_FALLBACK, fallback_diagnostics(
-            uri, view, snap, decoded, server.settings.max_fallback_diagnostics))
+            uri, state, decoded, codec, server.settings.max_fallback_diagnostics))
     else:
         server.set_diagnostics(uri, SOURCE_FALLBACK, [])

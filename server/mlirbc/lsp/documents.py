@@ -1,9 +1,10 @@
-"""What the server holds per bytecode file and per open view, and how a position reaches the IR.
+"""What the server holds per bytecode file and per open view.
 
-A `Decoded` file is the original bytes, the decoded module, its print (text + span map) and the index of
-that text; it is shared by every view URI of the file.  A `View` is one open document: its current text and
-version, the index of that text, and the parse of that version once the text parser has run.
-`Snapshot` pairs a view's text index with a module whose ops are in the same order, when there is one.
+A `Decoded` file is the original bytes, the decoded module and the state of its printed view (text and
+source map); it is shared by every view URI of the file.  A `View` is one open document: its current text
+(kept here, edited in place by incremental changes), its line table, the state of the last version that
+was analysed, and the last state that had a module (`good`), from which an edit inside one op is re-read
+alone.  `dirty` says which part of `good.text` the current text may differ in.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import Any
 
 from ..bytecode.chunks import Chunks
 from ..ir.module import Module
-from ..ir.operation import Block, Operation, Value
 from ..models.registry import Registry
-from .backend import ParseOutcome, walk_ops
-from .positions import LineIndex
-from .textindex import VALUE, Occurrence, OpEntry, TextIndex
+from ..syntax.textlines import TextLines
+from ..view.edits import ViewState
+from ..view.lexindex import LexIndex
+from .positions import UTF16, PositionCodec
 
 
 @dataclass
@@ -27,14 +28,11 @@ class Decoded:
     data: bytes | memoryview
     """The file's bytes: a read-only view of its memory map (see `bytecode.mapped`)."""
     module: Module
-    printed: Any
-    """The PrintResult of `module`."""
-    text: str
+    state: ViewState
+    """The printed view of `module`: its text, its source map, no diagnostics."""
     registry: Registry
-    index: TextIndex | None = None
+    lines: TextLines
     mtime_ns: int = 0
-    index_job: asyncio.Future[TextIndex] | None = None
-    """Indexing of a large view, started right after decoding."""
     saved: tuple[str, Chunks] | None = None
     """The last view text saved over this file by `mlirbc/save`, with the bytes written (as `Chunks`:
     the elided values in them are views of the original's map, not copies)."""
@@ -43,6 +41,10 @@ class Decoded:
     extra: dict[str, Any] = field(default_factory=dict)
     """Per-file state of features (the elided values' resolver and statistics)."""
 
+    @property
+    def text(self) -> str:
+        return self.state.text
+
 
 @dataclass
 class View:
@@ -50,70 +52,93 @@ class View:
     key: str | None
     version: int
     text: str
-    lines: LineIndex
-    index: TextIndex | None = None
-    index_version: int = -1
-    parse: ParseOutcome | None = None
-    parse_version: int = -1
-    extra: dict[str, Any] = field(default_factory=dict)
+    lines: TextLines
+    encoding: str = UTF16
+    state: ViewState | None = None
+    state_version: int = -1
+    good: ViewState | None = None
+    dirty: tuple[int, int] | None = None
+    """(start, tail): the text equals `good.text` except, at most, in good.text[start:len - tail]."""
+    check_s: float = 0.0
+    """How long the last check of this view took (a cheap one is not debounced)."""
+    computing: tuple[int, asyncio.Future[ViewState | None]] | None = None
+    """The version whose state is being computed, and its result to come."""
+    changes: dict[str, int] = field(default_factory=lambda: {"ranged": 0, "whole": 0})
+    """How the client sent its changes so far (incremental sync sends ranged ones)."""
+    lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
+    """Indexes of the ranges of the current state that did not parse."""
+
+    @property
+    def codec(self) -> PositionCodec:
+        return PositionCodec(self.text, self.lines, self.encoding)
+
+    def set_good(self, state: ViewState) -> None:
+        self.good = state
+        self.dirty = None
+
+    def replace(self, start: int, end: int, new: str, version: int) -> None:
+        """Apply one change: [start, end) of the current text becomes `new`."""
+        old_len = len(self.text)
+        self.text = self.text[:start] + new + self.text[end:]
+        self.lines = self.lines.edited(start, end, new)
+        self.version = version
+        self.lex = {}
+        if self.good is None:
+            return
+        if self.dirty is None:
+            lo, tail = start, old_len - end
+        else:
+            lo, tail = self.dirty
+            lo, tail = min(lo, start), min(tail, old_len - end)
+        self.dirty = (lo, tail)
+
+    def set_text(self, text: str, version: int) -> None:
+        """A whole-document change: the dirty part is what differs from the previous text."""
+        old = self.text
+        if text == old:
+            self.version = version
+            return
+        start = common_prefix(old, text)
+        tail = common_suffix(old, text, min(len(old), len(text)) - start)
+        self.replace(start, len(old) - tail, text[start:len(text) - tail], version)
+        self.text = text  # the same string object the client sent (no copy kept)
 
 
-@dataclass
-class Snapshot:
-    """A view's text index paired with IR in the same op order (None when they do not line up)."""
-
-    index: TextIndex
-    lines: LineIndex
-    module: Module | None
-    ops: list[Operation] | None
-    source: str
-    """'decoded' (the view shows the decoded file unchanged), 'parsed' (IR of the edited text) or ''."""
-
-    def op(self, entry: OpEntry) -> Operation | None:
-        if self.ops is None or entry.index >= len(self.ops):
-            return None
-        op = self.ops[entry.index]
-        return op if op.name == entry.name else None
-
-    def block(self, region_id: int, number: int) -> Block | None:
-        if self.ops is None or region_id <= 0:
-            return None
-        r = self.index.regions[region_id]
-        owner = self.ops[r.owner] if 0 <= r.owner < len(self.ops) else None
-        if owner is None or r.ordinal >= len(owner.regions):
-            return None
-        blocks = owner.regions[r.ordinal].blocks
-        return blocks[number] if 0 <= number < len(blocks) else None
-
-    def value(self, o: Occurrence) -> Value | None:
-        """The IR value a `%name` occurrence denotes (definition resolved first)."""
-        d = self.index.definition_of(o)
-        if d is None or d.kind != VALUE:
-            return None
-        if d.op >= 0:
-            entry = self.index.ops[d.op]
-            op = self.op(entry)
-            if op is None:
-                return None
-            n = d.result + (o.result if (o is not d and o.result >= 0) else 0)
-            return op.results[n] if 0 <= n < len(op.results) else None
-        if d.block[0] >= 0 and d.arg >= 0:
-            block = self.block(*d.block)
-            if block is not None and d.arg < len(block.arguments):
-                return block.arguments[d.arg]
-        return None
+_CHUNK = 1 << 16
 
 
-def make_snapshot(view: View, decoded: Decoded | None) -> Snapshot | None:
-    if view.index is None:
-        return None
-    if decoded is not None and view.text == decoded.text:
-        ops = [s.op for s in decoded.printed.ops]
-        if len(ops) == len(view.index.ops):
-            return Snapshot(view.index, view.index.lines, decoded.module, ops, "decoded")
-    if view.parse is not None and view.parse_version == view.version and \
-            view.parse.module is not None:
-        ops = walk_ops(view.parse.module)
-        if len(ops) == len(view.index.ops):
-            return Snapshot(view.index, view.index.lines, view.parse.module, ops, "parsed")
-    return Snapshot(view.index, view.index.lines, None, None, "")
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix, comparing in chunks (a 14 MB text in a few ms)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i:i + _CHUNK] == b[i:i + _CHUNK]:
+        i += _CHUNK
+    if i >= n:
+        return n
+    lo, hi = i, min(i + _CHUNK, n)
+    while lo < hi:  # the first difference is in [lo, hi)
+        mid = (lo + hi) // 2
+        if a[lo:mid + 1] == b[lo:mid + 1]:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the longest common suffix, at most `limit`."""
+    la, lb = len(a), len(b)
+    k = 0
+    while k < limit and a[la - k - min(_CHUNK, limit - k):la - k] == \
+            b[lb - k - min(_CHUNK, limit - k):lb - k]:
+        k += min(_CHUNK, limit - k)
+    if k >= limit:
+        return limit
+    lo, hi = k, min(k + _CHUNK, limit)
+    while lo < hi:  # the suffix ends within (lo, hi]
+        mid = (lo + hi + 1) // 2
+        if a[la - mid:la - k] == b[lb - mid:lb - k]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -8,22 +8,29 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
 from ..bytecode.mapped import FileTooLarge
+from ..bytecode.reader import read_bytecode_file
+from ..bytecode.template import template_of
+from ..bytecode.writer import prepare
 from ..errors import DecodeError
 from ..models.registry import Registry
-from . import backend
-from .documents import Decoded, Snapshot, View, make_snapshot
+from ..syntax.textlines import TextLines
+from ..view.edits import printed_state
+from ..view.printer import print_module
+from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
+from .positions import encoding_name
 from .settings import Settings, build_models
-from .textindex import TextIndex
 from .uris import uri_key
 
 T = TypeVar("T")
@@ -35,9 +42,6 @@ SOURCE_TEXT = "text"
 SOURCE_SAVE = "save"
 SOURCES = (SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, SOURCE_SAVE)
 
-SMALL_INDEX = 2_000_000
-"""Views up to this many characters are indexed together with decoding; larger ones right after."""
-
 PROGRESS_AFTER_S = 0.3
 """Work that takes longer than this gets a work-done progress in the client."""
 
@@ -48,9 +52,33 @@ class RequestFailed(JsonRpcException):
     CODE = -32803  # LSP RequestFailed
 
 
+class MlirbcProtocol(LanguageServerProtocol):
+    """pygls' protocol, minus its copy of every open document: the server keeps each view's text itself
+    (`View`) and applies incremental changes to it in place, so a keystroke in a 14 MB view neither
+    splits the text into lines nor holds it twice."""
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams
+                                    ) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams
+                                      ) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams
+                                     ) -> Generator[Any, Any, None]:
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
 class MlirbcServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("mlirbc-lsp", __version__,
+        super().__init__("mlirbc-lsp", __version__, protocol_cls=MlirbcProtocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self._models: Registry | None = None
@@ -60,6 +88,14 @@ class MlirbcServer(LanguageServer):
         self.diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[Decoded]] = {}
+
+    @property
+    def position_encoding(self) -> str:
+        """The position encoding agreed with the client at initialization (UTF-16 by default)."""
+        try:
+            return encoding_name(self.workspace.position_encoding)
+        except RuntimeError:  # not initialized yet
+            return encoding_name(None)
 
     # -- settings and models ---------------------------------------------------------------------
     def apply_settings(self, s: Settings) -> None:
@@ -92,9 +128,11 @@ class MlirbcServer(LanguageServer):
 
     # -- diagnostics -----------------------------------------------------------------------------
     def set_diagnostics(self, uri: str, source: str, diags: list[lsp.Diagnostic]) -> None:
-        """Replace one source's diagnostics for `uri` and publish the union of all sources."""
+        """Replace one source's diagnostics for `uri` and publish the union of all sources (also when
+        a view is first analysed and has none: the client then knows the check ran)."""
+        fresh = uri not in self.diagnostics
         per = self.diagnostics.setdefault(uri, {})
-        if not diags and source not in per:
+        if not diags and source not in per and not fresh:
             return
         per[source] = diags
         union = [d for src in SOURCES for d in per.get(src, [])]
@@ -116,12 +154,6 @@ class MlirbcServer(LanguageServer):
 
     def decoded_for(self, view: View) -> Decoded | None:
         return self.files.get(view.key) if view.key is not None else None
-
-    def snapshot(self, uri: str) -> Snapshot | None:
-        view = self.views.get(uri)
-        if view is None:
-            return None
-        return make_snapshot(view, self.decoded_for(view))
 
     # -- heavy work --------------------------------------------------------------------------------
     async def run_job(self, fn: Callable[[], T], what: str, title: str,
@@ -166,7 +198,7 @@ class MlirbcServer(LanguageServer):
         return token
 
     async def load_file(self, key: str, token: lsp.ProgressToken | None = None) -> Decoded:
-        """Read, decode, print and index the bytecode file at `key` (one job per file at a time)."""
+        """Read, decode and print the bytecode file at `key` (one job per file at a time)."""
         running = self._loading.get(key)
         if running is not None:
             return await asyncio.shield(running)
@@ -196,23 +228,19 @@ class MlirbcServer(LanguageServer):
             raise RequestFailed(f"{key} is {st.st_size} bytes, over the limit of {limit} bytes "
                                 "(setting mlirbc.limits.maxFileMB)")
         registry = self.registry()
-        max_index = self.settings.max_index_mb * 1e6
         elide = self.settings.elide_larger_than
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (bytecode.mapped).
             try:
-                module = backend.decode_file(key, registry, limit)
+                module = read_bytecode_file(key, registry, max_size=limit)
             except FileTooLarge:
                 raise RequestFailed(f"{key} grew over the size limit while being opened") from None
-            printed = backend.print_view(module, elide)
-            text: str = printed.text
-            data = module.source.data if module.source is not None else b""
-            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns,
-                              elide_larger_than=elide)
-            if len(text) <= SMALL_INDEX:
-                decoded.index = TextIndex(text)
-            return decoded
+            state = printed_state(module, print_module(module, elide_larger_than=elide))
+            src = template_of(module)
+            data = src.data if src is not None else b""
+            return Decoded(key, data, module, state, registry, TextLines(state.text),
+                           mtime_ns=st.st_mtime_ns, elide_larger_than=elide)
 
         name = os.path.basename(key)
         try:
@@ -221,8 +249,6 @@ class MlirbcServer(LanguageServer):
         except DecodeError as exc:
             raise RequestFailed(f"cannot decode {name}: {exc}",
                                 data={"offset": exc.offset, "section": exc.section}) from None
-        except backend.Unavailable as exc:
-            raise RequestFailed(str(exc)) from None
         except WorkTimeout as exc:
             raise RequestFailed(f"{name}: {exc}") from None
         except (RequestFailed, asyncio.CancelledError):
@@ -232,20 +258,12 @@ class MlirbcServer(LanguageServer):
         except Exception as exc:  # a reader bug on a hostile file must not take the server down
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
-        if decoded.index is None and len(decoded.text) <= max_index:
-            # Index big views after answering: convertFromBytecode returns sooner, and the
-            # didOpen that follows waits for this job instead of indexing again.
-            text = decoded.text
-
-            def done(job: asyncio.Future[TextIndex]) -> None:
-                if not job.cancelled() and job.exception() is None:
-                    decoded.index = job.result()
-                decoded.index_job = None
-
-            decoded.index_job = asyncio.ensure_future(self.run_job(
-                lambda: TextIndex(text), f"indexing {name}", "mlirbc: indexing"))
-            decoded.index_job.add_done_callback(done)
         self.files[key] = decoded
+        # Ready the first save of this file while the user reads it (see bytecode.writer.prepare).
+        job = asyncio.ensure_future(run_bounded(lambda: prepare(decoded.module, registry),
+                                                f"preparing {name} for saving",
+                                                self.settings.decode_timeout_s))
+        job.add_done_callback(lambda j: j.cancelled() or j.exception())
         return decoded
 
 

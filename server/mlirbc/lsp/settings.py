@@ -51,8 +51,6 @@ class Settings:
     max_fallback_diagnostics: int = 2000
     fallback_diagnostics: bool = True
     inlay_hints: bool = True
-    max_index_mb: float = 200.0
-    """Views larger than this get no navigation index (hover on decoded ops still works)."""
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
 
@@ -83,7 +81,6 @@ def parse_settings(obj: Any) -> Settings:
                                           d.max_fallback_diagnostics, 0, 1 << 24)),
         fallback_diagnostics=_get(obj, "diagnostics.fallbacks") is not False,
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
-        max_index_mb=_num(_get(obj, "limits.maxIndexMB"), d.max_index_mb, 0.001, 1 << 20),
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
     )

@@ -1,6 +1,6 @@
 """ODS-derived op models: the committed per-dialect data files, loaded lazily, and user ODS JSON files.
 
-`models/data/index.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
+`models/data/catalog.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
 the ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first
 time one of its ops is looked up, so opening a file that uses `arith` and `func` reads two small files,
 not 48.
@@ -8,6 +8,7 @@ not 48.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import threading
@@ -20,7 +21,8 @@ from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
 
 DATA_DIR = Path(__file__).with_name("data")
-INDEX_FILE = "index.json"
+INDEX_FILE = "catalog.json"
+"""The catalog of dialects (not `index.json`: `index.json.gz` is the data of the `index` dialect)."""
 
 _KINDS = {"required": ATTR_REQUIRED, "flagged": ATTR_FLAGGED, "segments": SEGMENTS}
 
@@ -177,3 +179,12 @@ def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]
 
     register_dsl_records(reg, records, origin)
     return out
+
+
+@functools.cache
+def mlir_opt_dialects() -> frozenset[str]:
+    """The dialects mlir-opt 22.1.8 registers (`--show-dialects`): those of the ODS data it registers,
+    and `dlti`, which has attributes but no ops."""
+    dialects = read_index()["dialects"]
+    return frozenset({"dlti", *(name for name, entry in dialects.items()
+                                if entry.get("registered_by_mlir_opt", True))})

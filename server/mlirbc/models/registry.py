@@ -305,6 +305,10 @@ class Registry:
         reg = self._type_kinds.get(f"{dialect}.{name}")
         return reg.model if reg is not None else None
 
+    def has_note_hooks(self) -> bool:
+        """Whether any note hook is registered (features skip their per-op walk otherwise)."""
+        return bool(self._note_hooks)
+
     def op_notes(self, op: object, op_name: str) -> list[OpNote]:
         """What the note hooks say about one op (dialect hooks first, then the op's own); a failing hook
         is skipped and counted as such."""

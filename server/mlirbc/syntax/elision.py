@@ -34,12 +34,12 @@ that names no value of that file, or names one with another type, size or dialec
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import TextError, TextSpan
 from ..ir.attributes import (
@@ -243,10 +243,11 @@ def module_values(module: Module) -> Iterator[object]:
     only the decoded properties are looked at (a model may build values that are no entry, such as the
     segment sizes of an op).  A module parsed from text is walked through its ops."""
     seen: set[int] = set()
-    src = module.source
+    # The decoded file's tables (a `bytecode.template.Template`; this layer does not import it).
+    src: Any = module.source
     ops = list(module.root.walk()) if module.root is not None else []
     stack: list[object] = []
-    if src is not None and (src.attrs or src.types):
+    if src is not None and (getattr(src, "attrs", None) or getattr(src, "types", None)):
         for e in itertools.chain(src.attrs, src.types):
             v = e.value
             seen.add(id(v))
@@ -311,11 +312,14 @@ class Elider:
     arrays: bool = True
     """Whether dense arrays are elided (not in the decoded properties of a registered op: mlir-opt
     converts those into typed properties and refuses an opaque attribute there)."""
+    upstream: frozenset[str] = frozenset()
+    """The dialects mlir-opt registers (`models.ods.mlir_opt_dialects`, given by the view layer)."""
     _sibling: Elider | None = None
 
     @classmethod
-    def for_module(cls, module: Module, threshold: int, upstream_safe: bool = True) -> Elider:
-        el = cls(threshold, upstream_safe=upstream_safe)
+    def for_module(cls, module: Module, threshold: int, upstream_safe: bool = True,
+                   upstream: frozenset[str] = frozenset()) -> Elider:
+        el = cls(threshold, upstream_safe=upstream_safe, upstream=upstream)
         if threshold <= 0:
             return el
         groups: dict[tuple[str, int, str], list[object]] = {}
@@ -350,7 +354,7 @@ class Elider:
         `DenseI64ArrayAttr`).  So for those ops only the slots that hold weights (`WEIGHT_SLOTS`, which
         take any typed or elements attribute) elide elements and strings, dense arrays never; the
         properties of other ops elide everything."""
-        if not self.upstream_safe or dialect not in mlir_opt_dialects():
+        if not self.upstream_safe or dialect not in self.upstream:
             return lambda name: self
         weights = self.without_arrays()
         return lambda name: weights if name in WEIGHT_SLOTS else None
@@ -360,7 +364,7 @@ class Elider:
         full, its own print caches."""
         if self._sibling is None:
             self._sibling = Elider(self.threshold, fingerprints=self.fingerprints, keep=self.keep,
-                                   arrays=False, _parent=self)
+                                   arrays=False, _parent=self, upstream=self.upstream)
         return self._sibling
 
     def fingerprint(self, value: object) -> str:
@@ -423,16 +427,6 @@ WEIGHT_SLOTS = frozenset({"value", "values", "initial_value"})
 """Properties of upstream ops that hold constants of any kind: `arith.constant`, `llvm.mlir.constant`
 and `spirv.Constant` `value`, `tosa.const` `values`, `memref.global` `initial_value`, `ml_program.global`
 `value`, `llvm.mlir.global` `value`."""
-
-
-@functools.cache
-def mlir_opt_dialects() -> frozenset[str]:
-    """The dialects mlir-opt 22.1.8 registers (from the shipped ODS index), plus `dlti`."""
-    from ..models.ods import read_index
-
-    dialects = read_index()["dialects"]
-    return frozenset({"dlti", *(name for name, entry in dialects.items()
-                                if entry.get("registered_by_mlir_opt", True))})
 
 
 def _all_equal(members: list[object]) -> bool:
@@ -660,7 +654,7 @@ def find_placeholders(text: str) -> list[Found]:
 
 
 def holds_elided_value(op: Operation, threshold: int, module: Module | None = None,
-                       upstream_safe: bool = True) -> bool:
+                       upstream_safe: bool = True, upstream: frozenset[str] = frozenset()) -> bool:
     """Whether the view printed at `threshold` (and `upstream_safe`, as `print_module` takes it) elides
     a value this op holds: in its attributes or properties, or a resource blob it references through
     `dense_resource`.  (The graph view's "elided" flag.)"""
@@ -671,7 +665,7 @@ def holds_elided_value(op: Operation, threshold: int, module: Module | None = No
         return True
     blobs = {e.key: e for g in module.resources if g.is_dialect and g.name == "builtin"
              for e in g.entries} if module is not None else {}
-    strict = upstream_safe and op.op_name.dialect in mlir_opt_dialects()
+    strict = upstream_safe and op.op_name.dialect in upstream
     named: list[tuple[str, Attribute]] = []
     if op.attributes is not None:
         named += [(k.text, v) for k, v in op.attributes.entries]

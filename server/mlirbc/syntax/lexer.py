@@ -14,12 +14,12 @@ character offsets.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from typing import NoReturn
 
 from ..errors import TextError, TextSpan
+from .textlines import TextLines
 
 BARE = "bare"
 """A bare identifier: `[A-Za-z_][A-Za-z0-9_$.]*` (keywords such as `loc`, `i32` included)."""
@@ -163,13 +163,17 @@ def string_value(token: Token) -> bytes:
 class Lexer:
     """Lazily tokenizes `text`: `next()` advances, `token_at(offset)` lexes anywhere, not moving."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, start: int = 0, end: int | None = None,
+                 lines: TextLines | None = None) -> None:
         self.text = text
-        self.pos = 0
+        self.pos = start
+        self.end = len(text) if end is None else end
+        """Lexing stops here (EOF): a parser can read one op out of a larger text in place, with the
+        offsets of the whole text."""
         self.comments: list[Comment] = []
-        self._comment_mark = 0  # comments before this offset were already collected
-        self._line_starts: list[int] | None = None
-        self.resume_at = 0
+        self._comment_mark = start  # comments before this offset were already collected
+        self._lines = lines
+        self.resume_at = start
         """After a lexical error: the offset just past the offending text, where a parser that
         recovers can go on lexing (`reset(resume_at)`)."""
 
@@ -177,7 +181,7 @@ class Lexer:
 
     def next(self) -> Token:
         """Consume and return the next token."""
-        m = _match(self.text, self.pos)
+        m = _match(self.text, self.pos, self.end)
         if m is not None:
             i: int = m.lastindex  # type: ignore[assignment]  # always set: every branch is a group
             kind = _GROUP_KINDS[i]
@@ -196,8 +200,10 @@ class Lexer:
     def token_at(self, offset: int) -> Token:
         """The token starting at the first non-blank, non-comment character at or after `offset`."""
         text = self.text
+        stop = self.end
+        offset = min(offset, stop)
         while True:
-            m = _match(text, offset)
+            m = _match(text, offset, stop)
             if m is None:
                 self._fail(offset)
             i = m.lastindex
@@ -224,14 +230,14 @@ class Lexer:
 
     def _fail(self, offset: int) -> NoReturn:
         text = self.text
-        start = _WS_RE.match(text, offset).end()  # type: ignore[union-attr]
+        start = _WS_RE.match(text, offset, self.end).end()  # type: ignore[union-attr]
         ch = text[start]
         self.resume_at = start + 1
         if ch == '"' or (ch == "@" and text.startswith('"', start + 1)):
             quote = start if ch == '"' else start + 1
             # Where the well-formed part of the string ends (one regex scan: a huge unterminated
             # string must not cost a Python loop per character): at a bad escape or a line break.
-            i = _STRING_BODY_RE.match(text, quote + 1).end()  # type: ignore[union-attr]
+            i = _STRING_BODY_RE.match(text, quote + 1, self.end).end()  # type: ignore[union-attr]
             if text.startswith("\\", i):
                 self.resume_at = i + 1
                 raise TextError("unknown escape in string literal", self.span(i, i + 2))
@@ -248,20 +254,19 @@ class Lexer:
 
     # -- positions --------------------------------------------------------------------------------
 
+    @property
+    def lines(self) -> TextLines:
+        """The line table of the whole text (built on first use unless given)."""
+        if self._lines is None:
+            self._lines = TextLines(self.text)
+        return self._lines
+
     def position(self, offset: int) -> tuple[int, int]:
         """0-based (line, column) of a character offset."""
-        starts = self._line_starts
-        if starts is None:
-            starts = [0]
-            starts.extend(m.end() for m in re.finditer("\n", self.text))
-            self._line_starts = starts
-        line = bisect.bisect_right(starts, offset) - 1
-        return line, offset - starts[line]
+        return self.lines.position(offset)
 
     def span(self, start: int, end: int) -> TextSpan:
-        sl, sc = self.position(start)
-        el, ec = self.position(end) if end != start else (sl, sc)
-        return TextSpan(sl, sc, el, ec)
+        return self.lines.span(start, end)
 
     def token_span(self, tok: Token) -> TextSpan:
         return self.span(tok.start, tok.end)

@@ -11,16 +11,30 @@ reported and skipped like any other error, and the results of an op that failed 
 stand-ins, so that their uses do not each report an undefined value.  Structural checks follow the parse:
 undefined or redefined values, uses whose type differs from the definition, undefined successors, values
 used outside the regions that can see them, and result counts that disagree with the op's type.
+
+The parse also builds the text's source map (`sourcemap.SourceMap`, the same kind the printer returns),
+ops it could not read included (as broken spans), and can read one op in place inside a larger text
+(`parse_op_in_place`), which is how an edit inside a function re-parses only that function.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from ..bytecode.template import template_of
 from ..errors import TextError, TextSpan
-from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
+from ..ir.attributes import (
+    Attribute,
+    DictionaryAttr,
+    FallbackAttr,
+    FileLineColLoc,
+    StringAttr,
+    UnknownLoc,
+)
 from ..ir.digest import Bytes
 from ..ir.module import (
     RESOURCE_BLOB,
@@ -43,7 +57,7 @@ from ..ir.operation import (
     Region,
     Value,
 )
-from ..ir.types import Type
+from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
@@ -56,9 +70,46 @@ from ..syntax.elision import (
     blob_placeholder,
     token_placeholder,
 )
-from ..syntax.lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
-from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
+from ..syntax.lexer import (
+    BARE,
+    BLOCK,
+    EOF,
+    HASH,
+    INT,
+    STRING,
+    VALUE,
+    Comment,
+    Lexer,
+    Token,
+    string_value,
+)
+from ..syntax.textlines import TextLines
+from .printer import (
+    BLOCK_USELIST_PREFIX,
+    FALLBACK_PROPS_KEY,
+    HEADER_PREFIX,
+    USELIST_PREFIX,
+    symbol_of,
+)
+from .sourcemap import (
+    PART_FALLBACK_ATTRIBUTE,
+    PART_FALLBACK_PROPERTIES,
+    PART_FALLBACK_TYPE,
+    PART_HEADER,
+    PART_RESOURCES,
+    PART_USELIST,
+    PIECE_ATTRIBUTES,
+    PIECE_LOCATION,
+    PIECE_PROPERTIES,
+    PIECE_TYPE,
+    MapBuilder,
+    NameHandle,
+    SourceMap,
+)
 
+_T = TypeVar("_T")
+_MEMO_SIZE = 1 << 16
+_FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
 _MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
 _ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
 
@@ -71,31 +122,16 @@ class TextDiagnostic:
 
 
 @dataclass
-class ParsedOp:
-    op: Operation
-    span: TextSpan
-    name_span: TextSpan
-
-
-@dataclass
-class NameRef:
-    """One definition or use of an SSA value or block label, with the object it names (if any)."""
-
-    name: str
-    span: TextSpan
-    target: Value | Block | None
-    is_def: bool
-
-
-@dataclass
 class ParseResult:
-    """`module` is None when there are errors; `diagnostics` then lists every one found."""
+    """`module` is None when there are errors; `diagnostics` then lists every one found.  `map` is the
+    source map of the text (of what could be read, when there are errors)."""
 
     module: Module | None
     diagnostics: list[TextDiagnostic] = field(default_factory=list)
-    ops: list[ParsedOp] = field(default_factory=list)
-    names: list[NameRef] = field(default_factory=list)
     header: dict[str, object] = field(default_factory=dict)
+    map: SourceMap | None = None
+    aliases: tuple[dict[str, Attribute], dict[str, Type]] = field(default_factory=lambda: ({}, {}))
+    """The `#name = ...` / `!name = ...` definitions of the text (for re-reading one op in place)."""
 
     @property
     def errors(self) -> list[TextDiagnostic]:
@@ -109,7 +145,9 @@ class _Pending:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.uses: list[tuple[Operation, int, Type, TextSpan, Region | None]] = []
+        self.uses: list[tuple[Operation, int, Type, int, int, Region | None,
+                              NameHandle]] = []
+        """(op, operand index, expected type, start, end, region, map handle) of each use."""
 
 
 class _Scope:
@@ -118,22 +156,32 @@ class _Scope:
     __slots__ = ("values", "pending", "blocks", "block_uses", "region", "isolated", "parent")
 
     def __init__(self, region: Region | None, isolated: bool, parent: _Scope | None) -> None:
-        self.values: dict[str, tuple[Value, TextSpan]] = {}
+        self.values: dict[str, Value] = {}
         self.pending: dict[str, _Pending] = {}
         self.blocks: dict[str, Block] = {}
-        self.block_uses: list[tuple[str, TextSpan, Operation, int]] = []
+        self.block_uses: list[tuple[str, int, int, Operation, int, NameHandle]] = []
         self.region = region
         self.isolated = isolated
         self.parent = parent
 
 
-
 class OpParser(Parser):
-    def __init__(self, text: str, registry: Registry, template: Module | None) -> None:
+    """Reads text[start:end] (the whole text by default); offsets and the map are those of `text`."""
+
+    def __init__(self, text: str, registry: Registry, template: Module | None, start: int = 0,
+                 end: int | None = None, lines: TextLines | None = None, single: bool = False,
+                 aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None) -> None:
+        self.map = MapBuilder(single)
+        self.start = start
+        self.end = len(text) if end is None else end
         try:
-            super().__init__(Lexer(text), syntax=registry.syntax)
+            super().__init__(Lexer(text, start, self.end, lines),
+                             attr_aliases=dict(aliases[0]) if aliases else None,
+                             type_aliases=dict(aliases[1]) if aliases else None,
+                             syntax=registry.syntax)
         except TextError:
-            self.tok = Token(EOF, "", 0, 0)  # the text does not lex at its start: parse_top reports it
+            # the text does not lex at its start: parse_top reports it
+            self.tok = Token(EOF, "", start, start)
         self.registry = registry
         self.template = template
         self.resolver = Resolver(template)
@@ -144,17 +192,22 @@ class OpParser(Parser):
         self.scope: _Scope | None = None
         self.placeholder_values: dict[int, _Pending] = {}
         self.registered: dict[tuple[str, str], bool] = {}
-        if template is not None and template.source is not None:
-            for n in template.source.op_names:
+        src = template_of(template) if template is not None else None
+        if src is not None:
+            for n in src.op_names:
                 self.registered.setdefault((n.dialect, n.name), n.registered)
         self.resources: list[ResourceGroup] = []
         self.alias_ends: dict[int, int] = {}
-        self.uselist_lines: dict[int, str] = {}
-        self.block_uselist_lines: dict[int, str] = {}
+        self.uselist_lines: dict[int, tuple[str, int, int]] = {}
+        self.block_uselist_lines: dict[int, tuple[str, int, int]] = {}
+        """Line start offset -> (orders, start, end) of each `// mlirbc: [block-]uselist` line."""
         self.poisoned: dict[int, Value] = {}
         """Stand-ins for the results of ops that failed to parse (keyed by id): uses of them are not
         reported again (no cascade of 'undefined value' errors after one broken op)."""
         self._reported: set[tuple[str, TextSpan, str]] = set()
+        self._isolated_names: dict[str, bool] = {}
+        self._type_memo: dict[str, FunctionType] = {}
+        self._props_memo: dict[str, DictionaryAttr] = {}
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
@@ -188,38 +241,58 @@ class OpParser(Parser):
     def tok_span(self, tok: Token) -> TextSpan:
         return self.lexer.span(tok.start, tok.end)
 
+    # -- parts that are not MLIR syntax: recorded in the map where the attribute parser meets them ---
+    def _parse_dialect_type(self) -> Type:
+        start = self.tok.start
+        t = super()._parse_dialect_type()
+        if isinstance(t, FallbackType):
+            self.map.part(PART_FALLBACK_TYPE, start, self.prev_end, t)
+        return t
+
+    def _parse_hash_attr(self) -> Attribute:
+        start = self.tok.start
+        a = super()._parse_hash_attr()
+        if isinstance(a, FallbackAttr):
+            self.map.part(PART_FALLBACK_ATTRIBUTE, start, self.prev_end, a)
+        return a
+
     # -- comments ---------------------------------------------------------------------------------
     def scan_comments(self) -> None:
         """Collect the `// mlirbc:` lines up front.
 
         They are whole-line comments, so a regular expression over the text finds them; lexing the
-        whole view a second time for them would double the parse time of a large view.
+        whole view a second time for them would double the parse time of a large view.  Each is keyed
+        by the offset where its line starts.
         """
         text = self.text
-        line = 0
-        last = 0
-        for m in _MLIRBC_COMMENT_RE.finditer(text):
-            line += text.count("\n", last, m.start())
-            last = m.start()
-            c = Comment(m.group(1), m.start(1), m.end(1))
-            if c.text.startswith(BLOB_COMMENT):
-                self.blob_comments.append((c.start, c))
-            elif c.text.startswith(USELIST_PREFIX):
-                self.uselist_lines[line] = c.text[len(USELIST_PREFIX):]
-            elif c.text.startswith(BLOCK_USELIST_PREFIX):
-                self.block_uselist_lines[line] = c.text[len(BLOCK_USELIST_PREFIX):]
-            elif c.text.startswith(HEADER_PREFIX) and not self.result.header:
+        for m in _MLIRBC_COMMENT_RE.finditer(text, self.start, self.end):
+            body = m.group(1)
+            cs, ce = m.start(1), m.end(1)
+            if body.startswith(BLOB_COMMENT):
+                self.blob_comments.append((cs, Comment(body, cs, ce)))
+            elif body.startswith(USELIST_PREFIX):
+                self.uselist_lines[m.start()] = (body[len(USELIST_PREFIX):], cs, ce)
+            elif body.startswith(BLOCK_USELIST_PREFIX):
+                self.block_uselist_lines[m.start()] = (body[len(BLOCK_USELIST_PREFIX):], cs, ce)
+            elif body.startswith(HEADER_PREFIX) and not self.result.header:
+                self.map.part(PART_HEADER, cs, ce, None)
                 try:
-                    facts = json.loads(c.text[len(HEADER_PREFIX):])
+                    facts = json.loads(body[len(HEADER_PREFIX):])
                     if isinstance(facts, dict):
                         self.result.header = facts
                     else:
                         raise ValueError("not an object")
                 except ValueError as exc:
-                    self.report(f"malformed mlirbc header comment: {exc}",
-                                self.lexer.span(c.start, c.end))
+                    self.report(f"malformed mlirbc header comment: {exc}", self.lexer.span(cs, ce))
 
-    def _use_orders(self, text: str, targets: list[Value], span: TextSpan) -> None:
+    def _line_before(self, offset: int) -> int:
+        """Where the line before the one holding `offset` starts (-1 on the first line)."""
+        text = self.text
+        ls = text.rfind("\n", 0, offset) + 1
+        return -1 if ls == 0 else text.rfind("\n", 0, ls - 1) + 1
+
+    def _use_orders(self, text: str, targets: list[Value], start: int, end: int) -> None:
+        """Apply one `[block-]uselist` comment's orders; problems are reported at [start, end)."""
         for item in text.split():
             try:
                 idx_text, _, order = item.partition("=")
@@ -230,11 +303,11 @@ class OpParser(Parser):
                     raise ValueError(order)
                 entries = tuple(int(x) for x in body[1:-1].split(",") if x.strip())
             except ValueError:
-                self.report(f"malformed use-list order '{item}'", span)
+                self.report(f"malformed use-list order '{item}'", self.lexer.span(start, end))
                 continue
             if idx >= len(targets):
-                self.report(f"use-list order for value #{idx} but there are {len(targets)}", span,
-                            "warning")
+                self.report(f"use-list order for value #{idx} but there are {len(targets)}",
+                            self.lexer.span(start, end), "warning")
                 continue
             targets[idx].use_order = (pair, entries)
 
@@ -242,6 +315,7 @@ class OpParser(Parser):
     def parse_top(self) -> Operation | None:
         self.scan_comments()
         self.parse_aliases()
+        self.result.aliases = (self.attr_aliases, self.type_aliases)
         root: Operation | None = None
         holder = Block()
         self.scope = _Scope(None, True, None)
@@ -278,7 +352,7 @@ class OpParser(Parser):
         """
         # Definitions start a line at column 0 (ops are indented inside the module), so a regular
         # expression finds them without lexing the whole view an extra time.
-        starts = [m.start() for m in _ALIAS_DEF_RE.finditer(self.text)]
+        starts = [m.start() for m in _ALIAS_DEF_RE.finditer(self.text, self.start, self.end)]
         todo = starts
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
@@ -300,24 +374,29 @@ class OpParser(Parser):
                     self.report(err.message, err.span)
                 break
             todo = [s for s, _ in failed]
-        self.lex_on(0, report=True)
+        self.lex_on(self.start, report=True)
 
     # -- ops ----------------------------------------------------------------------------------------
     def parse_op_recovering(self, block: Block) -> Operation | None:
         start = self.tok
+        depth = self.map.depth
         try:
             return self.parse_op(block)
         except TextError as exc:
             self.report(exc.message, exc.span)
+            while self.map.depth > depth + 1:  # ops nested in this one and left open
+                self.map.close_op(self.prev_end, broken=True)
             self.poison_results(start)
             self.recover(start)
+            if self.map.depth > depth:
+                self.map.close_op(max(self.prev_end, start.end), broken=True)
             return None
 
     def poison_results(self, start: Token) -> None:
         """Define the result names of an op that failed to parse (`%a, %b:2 = ...` at `start`) as
         stand-ins, so that its uses do not each report an undefined value."""
         names: list[tuple[str, int, Token]] = []
-        lexer = Lexer(self.text)
+        lexer = Lexer(self.text, self.start, self.end)
         tok = start
         try:
             while tok.kind == VALUE:
@@ -344,7 +423,7 @@ class OpParser(Parser):
                     continue
                 stand_in = Value(_none())
                 self.poisoned[id(stand_in)] = stand_in
-                self.define(key, stand_in, self.tok_span(tok), quiet=True)
+                self.define(key, stand_in, tok.start, quiet=True)
 
     def recover(self, start: Token) -> None:
         """Skip from `start` past the broken op: to the next line-start token at the same depth."""
@@ -374,10 +453,18 @@ class OpParser(Parser):
 
     def parse_op(self, block: Block) -> Operation:
         start = self.tok
-        results: list[tuple[str, int, Token]] = []
+        m = self.map
+        uselist = None
+        if self.uselist_lines:
+            uselist = self.uselist_lines.get(self._line_before(start.start))
+            if uselist is not None:
+                m.part(PART_USELIST, uselist[1], uselist[2], None)
+        m.open_op(start.start)
+        results: list[tuple[str, int, Token, NameHandle]] = []
         if self.tok.kind == VALUE:
             while True:
                 tok = self.expect(VALUE, "expected SSA result name")
+                handle = m.occurrence(None, tok.start, tok.end, True, False)
                 count = 1
                 if self.consume_if(":"):
                     n = self.expect(INT, "expected result count")
@@ -386,7 +473,7 @@ class OpParser(Parser):
                         raise self.error("expected a positive result count", n)
                 if "#" in tok.text:
                     raise self.error("result names cannot carry a result number", tok)
-                results.append((tok.text, count, tok))
+                results.append((tok.text, count, tok, handle))
                 if not self.consume_if(","):
                     break
             self.expect("=", "expected '=' after result names")
@@ -394,6 +481,7 @@ class OpParser(Parser):
         if name_tok.kind != STRING:
             raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...)", name_tok)
         self.advance()
+        m.op_name(name_tok.start, name_tok.end)
         full = string_value(name_tok).decode("utf-8", "surrogateescape")
         if not full:
             raise self.error("op name is empty", name_tok)
@@ -406,30 +494,36 @@ class OpParser(Parser):
                 if not self.consume_if(","):
                     break
             self.expect(")", "expected ')' after the operand list")
-        successor_toks: list[Token] = []
+        # Uses are recorded in the map now, in text order; their targets once the op's type is known.
+        operand_handles = [m.occurrence(None, t.start, t.end, False, False) for t in operand_toks]
+        successor_toks: list[tuple[Token, NameHandle]] = []
         if self.consume_if("["):
             while True:
-                successor_toks.append(self.expect(BLOCK, "expected a block label"))
+                tok = self.expect(BLOCK, "expected a block label")
+                successor_toks.append((tok, m.occurrence(None, tok.start, tok.end, False, True)))
                 if not self.consume_if(","):
                     break
             self.expect("]", "expected ']' after successors")
         props_dict: DictionaryAttr | None = None
         props_start = self.tok
         if self.consume_if("<"):
-            props_dict = self.parse_attribute_dict()
+            dict_start = self.tok.start
+            props_dict = self._memo(self._props_memo, "}>", 1, self.parse_attribute_dict)
+            m.piece(PIECE_PROPERTIES, dict_start, self.prev_end)
             self.expect(">", "expected '>' after properties")
-        props_span = self.lexer.span(props_start.start, self.prev_end)
+        props_end = self.prev_end
         op = Operation(OpName(dialect, short, True))
         op.offset = -1
+        m.set_op(op)
         block.append(op)
-        region_starts: list[Token] = []
         isolated = self._isolated(full)
         if self.tok.kind == "(" and self.peek_ahead().kind == "{":
             self.advance()
             while True:
-                region_starts.append(self.tok)
+                region_start = self.tok.start
                 region = op.add_region()
                 self.parse_region(region, isolated)
+                m.region(region_start, self.prev_end)
                 if not self.consume_if(","):
                     break
             self.expect(")", "expected ')' after regions")
@@ -437,69 +531,133 @@ class OpParser(Parser):
         if self.tok.kind == "{":
             attrs_start = self.tok
             attrs = self.parse_attribute_dict()
+            m.piece(PIECE_ATTRIBUTES, attrs_start.start, self.prev_end)
             entries = attrs.entries
             raw_entry = [v for k, v in entries if k.value == FALLBACK_PROPS_KEY.encode()]
             if raw_entry:
                 if props_dict is not None:
                     raise TextError(f"an op with {FALLBACK_PROPS_KEY} cannot also have <{{...}}> "
-                                    "properties", props_span)
+                                    "properties", self.lexer.span(props_start.start, props_end))
                 fallback_props = self.fallback_properties(
                     raw_entry[0], self.lexer.span(attrs_start.start, self.prev_end))
+                self._fallback_props_part(attrs_start.start, fallback_props)
                 entries = tuple((k, v) for k, v in entries if k.value != FALLBACK_PROPS_KEY.encode())
                 attrs = DictionaryAttr.get(entries)
             op.attributes = attrs if entries else None
         self.expect(":", "expected ':' and the op's function type")
         type_tok = self.tok
-        ftype = self.parse_function_type()
+        ftype = self._memo(self._type_memo, " loc(", 0, self.parse_function_type)
+        m.piece(PIECE_TYPE, type_tok.start, self.prev_end)
         if self.at_keyword("loc"):
-            op.location = self.parse_loc()
+            loc_start = self.tok.start
+            op.location = self._loc()
+            m.piece(PIECE_LOCATION, loc_start, self.prev_end)
         end = self.prev_end
-        span = self.lexer.span(start.start, end)
         # Results.
-        n_results = sum(c for _, c, _ in results)
+        n_results = sum(c for _, c, _, _ in results)
         if n_results != len(ftype.results):
             self.report(f"the op's type has {len(ftype.results)} results but {n_results} are named",
                         self.lexer.span(type_tok.start, self.prev_end))
         op.results = [OpResult(t, op, i) for i, t in enumerate(ftype.results)]
         k = 0
-        for name, count, tok in results:
+        for name, count, tok, handle in results:
             group = op.results[k:k + count]
             k += count
+            m.define(handle, *group)
             for j, res in enumerate(group):
                 key = f"{name}#{j}" if count > 1 else name
-                self.define(key, res, self.tok_span(tok))
+                self.define(key, res, tok.start)
                 if count > 1 and j == 0:
-                    self.define(name, res, self.tok_span(tok), quiet=True)
+                    self.define(name, res, tok.start, quiet=True)
         # Operands, typed by the function type.
         if len(operand_toks) != len(ftype.inputs):
             self.report(f"the op's type has {len(ftype.inputs)} operands but {len(operand_toks)} "
                         "are listed", self.lexer.span(type_tok.start, self.prev_end))
         for i, tok in enumerate(operand_toks):
             t = ftype.inputs[i] if i < len(ftype.inputs) else None
-            op.operands.append(self.use(tok, op, i, t))
-        for i, tok in enumerate(successor_toks):
+            op.operands.append(self.use(tok, op, i, t, operand_handles[i]))
+        for i, (tok, handle) in enumerate(successor_toks):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
-            self.scope.block_uses.append((tok.text, self.tok_span(tok), op, i))
+            self.scope.block_uses.append((tok.text, tok.start, tok.end, op, i, handle))
         op.properties = fallback_props or self.properties(full, props_dict)
         if op.properties is None and self.template is None:
             self._fill_dictionary_defaults(op, full)
         op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
-        line, _ = self.lexer.position(start.start)
-        orders = self.uselist_lines.get(line - 1)
-        if orders is not None:
-            self._use_orders(orders, list(op.results), span)
-        self.result.ops.append(ParsedOp(op, span, self.tok_span(name_tok)))
+        if uselist is not None:
+            self._use_orders(uselist[0], list(op.results), start.start, end)
+        sym = symbol_of(op)
+        if sym is not None:
+            m.symbol(sym)
+        m.close_op(end)
         return op
 
-    def _isolated(self, full: str) -> bool:
-        model = self.registry.op(full).model
-        if model is None:
-            return False
+    def _memo(self, cache: dict[str, _T], marker: str, extra: int, parse: Callable[[], _T]) -> _T:
+        """`parse()`, or the value an identical text parsed to before.
+
+        Ops repeat their function types and property dictionaries; the text from the current token
+        to `marker` (plus `extra` characters) on the same line is the key, and only a parse that
+        ended exactly there, recording no parts in the map, is kept (the same text always parses the
+        same: aliases are fixed before ops are read)."""
+        text = self.text
+        start = self.tok.start
+        line_end = text.find("\n", start, self.end)
+        stop = text.find(marker, start, line_end if line_end >= 0 else self.end)
+        if stop < 0:
+            return parse()
+        stop += extra
+        key = text[start:stop]
+        hit = cache.get(key)
+        if hit is not None:
+            self.reset(stop)
+            return hit
+        seg = self.map.current_segment
+        parts = len(seg.parts)
+        value = parse()
+        if self.prev_end == stop and len(seg.parts) == parts and len(cache) < _MEMO_SIZE:
+            cache[key] = value
+        return value
+
+    def _loc(self) -> Attribute:
+        """`parse_loc()`, with the commonest form, `loc("file":line:col)`, read in one step."""
+        m = _FILE_LOC_RE.match(self.text, self.tok.start, self.end)
+        if m is not None:
+            line, col = int(m.group(2)), int(m.group(3))
+            if line <= 0xFFFFFFFF and col <= 0xFFFFFFFF:
+                name = self.string_attr(m.group(1).encode("utf-8", "surrogateescape"))
+                self.reset(m.end())
+                return FileLineColLoc.get(name, line, col)
+        return self.parse_loc()
+
+    def _fallback_props_part(self, dict_start: int, props: Properties) -> None:
+        """Record the `mlirbc.properties = "0x.."` entry of the dictionary at `dict_start`."""
+        lexer = Lexer(self.text, dict_start, self.end)
         try:
-            return bool(model.info().isolated_from_above)
-        except Exception:
-            return False
+            tok = lexer.next()
+            depth = 0
+            while tok.kind != EOF:
+                if tok.kind in ("{", "[", "(", "<"):
+                    depth += 1
+                elif tok.kind in ("}", "]", ")", ">"):
+                    depth -= 1
+                    if depth == 0:
+                        return
+                elif depth == 1 and tok.kind in (BARE, STRING) and (
+                        tok.text == FALLBACK_PROPS_KEY or (
+                            tok.kind == STRING and string_value(tok) == FALLBACK_PROPS_KEY.encode())):
+                    lexer.next()  # '='
+                    value = lexer.next()
+                    self.map.part(PART_FALLBACK_PROPERTIES, tok.start, value.end, props)
+                    return
+                tok = lexer.next()
+        except TextError:
+            return
+
+    def _isolated(self, full: str) -> bool:
+        hit = self._isolated_names.get(full)
+        if hit is None:
+            hit = self._isolated_names[full] = is_isolated(self.registry, full)
+        return hit
 
     def _registered(self, dialect: str, short: str, props: Properties | None) -> bool:
         known = self.registered.get((dialect, short))
@@ -572,6 +730,7 @@ class OpParser(Parser):
         self.expect("{", "expected '{' to begin a region")
         scope = _Scope(region, isolated, self.scope)
         self.scope = scope
+        m = self.map
         try:
             if self.tok.kind == "}":
                 self.advance()
@@ -585,7 +744,7 @@ class OpParser(Parser):
                 if label.text in scope.blocks:
                     self.report(f"redefinition of block {label.text}", self.tok_span(label))
                 scope.blocks[label.text] = block
-                self.result.names.append(NameRef(label.text, self.tok_span(label), block, True))
+                m.occurrence(block, label.start, label.end, True, True)
                 if self.consume_if("("):
                     if not self.consume_if(")"):
                         while True:
@@ -594,10 +753,11 @@ class OpParser(Parser):
                                 break
                         self.expect(")", "expected ')' after block arguments")
                 self.expect(":", "expected ':' after the block label")
-                line, _ = self.lexer.position(label.start)
-                orders = self.block_uselist_lines.get(line + 1)
-                if orders is not None:
-                    self._use_orders(orders, list(block.arguments), self.tok_span(label))
+                if self.block_uselist_lines:
+                    found = self.block_uselist_lines.get(self.text.find("\n", label.start) + 1)
+                    if found is not None:
+                        m.part(PART_USELIST, found[1], found[2], None)
+                        self._use_orders(found[0], list(block.arguments), label.start, label.end)
                 self.parse_block_body(block)
             if self.tok.kind != "}":
                 raise self.error("expected '}' to end the region")
@@ -608,41 +768,44 @@ class OpParser(Parser):
 
     def parse_block_arg(self, block: Block) -> None:
         tok = self.expect(VALUE, "expected a block argument name")
+        handle = self.map.occurrence(None, tok.start, tok.end, True, False)
         self.expect(":", "expected ':' and the argument's type")
         t = self.parse_type()
         loc: Attribute = UnknownLoc.get()
         if self.at_keyword("loc"):
-            loc = self.parse_loc()
+            loc = self._loc()
         arg = block.add_argument(t, loc)
-        self.define(tok.text, arg, self.tok_span(tok))
+        self.map.define(handle, arg)
+        self.define(tok.text, arg, tok.start)
 
     def parse_block_body(self, block: Block) -> None:
         while self.tok.kind not in (BLOCK, "}", EOF):
             self.parse_op_recovering(block)
 
     # -- names --------------------------------------------------------------------------------------
-    def define(self, name: str, value: Value, span: TextSpan, quiet: bool = False) -> None:
+    def define(self, name: str, value: Value, start: int, quiet: bool = False) -> None:
         scope = self.scope
         assert scope is not None
         prev = self._lookup(name, defining=True)
         if prev is not None and not quiet:
-            self.report(f"redefinition of SSA value {name}", span)
+            self.report(f"redefinition of SSA value {name}",
+                        self.lexer.span(start, start + len(name)))
             return
-        scope.values[name] = (value, span)
-        if not quiet:
-            self.result.names.append(NameRef(name, span, value, True))
+        scope.values[name] = value
         pending = scope.pending.pop(name, None)
         if pending is not None:
             self._resolve(pending, value, scope)
 
     def _resolve(self, pending: _Pending, value: Value, scope: _Scope) -> None:
-        for op, i, t, span, _ in pending.uses:
+        for op, i, t, start, end, _, handle in pending.uses:
             op.operands[i] = value
+            if id(value) not in self.poisoned:
+                self.map.resolve(handle, value)
             if t is not None and value.type is not t and id(value) not in self.poisoned:
                 self.report(f"use of {pending.name} expects type {_type_text(t)} but it is "
-                            f"defined with type {_type_text(value.type)}", span)
+                            f"defined with type {_type_text(value.type)}", self.lexer.span(start, end))
 
-    def _lookup(self, name: str, defining: bool = False) -> tuple[Value, TextSpan] | None:
+    def _lookup(self, name: str, defining: bool = False) -> Value | None:
         scope = self.scope
         while scope is not None:
             hit = scope.values.get(name)
@@ -653,20 +816,21 @@ class OpParser(Parser):
             scope = scope.parent
         return None
 
-    def use(self, tok: Token, op: Operation, index: int, t: Type | None) -> Value:
+    def use(self, tok: Token, op: Operation, index: int, t: Type | None,
+            handle: NameHandle) -> Value:
         name = tok.text
-        span = self.tok_span(tok)
         if name.endswith("#0") and self._lookup(name) is None:
             base = self._lookup(name[:-2])
             if base is not None:
                 name = name[:-2]
-        hit = self._lookup(name)
-        if hit is not None:
-            value = hit[0]
-            if t is not None and value.type is not t and id(value) not in self.poisoned:
+        value = self._lookup(name)
+        if value is not None:
+            if id(value) in self.poisoned:
+                return value
+            if t is not None and value.type is not t:
                 self.report(f"use of {name} expects type {_type_text(t)} but it is defined with "
-                            f"type {_type_text(value.type)}", span)
-            self.result.names.append(NameRef(name, span, value, False))
+                            f"type {_type_text(value.type)}", self.tok_span(tok))
+            self.map.resolve(handle, value)
             return value
         scope = self.scope
         assert scope is not None
@@ -674,22 +838,21 @@ class OpParser(Parser):
         if pending is None:
             pending = _Pending(name)
             scope.pending[name] = pending
-        pending.uses.append((op, index, t if t is not None else _none(), span, scope.region))
-        ref = NameRef(name, span, None, False)
-        self.result.names.append(ref)
+        pending.uses.append((op, index, t if t is not None else _none(), tok.start, tok.end,
+                             scope.region, handle))
         placeholder = Value(t if t is not None else _none())
         self.placeholder_values[id(placeholder)] = pending
         return placeholder
 
     def close_scope(self, scope: _Scope) -> None:
         # Successors name blocks of the region that holds the op.
-        for label, span, op, i in scope.block_uses:
+        for label, start, end, op, i, handle in scope.block_uses:
             block = scope.blocks.get(label)
             if block is None:
-                self.report(f"reference to an undefined block {label}", span)
+                self.report(f"reference to an undefined block {label}", self.lexer.span(start, end))
                 continue
             op.successors[i] = block
-            self.result.names.append(NameRef(label, span, block, False))
+            self.map.resolve(handle, block)
         # Uses still pending may be defined later in an enclosing region (graph regions), unless
         # this region is isolated from above.
         parent = scope.parent
@@ -697,7 +860,7 @@ class OpParser(Parser):
             if parent is not None and not scope.isolated:
                 hit = parent.values.get(name)
                 if hit is not None:
-                    self._resolve(pending, hit[0], parent)
+                    self._resolve(pending, hit, parent)
                     continue
                 target = parent.pending.get(name)
                 if target is None:
@@ -705,12 +868,13 @@ class OpParser(Parser):
                 else:
                     target.uses.extend(pending.uses)
                 continue
-            for _, _, _, span, _ in pending.uses:
-                self.report(f"use of undefined SSA value {name}", span)
+            for use in pending.uses:
+                self.report(f"use of undefined SSA value {name}", self.lexer.span(use[3], use[4]))
 
     # -- resources ----------------------------------------------------------------------------------
     def parse_resources(self) -> list[ResourceGroup]:
         groups: list[ResourceGroup] = []
+        start = self.tok.start
         try:
             self.expect("{-#")
             while not self.consume_if("#-}"):
@@ -744,6 +908,7 @@ class OpParser(Parser):
             while self.tok.kind not in ("#-}", EOF):
                 self.advance_over_errors()
             self.consume_if("#-}")
+        self.map.part(PART_RESOURCES, start, self.prev_end, None)
         self.resources.extend(groups)
         return groups
 
@@ -821,13 +986,16 @@ class OpParser(Parser):
         return ResourceEntry(key, RESOURCE_STRING, string=value)
 
 
-def _next_token(lexer: Lexer) -> Token:
-    """The next token of a pre-scan, skipping text that does not lex (the main pass reports it)."""
-    while True:
-        try:
-            return lexer.next()
-        except TextError:
-            lexer.reset(lexer.resume_at)
+def is_isolated(registry: Registry, name: str) -> bool:
+    """Whether the model of op `name` says its regions are isolated from above (names inside do not
+    see names outside)."""
+    model = registry.op(name).model
+    if model is None:
+        return False
+    try:
+        return bool(model.info().isolated_from_above)
+    except Exception:  # a plugin's model without that information
+        return False
 
 
 def _none() -> Type:
@@ -843,12 +1011,13 @@ def _type_text(t: Type) -> str:
 
 
 def parse_module(text: str, template: Module | None = None,
-                 registry: Registry | None = None) -> ParseResult:
+                 registry: Registry | None = None, lines: TextLines | None = None) -> ParseResult:
     """Parse a text view.  With a template (the module the view was printed from), facts the text does
     not carry (registered flags, dialect versions, version and producer when the header is missing)
-    come from it."""
+    come from it.  `lines` (the text's line table, when the caller has one) saves building it for
+    messages."""
     reg = registry if registry is not None else default_registry()
-    p = OpParser(text, reg, template)
+    p = OpParser(text, reg, template, lines=lines)
     try:
         root = p.parse_top()
     except TextError as exc:
@@ -858,10 +1027,17 @@ def parse_module(text: str, template: Module | None = None,
         p.report("the text is nested too deeply to parse", p.tok_span(p.tok))
         root = None
     result = p.result
+    result.map = p.map.finish(text)
+    result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
-        result.diagnostics.sort(key=lambda d: (d.span.start_line, d.span.start_col))
         return result
-    header = result.header
+    result.module = module_for(root, result.header, template)
+    result.module.resources = p.resources
+    return result
+
+
+def module_for(root: Operation, header: dict[str, object], template: Module | None) -> Module:
+    """A module around `root` with the facts of the view's header (else the template's)."""
     version = header.get("version")
     producer = header.get("producer")
     module = Module(root)
@@ -886,7 +1062,47 @@ def parse_module(text: str, template: Module | None = None,
                     break
             else:
                 module.dialects.append(DialectEntry(str(name), payload))
-    module.resources = p.resources
-    result.module = module
-    return result
+    return module
 
+
+@dataclass
+class OpInPlace:
+    """One op read in place from a larger text (`parse_op_in_place`)."""
+
+    op: Operation | None
+    """The op; None when the text there did not read as exactly one op."""
+    diagnostics: list[TextDiagnostic]
+    map: SourceMap
+    """A map of the whole text holding only this op's segment (see `SourceMap.splice`)."""
+    whole: bool
+    """The text read as exactly one op from `start` to `end` and the op itself parsed: a full parse
+    would report the same (the op's own problems are local to it).  When False, only a full parse
+    can say what the text means."""
+
+
+def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
+                      registry: Registry | None = None, lines: TextLines | None = None,
+                      aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None
+                      ) -> OpInPlace:
+    """Read text[start:end] as one op directly inside the root op (a function, say), with the offsets of
+    the whole text.  Its names are its own: only an op whose regions are isolated from above and that
+    has no operands, results or successors means the same here as in a full parse."""
+    reg = registry if registry is not None else default_registry()
+    p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
+    whole = _ALIAS_DEF_RE.search(text, start, end) is None
+    op: Operation | None = None
+    try:
+        p.scan_comments()
+        p.scope = _Scope(None, True, None)
+        holder = Block()
+        first = p.tok
+        op = p.parse_op_recovering(holder)
+        if op is None or p.tok.kind != EOF or first.start != start or p.prev_end != end:
+            whole = False
+        p.close_scope(p.scope)
+    except (TextError, RecursionError):
+        whole = False
+    p.result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+    if op is not None:
+        op.parent = None
+    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole)

@@ -2,8 +2,9 @@
 
 The text is what `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope`
 prints (same value and block names, predecessor comments, inline locations), preceded by `// mlirbc:`
-header lines and followed by the resource trailer.  Fallback parts use the syntax in docs/text-view.md.
-The span map (`OpSpan`, `PartSpan`) is what the language server annotates and hovers.
+header lines and followed by the resource trailer.  Fallback parts use the syntax in the README ("The
+text view").  With the text comes its source map (`sourcemap.SourceMap`): where each op, value, block,
+attribute piece and fallback part was written.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnitAttr
+from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnitAttr
 from ..ir.module import RESOURCE_BLOB, RESOURCE_BOOL, Module, ResourceGroup
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -24,7 +25,8 @@ from ..ir.operation import (
     OpName,
     Value,
 )
-from ..ir.types import FunctionType, Type
+from ..ir.types import FallbackType, FunctionType, Type
+from ..models.ods import mlir_opt_dialects
 from ..syntax.attr_printer import (
     elision_scope,
     keyword_or_string,
@@ -33,50 +35,34 @@ from ..syntax.attr_printer import (
     print_type,
     quote_bytes,
 )
-from ..syntax.elision import Elider, mlir_opt_dialects
+from ..syntax.elision import Elider
+from ..syntax.lexer import decode_string
+from .sourcemap import (
+    PART_FALLBACK_ATTRIBUTE,
+    PART_FALLBACK_PROPERTIES,
+    PART_FALLBACK_TYPE,
+    PART_HEADER,
+    PART_RESOURCES,
+    PART_USELIST,
+    MapBuilder,
+    SourceMap,
+)
 
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
-_FALLBACK_RE = re.compile(r'[#!]mlirbc\.fallback<"(?:[^"\\]|\\.)*", "0x[0-9A-Fa-f]*">')
-
-
-@dataclass
-class PartSpan:
-    """A fallback part inside an op's text: kind is 'properties', 'attribute' or 'type'."""
-
-    kind: str
-    line: int
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class OpSpan:
-    """Where one op sits in the text (0-based lines; columns in characters; end exclusive)."""
-
-    op: Operation
-    start_line: int
-    start_col: int
-    end_line: int
-    end_col: int
-    name_line: int
-    name_start: int
-    name_end: int
-    parts: list[PartSpan] = field(default_factory=list)
+_FALLBACK_MARK = "mlirbc.fallback<"
+_FALLBACK_RE = re.compile(r'([#!])mlirbc\.fallback<"((?:[^"\\]|\\.)*)", "0x([0-9A-Fa-f]*)">')
 
 
 @dataclass
 class PrintResult:
+    """The text view and its source map (see `sourcemap.SourceMap`)."""
+
     text: str
-    ops: list[OpSpan]
-    names: dict[int, str]
-    """id(value) -> printed name (`%0`, `%arg1`, `%3#1`)."""
-    block_names: dict[int, str]
-    header_lines: int
+    map: SourceMap
     elided: int = 0
     """How many values were printed as elided placeholders."""
 
@@ -90,17 +76,29 @@ def header_facts(module: Module) -> dict[str, object]:
 
 
 class _Printer:
+    """Writes the view as a stream of chunks, knowing the offset of everything it writes."""
+
     def __init__(self, module: Module, elider: Elider | None = None) -> None:
         self.module = module
         self.elider = elider
-        self.lines: list[str] = []
-        self.ops: list[OpSpan] = []
+        self.out: list[str] = []
+        self.pos = 0
+        self.map = MapBuilder()
         self.names: dict[int, str] = {}
         self.block_names: dict[int, str] = {}
         self.block_order: dict[int, int] = {}
         self._op_names: dict[OpName, str] = {}
         self._props_text: dict[tuple[str, tuple[tuple[str, Attribute], ...]], str] = {}
         self._signatures: dict[tuple[tuple[Type, ...], tuple[Type, ...]], str] = {}
+
+    def emit(self, text: str) -> None:
+        self.out.append(text)
+        self.pos += len(text)
+
+    def line(self, text: str) -> None:
+        self.out.append(text)
+        self.out.append("\n")
+        self.pos += len(text) + 1
 
     # -- naming (mlir-opt's generic form numbers values uniquely, regions in LIFO order) --------
     def number(self, root: Operation) -> None:
@@ -144,29 +142,65 @@ class _Printer:
     # -- ops -----------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
         pad = "  " * indent
+        m = self.map
         orders = [f"{r.index}={_order_text(r.use_order)}" for r in op.results
                   if r.use_order is not None]
         if orders:
-            self.lines.append(pad + USELIST_PREFIX + " ".join(orders))
-        start_line = len(self.lines)
-        head = pad
-        if op.results:
-            first = self.names.get(id(op.results[0]), "%?").split("#")[0]
-            head += f"{first}:{len(op.results)} = " if len(op.results) > 1 else f"{first} = "
-        name_start = len(head)
+            at = self.pos + len(pad)
+            comment = USELIST_PREFIX + " ".join(orders)
+            m.part(PART_USELIST, at, at + len(comment), None)
+            self.line(pad + comment)
+        start = self.pos + len(pad)
+        m.open_op(start, op)
+        parts: list[str] = [pad]
+        n = start
+        results = op.results
+        if results:
+            first = self.names.get(id(results[0]), "%?").split("#")[0]
+            m.results(results, n, n + len(first))
+            head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
+            parts.append(head)
+            n += len(head)
         name_text = self._op_names.get(op.op_name)
         if name_text is None:
             name_text = quote_bytes(op.name.encode("utf-8", "surrogateescape"))
             self._op_names[op.op_name] = name_text
-        head += name_text
-        name_end = len(head)
-        head += "(" + ", ".join(self.value(v) for v in op.operands) + ")"
+        name_at = n
+        parts.append(name_text)
+        n += len(name_text) + 1
+        parts.append("(")
+        names = self.names
+        if op.operands:
+            uses: list[tuple[int, int, Value]] = []
+            for i, v in enumerate(op.operands):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = names.get(id(v), "%<<UNKNOWN SSA VALUE>>")
+                uses.append((n, n + len(text), v))
+                parts.append(text)
+                n += len(text)
+            m.value_uses(uses)
+        parts.append(")")
+        n += 1
         if op.successors:
-            head += "[" + ", ".join(self.block_names.get(id(b), "^<<INVALID BLOCK>>")
-                                    for b in op.successors) + "]"
+            parts.append("[")
+            n += 1
+            for i, b in enumerate(op.successors):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = self.block_names.get(id(b), "^<<INVALID BLOCK>>")
+                m.occurrence(b, n, n + len(text), False, True)
+                parts.append(text)
+                n += len(text)
+            parts.append("]")
+            n += 1
         fallback_props: str | None = None
+        ps = pe = -1  # where the properties dictionary is
         if op.properties is not None:
             p = op.properties
+            props: str | None = None
             if p.kind == PROPS_DECODED:
                 if p.values:
                     key = tuple(p.values.items())
@@ -177,9 +211,8 @@ class _Printer:
                         else:
                             props = _dict_text(p.values)
                         self._props_text[(op.op_name.dialect, key)] = props
-                    head += " <" + props + ">"
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
-                head += " <" + print_attribute(p.attribute) + ">"
+                props = print_attribute(p.attribute)
             elif p.kind == PROPS_FALLBACK:
                 # In the discardable dictionary, not in <{...}>: upstream refuses properties on ops it
                 # knows to have none (a newer op layout), but accepts any discardable attribute.
@@ -188,44 +221,72 @@ class _Printer:
                 if value is None:
                     value = '"0x' + raw.hex().upper() + '"'
                 fallback_props = FALLBACK_PROPS_KEY + " = " + value
-        span = OpSpan(op, start_line, len(pad), start_line, 0, start_line, name_start, name_end)
-        self.ops.append(span)
-        tail = ""
+            if props is not None:
+                ps, pe = n + 2, n + 2 + len(props)
+                if _FALLBACK_MARK in props:
+                    self._find_parts(props, n + 2)
+                parts.append(" <")
+                parts.append(props)
+                parts.append(">")
+                n += len(props) + 3
+        if ps >= 0 or op.attributes is not None:
+            sym = symbol_of(op)
+            if sym is not None:
+                m.symbol(sym)
+        head = "".join(parts)
+        self.emit(head)
+        if op.regions:
+            self.emit(" (")
+            last = len(op.regions) - 1
+            for ri, region in enumerate(op.regions):
+                open_at = self.pos
+                self.line("{")
+                for bi, block in enumerate(region.blocks):
+                    self.block(block, bi, indent + 1)
+                self.emit(pad)
+                m.region(open_at, self.pos + 1)
+                self.emit("}, " if ri < last else "})")
+        n = self.pos
+        tail: list[str] = []
+        ds = de = -1  # where the attribute dictionary is
         if fallback_props is not None:
             rest = ""
             if op.attributes is not None and op.attributes.entries:
                 rest = ", " + self._attr_dict_text(op, op.attributes)[1:-1]
-            tail += " {" + fallback_props + rest + "}"
+            text = "{" + fallback_props + rest + "}"
+            ds, de = n + 1, n + 1 + len(text)
+            m.part(PART_FALLBACK_PROPERTIES, n + 2, n + 2 + len(fallback_props), op.properties)
+            self._find_parts(text, n + 1)
+            tail.append(" " + text)
+            n += 1 + len(text)
         elif op.attributes is not None and op.attributes.entries:
-            tail += " " + self._attr_dict_text(op, op.attributes)
+            text = self._attr_dict_text(op, op.attributes)
+            ds, de = n + 1, n + 1 + len(text)
+            if _FALLBACK_MARK in text:
+                self._find_parts(text, n + 1)
+            tail.append(" " + text)
+            n += 1 + len(text)
         # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
         # building (and uniquing) a function type or dictionary per op.
         sig_key = (tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
         sig = self._signatures.get(sig_key)
         if sig is None:
             sig = self._signatures[sig_key] = print_type(FunctionType.get(*sig_key))
-        tail += " : " + sig + " loc(" + print_location(op.location) + ")"
-        if op.regions:
-            self.lines.append(head + " (")
-            self._find_parts(span, start_line)
-            for ri, region in enumerate(op.regions):
-                self.lines[-1] += "{"
-                for bi, block in enumerate(region.blocks):
-                    self.block(block, bi, indent + 1)
-                close = pad + "}"
-                if ri + 1 < len(op.regions):
-                    self.lines.append(close + ", ")
-                else:
-                    self.lines.append(close + ")" + tail)
-        else:
-            self.lines.append(head + tail)
-        span.end_line = len(self.lines) - 1
-        span.end_col = len(self.lines[-1])
-        if fallback_props is not None:
-            at = self.lines[-1].rfind(" {" + fallback_props) + 2
-            span.parts.append(PartSpan("properties", span.end_line, at, at + len(fallback_props),
-                                       fallback_props))
-        self._find_parts(span, span.end_line)
+        ts = n + 3
+        if _FALLBACK_MARK in sig:
+            self._find_parts(sig, ts)
+        n += 3 + len(sig)
+        loc = "loc(" + print_location(op.location) + ")"
+        if _FALLBACK_MARK in loc:
+            self._find_parts(loc, n + 1)
+        tail.append(" : ")
+        tail.append(sig)
+        tail.append(" ")
+        tail.append(loc)
+        self.line("".join(tail))
+        end = n + 1 + len(loc)
+        m.close_op(end, pieces=(ps, pe, ds, de, ts, ts + len(sig), n + 1, end),
+                   name=(name_at, name_at + len(name_text)))
 
     def _attr_dict_text(self, op: Operation, attrs: DictionaryAttr) -> str:
         """The op's attribute dictionary; with elision, an op mlir-opt registers reads its inherent
@@ -236,31 +297,58 @@ class _Printer:
         return _props_text({k.text: v for k, v in attrs.entries},
                            self.elider.for_properties(op.op_name.dialect))
 
-    def _find_parts(self, span: OpSpan, line_no: int) -> None:
-        line = self.lines[line_no]
-        if "mlirbc.fallback<" not in line:
+    def _find_parts(self, text: str, at: int) -> None:
+        """Fallback attributes and types inside `text`, written at offset `at`.
+
+        The view's own output escapes every quote inside a string, so an unescaped
+        `#mlirbc.fallback<"` can only start a fallback part."""
+        if "mlirbc.fallback<" not in text:
             return
-        for m in _FALLBACK_RE.finditer(line):
-            kind = "attribute" if m.group(0)[0] == "#" else "type"
-            span.parts.append(PartSpan(kind, line_no, m.start(), m.end(), m.group(0)))
+        for m in _FALLBACK_RE.finditer(text):
+            dialect = decode_string(m.group(2)).decode("utf-8", "surrogateescape")
+            data = bytes.fromhex(m.group(3))
+            if m.group(1) == "#":
+                self.map.part(PART_FALLBACK_ATTRIBUTE, at + m.start(), at + m.end(),
+                              FallbackAttr.get(dialect, data))
+            else:
+                self.map.part(PART_FALLBACK_TYPE, at + m.start(), at + m.end(),
+                              FallbackType.get(dialect, data))
 
     def block(self, block: Block, index: int, indent: int) -> None:
         pad = "  " * (indent - 1)
+        m = self.map
         # An empty entry block still needs its label, or the printed region would have no block.
         if index > 0 or block.arguments or not block.operations:
-            label = pad + self.block_names.get(id(block), f"^bb{index}")
+            n = self.pos + len(pad)
+            name = self.block_names.get(id(block), f"^bb{index}")
+            m.occurrence(block, n, n + len(name), True, True)
+            parts = [pad, name]
+            n += len(name)
             if block.arguments:
-                label += "(" + ", ".join(
-                    f"{self.value(a)}: {print_type(a.type)} loc({print_location(a.location)})"
-                    for a in block.arguments) + ")"
-            label += ":"
+                parts.append("(")
+                n += 1
+                for i, a in enumerate(block.arguments):
+                    if i:
+                        parts.append(", ")
+                        n += 2
+                    text = self.value(a)
+                    m.occurrence(a, n, n + len(text), True, False)
+                    arg = f"{text}: {print_type(a.type)} loc({print_location(a.location)})"
+                    self._find_parts(arg, n)
+                    parts.append(arg)
+                    n += len(arg)
+                parts.append(")")
+            parts.append(":")
             if index > 0:
-                label += self._preds(block)
-            self.lines.append(label)
+                parts.append(self._preds(block))
+            self.line("".join(parts))
             orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
                       if a.use_order is not None]
             if orders:
-                self.lines.append("  " * indent + BLOCK_USELIST_PREFIX + " ".join(orders))
+                comment = BLOCK_USELIST_PREFIX + " ".join(orders)
+                at = self.pos + 2 * indent
+                m.part(PART_USELIST, at, at + len(comment), None)
+                self.line("  " * indent + comment)
         for op in block.operations:
             self.op(op, indent)
 
@@ -287,17 +375,18 @@ class _Printer:
         external = [g for g in groups if not g.is_dialect and _printable(g)]
         if not dialect and not external:
             return
-        self.lines.append("")
-        self.lines.append("{-#")
+        self.line("")
+        start = self.pos
+        self.line("{-#")
         sections = []
         if dialect:
             sections.append(("dialect_resources", dialect))
         if external:
             sections.append(("external_resources", external))
         for si, (title, gs) in enumerate(sections):
-            self.lines.append(f"  {title}: {{")
+            self.line(f"  {title}: {{")
             for gi, g in enumerate(gs):
-                self.lines.append(f"    {_key(g.name)}: {{")
+                self.line(f"    {_key(g.name)}: {{")
                 entries = [e for e in g.entries if e.kind != RESOURCE_BLOB or e.blob is not None]
                 # An elided blob is a comment line standing where its entry was; commas go between
                 # the entries that remain.
@@ -306,7 +395,7 @@ class _Printer:
                 for ei, e in enumerate(entries):
                     comment = elided[ei]
                     if comment is not None:
-                        self.lines.append("      " + comment)
+                        self.line("      " + comment)
                         continue
                     if e.kind == RESOURCE_BOOL:
                         value = "true" if e.flag else "false"
@@ -317,10 +406,11 @@ class _Printer:
                     else:
                         value = quote_bytes(e.string)
                     comma = "," if ei < last else ""
-                    self.lines.append(f"      {_key(e.key)}: {value}{comma}")
-                self.lines.append("    }" + ("," if gi + 1 < len(gs) else ""))
-            self.lines.append("  }" + ("," if si + 1 < len(sections) else ""))
-        self.lines.append("#-}")
+                    self.line(f"      {_key(e.key)}: {value}{comma}")
+                self.line("    }" + ("," if gi + 1 < len(gs) else ""))
+            self.line("  }" + ("," if si + 1 < len(sections) else ""))
+        self.map.part(PART_RESOURCES, start, self.pos + 3, None)
+        self.line("#-}")
 
 
 def _printable(g: ResourceGroup) -> bool:
@@ -358,21 +448,37 @@ def _dict_text(values: dict[str, Attribute]) -> str:
 
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
                  upstream_safe: bool = True) -> PrintResult:
-    """Render `module` as the text view.  A module without a root prints only its header.
+    """Render `module` as the text view, with its source map.  A module without a root prints only its
+    header.
 
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`)."""
-    elider = Elider.for_module(module, elide_larger_than, upstream_safe) if elide_larger_than > 0 \
+    elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
+        if elide_larger_than > 0 \
         else None
     p = _Printer(module, elider)
     if header:
-        p.lines.append(HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True))
-    header_lines = len(p.lines)
+        line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
+        p.map.part(PART_HEADER, 0, len(line), None)
+        p.line(line)
     with elision_scope(elider):
         if module.root is not None:
             p.number(module.root)
             p.op(module.root, 0)
         p.resources(module.resources)
-    return PrintResult("\n".join(p.lines) + "\n", p.ops, p.names, p.block_names, header_lines,
-                       elider.count if elider is not None else 0)
+    text = "".join(p.out)
+    return PrintResult(text, p.map.finish(text), elider.count if elider is not None else 0)
+
+
+def symbol_of(op: Operation) -> str | None:
+    """The op's `sym_name`, from its decoded properties or its attributes."""
+    p = op.properties
+    value: Attribute | None = None
+    if p is not None and p.kind == PROPS_DECODED:
+        value = p.values.get("sym_name")
+    elif p is not None and p.kind == PROPS_ATTRIBUTE and isinstance(p.attribute, DictionaryAttr):
+        value = p.attribute.lookup("sym_name")
+    if value is None and op.attributes is not None:
+        value = op.attributes.lookup("sym_name")
+    return value.text if isinstance(value, StringAttr) else None

@@ -44,14 +44,15 @@ function viewUriOf(fileUri: string): string {
   return fileUri.replace(/^file:\/\//, 'mlirbc:');
 }
 
-interface SyncKind {
-  kind: number;
+interface SyncOptions {
+  change?: number;
 }
 
+/** TextDocumentSyncKind the server announced: a number, or `change` of TextDocumentSyncOptions. */
 function syncKind(session: LspSession): number {
   const sync = session.initializeResult?.capabilities.textDocumentSync;
   if (typeof sync === 'number') return sync;
-  return (sync as SyncKind | undefined)?.kind ?? 1;
+  return (sync as SyncOptions | undefined)?.change ?? 0;
 }
 
 /** didChange content that inserts `line` (ending in a newline) before line 0, the way VS Code's client
@@ -107,7 +108,8 @@ describe('contract: mlirbc language server over stdio', function () {
     const caps = session!.initializeResult!.capabilities;
     assert.ok(caps, 'capabilities');
     assert.ok(caps.textDocumentSync !== undefined, 'textDocumentSync');
-    assert.ok([1, 2].includes(syncKind(session!)), `sync kind full or incremental, got ${syncKind(session!)}`);
+    // Incremental: VS Code's language client then sends each edit as the range it replaced.
+    assert.strictEqual(syncKind(session!), 2, `sync kind incremental, got ${syncKind(session!)}`);
   });
 
   for (const rel of ['upstream/Bytecode__uselist_orders.p01.mlirbc', 'jax/mlp2.mlirbc']) {
@@ -145,6 +147,34 @@ describe('contract: mlirbc language server over stdio', function () {
         await session!.notify('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: undo });
         const bytes = decodeBase64Output(await session!.request(CONVERT_TO_BYTECODE, { uri }));
         assert.strictEqual(Buffer.compare(Buffer.from(bytes), fixture!.bytes), 0, `bytes differ (${bytes.length} vs ${fixture!.bytes.length})`);
+      });
+
+      it('a ranged change inside an op is reported at its place, and its undo clears it', async () => {
+        const uri = viewUriOf(fixture!.uri);
+        const lines = text.split('\n');
+        const line = lines.findIndex((l, i) => i > 2 && /\(%[0-9a-z]+[,)]/.test(l));
+        assert.ok(line > 0, 'a line with an operand');
+        const col = lines[line].search(/\(%[0-9a-z]+[,)]/) + 2; // just after the '%'
+        const at = { line, character: col };
+        await session!.notify('textDocument/didChange', {
+          textDocument: { uri, version: ++version },
+          contentChanges: [{ range: { start: at, end: at }, text: 'undefined_' }],
+        });
+        const broken = await session!.waitForDiagnostics(uri, (ds) => ds.some((d) => d.severity === 1), 60000);
+        const err = (broken ?? []).find((d) => d.severity === 1);
+        assert.ok(err, 'an error for the undefined value');
+        assert.strictEqual(err!.range.start.line, line);
+        assert.strictEqual(err!.range.start.character, col - 1);
+        await session!.notify('textDocument/didChange', {
+          textDocument: { uri, version: ++version },
+          contentChanges: [{ range: { start: at, end: { line, character: col + 'undefined_'.length } }, text: '' }],
+        });
+        const clean = await session!.waitForDiagnostics(uri, (ds) => !ds.some((d) => d.severity === 1), 60000);
+        assert.ok(clean && !clean.some((d) => d.severity === 1), 'the error is gone after the undo');
+        const info = await session!.request<{ views?: { uri: string; ranged_changes: number; whole_changes: number }[] }>(
+          BYTECODE_INFO, { uri: fixture!.uri });
+        const mine = (info.views ?? []).find((v) => v.uri === uri);
+        assert.ok(mine && mine.ranged_changes >= 4 && mine.whole_changes === 0, `changes as sent: ${JSON.stringify(info.views)}`);
       });
 
       it('mlirbc/info gives version, producer and fallback counts', async () => {

@@ -7,10 +7,12 @@ import re
 
 from lsprotocol import types as lsp
 
-from .. import backend
-from ..analysis import ensure_index
-from ..documents import Snapshot
+from ...ir.operation import Value
+from ...view.edits import ViewState
+from ...view.lexindex import LexIndex
+from ..analysis import state_of
 from ..server import MlirbcServer
+from .hover import safe_type
 
 _OP_CTX = re.compile(r'^\s*(?:%[^="]*=\s*)?"([\w.$-]*)$')
 _VALUE_CTX = re.compile(r"%[\w$.\-#]*$")
@@ -28,19 +30,46 @@ def known_op_names(server: MlirbcServer) -> set[str]:
     return server.registry().op_names()
 
 
-def _types_in(snap: Snapshot | None) -> set[str]:
+MAX_SCOPE = 4_000_000
+"""Completion reads names from the text of the top-level op around the cursor, up to this size."""
+
+
+def _types_in(state: ViewState | None) -> set[str]:
     out: set[str] = set()
-    if snap is None or snap.ops is None:
+    if state is None:
         return out
     seen: set[int] = set()
-    for op in snap.ops:
+    for op, _ in state.map.ops():
         for v in op.results:
             if id(v.type) not in seen:
                 seen.add(id(v.type))
-                out.add(backend.safe_type(v.type))
+                out.add(safe_type(v.type))
                 if len(out) >= 300:
                     return out
     return out
+
+
+def _scope_index(state: ViewState, offset: int) -> LexIndex | None:
+    """A lexer index of the top-level op around `offset` (the text there may not parse: the cursor
+    is usually in an unfinished op)."""
+    chain = state.map.enclosing(offset)
+    spans = [span for _, span in chain]
+    if len(spans) >= 2:
+        span = spans[-2]  # the op directly inside the root
+    elif spans:
+        span = spans[-1]
+    else:
+        return None
+    if span.end - span.start > MAX_SCOPE:
+        return None
+    return LexIndex(state.text, span.start, span.end)
+
+
+def _value_type(state: ViewState, offset: int) -> str | None:
+    occ = state.map.occurrence_at(offset)
+    if occ is not None and isinstance(occ.target, Value):
+        return safe_type(occ.target.type)
+    return None
 
 
 def register(server: MlirbcServer) -> None:
@@ -68,47 +97,49 @@ def register(server: MlirbcServer) -> None:
         empty = lsp.CompletionList(is_incomplete=False, items=[])
         if view is None:
             return empty
-        await ensure_index(server, view)
-        index = view.index
-        line = view.lines.line_text(params.position.line)
-        before = line[:view.lines.offset(params.position) - view.lines.starts[params.position.line]]
+        codec = view.codec
+        offset = codec.offset(params.position)
+        before = view.text[codec.lines.line_start(codec.lines.line_of(offset)):offset]
+        state = await state_of(server, view)
         items: list[lsp.CompletionItem] = []
         if _OP_CTX.search(before):
             names = known_op_names(server)
-            if index is not None:
-                names.update(op.name for op in index.ops)
+            if state is not None:
+                names.update(op.name for op, _ in state.map.ops())
             # docs come through completionItem/resolve: looking every model up here would load
             # every dialect
             for n in sorted(names)[:MAX_ITEMS]:
                 items.append(lsp.CompletionItem(label=n, kind=lsp.CompletionItemKind.Function,
                                                 data={"op": n}))
             return lsp.CompletionList(is_incomplete=len(names) > MAX_ITEMS, items=items)
-        if index is None:
+        if state is None:
             return empty
-        offset = index.lines.offset(params.position)
-        snap = server.snapshot(view.uri)
-        if _VALUE_CTX.search(before):
-            for d in index.visible_values(offset)[:MAX_ITEMS]:
-                v = snap.value(d) if snap is not None else None
-                items.append(lsp.CompletionItem(
-                    label=d.name, kind=lsp.CompletionItemKind.Variable,
-                    detail=backend.safe_type(v.type) if v is not None else None))
-        elif _BLOCK_CTX.search(before):
-            rid = index.region_at(offset)
-            for i in index.regions[rid].labels:
-                items.append(lsp.CompletionItem(label=index.occurrences[i].name,
-                                                kind=lsp.CompletionItemKind.Reference))
+        if _VALUE_CTX.search(before) or _BLOCK_CTX.search(before):
+            index = _scope_index(state, offset)
+            if index is None:
+                return empty
+            if _VALUE_CTX.search(before):
+                for d in index.visible(offset)[:MAX_ITEMS]:
+                    items.append(lsp.CompletionItem(label=d.name,
+                                                    kind=lsp.CompletionItemKind.Variable,
+                                                    detail=_value_type(state, d.start)))
+            else:
+                seen: set[str] = set()
+                for label in index.names:
+                    if label.is_block and label.is_def and label.name not in seen:
+                        seen.add(label.name)
+                        items.append(lsp.CompletionItem(label=label.name,
+                                                        kind=lsp.CompletionItemKind.Reference))
         elif _SYMBOL_CTX.search(before):
-            for op in index.ops:
-                if op.sym_name is not None:
-                    items.append(lsp.CompletionItem(label="@" + op.sym_name, detail=op.name,
-                                                    kind=lsp.CompletionItemKind.Reference))
-                    if len(items) >= MAX_ITEMS:
-                        break
+            for op, name in state.map.symbol_ops():
+                items.append(lsp.CompletionItem(label="@" + name, detail=op.name,
+                                                kind=lsp.CompletionItemKind.Reference))
+                if len(items) >= MAX_ITEMS:
+                    break
         elif _TYPE_CTX.search(before):
             for t in BUILTIN_TYPES:
                 items.append(lsp.CompletionItem(label=t, kind=lsp.CompletionItemKind.TypeParameter))
-            for t in sorted(_types_in(snap)):
+            for t in sorted(_types_in(state)):
                 if t not in BUILTIN_TYPES:
                     items.append(lsp.CompletionItem(label=t,
                                                     kind=lsp.CompletionItemKind.TypeParameter))

@@ -16,11 +16,15 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ...bytecode.chunks import Chunks, file_range
+from ...bytecode.template import template_of
+from ...bytecode.writer import encode_bytecode_chunks
 from ...errors import EncodeError, MlirbcError
 from ...fileio import atomic_write
+from ...ir.module import Module
 from ...summary import module_info
-from .. import backend
-from ..analysis import ensure_parse
+from ...view.edits import unchanged_ops, writing
+from ...view.parser import TextDiagnostic
+from ..analysis import state_of
 from ..diagnostics import save_diagnostic
 from ..documents import Decoded, View
 from ..guard import WorkTimeout
@@ -53,8 +57,8 @@ large pieces are views of it; `atomic_write` streams either, never holding the w
 
 
 def _stale(decoded: Decoded | None) -> str | None:
-    mapped = decoded.module.source.mapped if decoded is not None and \
-        decoded.module.source is not None else None
+    src = template_of(decoded.module) if decoded is not None else None
+    mapped = src.mapped if src is not None else None
     return mapped.changed() if mapped is not None else None
 
 
@@ -83,7 +87,8 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
         m = decoded.module
         if (s.output_version in (None, m.version)) and (s.output_producer in (None, m.producer)):
             # Untouched: the original bytes, exactly (a range of the mapped original).
-            return Chunks(file_range(decoded.data, 0, m.source.mapped if m.source is not None else None)), \
+            src = template_of(m)
+            return Chunks(file_range(decoded.data, 0, src.mapped if src is not None else None)), \
                 decoded, view
         module = m
     elif decoded is not None and decoded.saved is not None and decoded.saved[0] == text and \
@@ -93,27 +98,29 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
         if view is None:
             raise RequestFailed(f"{uri} is not open")
         try:
-            outcome = await ensure_parse(server, view)
+            state = await state_of(server, view)
         except (WorkTimeout, Exception) as exc:
             raise RequestFailed(f"cannot check the text of {name}: {exc}") from None
-        if outcome is None:
-            raise RequestFailed(f"cannot encode the edited view of {name}: the text parser "
-                                "(mlirbc.view.parser) is not available in this build")
-        errors = outcome.errors
-        if errors or outcome.module is None:
+        if state is None:
+            raise RequestFailed(f"{name} changed while it was being checked; save again")
+        errors = state.errors
+        if errors or state.module is None:
             first = errors[0] if errors else None
             more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
             where = f"{first.span}: " if first is not None else ""
             msg = first.message if first is not None else "the parser produced no module"
             raise _Refused(f"cannot encode {name}: {where}{msg}{more}", first)
-        module = outcome.module
+        module = state.module
     template = decoded.module if decoded is not None else None
+
+    def encode(module: Module = module) -> Chunks:
+        with writing(module):
+            return encode_bytecode_chunks(module, version=s.output_version, producer=s.output_producer,
+                                          template=template if template is not None else "auto",
+                                          registry=registry, unchanged=unchanged_ops(module, template))
+
     try:
-        data = await server.run_job(
-            lambda: backend.encode(module, s.output_version, s.output_producer, template, registry),
-            f"encoding {name}", "mlirbc: writing bytecode")
-    except backend.Unavailable as exc:
-        raise RequestFailed(str(exc)) from None
+        data = await server.run_job(encode, f"encoding {name}", "mlirbc: writing bytecode")
     except (EncodeError, MlirbcError) as exc:
         raise RequestFailed(f"cannot encode {name}: {exc}") from None
     except WorkTimeout as exc:
@@ -122,7 +129,7 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
 
 
 class _Refused(RequestFailed):
-    def __init__(self, message: str, problem: backend.TextProblem | None) -> None:
+    def __init__(self, message: str, problem: TextDiagnostic | None) -> None:
         super().__init__(message)
         self.problem = problem
 
@@ -159,6 +166,8 @@ def register(server: MlirbcServer) -> None:
                            "lines": decoded.text.count("\n")}
         result["path"] = key
         result["edited_views"] = edited
+        result["views"] = [{"uri": v.uri, "version": v.version, "ranged_changes": v.changes["ranged"],
+                            "whole_changes": v.changes["whole"]} for v in server.views_of(key)]
         return result
 
     @server.feature(SAVE)
@@ -171,12 +180,14 @@ def register(server: MlirbcServer) -> None:
             data, decoded, view = await encode_view(server, uri)
         except _Refused as exc:
             span = exc.problem.span if exc.problem is not None else None
+            current = server.views.get(uri)
+            codec = current.codec if current is not None else None
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
-                                                                      span)])
+                                                                      span, codec)])
             raise
         except RequestFailed as exc:
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(f"save refused: {exc}",
-                                                                      None)])
+                                                                      None, None)])
             raise
         path = target or _key(uri)
         try:
@@ -184,7 +195,7 @@ def register(server: MlirbcServer) -> None:
                                  "mlirbc: saving")
         except OSError as exc:
             msg = f"cannot write {path}: {exc.strerror or exc}"
-            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None)])
+            server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None, None)])
             raise RequestFailed(msg) from None
         server.set_diagnostics(uri, SOURCE_SAVE, [])
         if decoded is not None and view is not None and \

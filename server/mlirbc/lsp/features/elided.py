@@ -99,10 +99,10 @@ def _blob_type(module: Module, key: str) -> Type | None:
 
 def target_at(decoded: Decoded, view: View, offset: int) -> Target | None:
     """The elided value at `offset` of the view, if any."""
-    lines = view.lines
-    line = lines.line_of(offset)
-    text = lines.line_text(line)
-    base = lines.starts[line]
+    codec = view.codec
+    line = codec.lines.line_of(offset)
+    text = codec.line_text(line)
+    base = codec.lines.line_start(line)
     col = offset - base
     for f in find_placeholders(text):
         if f.start <= col <= f.end:
@@ -247,7 +247,7 @@ async def elided_hover(server: MlirbcServer, view: View, position: lsp.Position)
     decoded = server.decoded_for(view)
     if decoded is None:
         return None
-    offset = view.lines.offset(position)
+    offset = view.codec.offset(position)
     target = target_at(decoded, view, offset)
     if target is None:
         return None
@@ -257,7 +257,7 @@ async def elided_hover(server: MlirbcServer, view: View, position: lsp.Position)
         st, status = await _statistics(server, decoded, target, ev)
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown,
                                                 value=describe(target, ev, st, status)),
-                     range=view.lines.range(target.start, target.end))
+                     range=view.codec.range(target.start, target.end))
 
 
 def _target_from(server: MlirbcServer, params: Any) -> tuple[Decoded, View, Target, Elements]:
@@ -273,7 +273,7 @@ def _target_from(server: MlirbcServer, params: Any) -> tuple[Decoded, View, Targ
         raise RequestFailed(f"{uri} is not the view of a bytecode file")
     line = param(pos, "line", 0)
     char = param(pos, "character", 0)
-    target = target_at(decoded, view, view.lines.offset(lsp.Position(line=int(line), character=int(char))))
+    target = target_at(decoded, view, view.codec.offset(lsp.Position(line=int(line), character=int(char))))
     if target is None:
         raise RequestFailed("there is no elided value at this position")
     ev = elements(target)
@@ -325,7 +325,7 @@ def register(server: MlirbcServer) -> None:
         decoded = server.decoded_for(view) if view is not None else None
         if view is None or decoded is None:
             return None
-        target = target_at(decoded, view, view.lines.offset(params.range.start))
+        target = target_at(decoded, view, view.codec.offset(params.range.start))
         if target is None:
             return None
         args = [view.uri, {"line": params.range.start.line, "character": params.range.start.character}]

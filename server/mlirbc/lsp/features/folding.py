@@ -1,33 +1,39 @@
-"""Folding ranges: regions, multi-line attribute dictionaries, the resource trailer, header comments."""
+"""Folding ranges: regions, the resource trailer, runs of `// mlirbc:` comment lines; from the source map."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import indexed
+from ...view.edits import ViewState
+from ...view.sourcemap import PART_HEADER, PART_RESOURCES, PART_USELIST
+from ..analysis import state_of
+from ..positions import PositionCodec
 from ..server import MlirbcServer
-from ..textindex import TextIndex
 
 
-def folding_ranges(index: TextIndex) -> list[lsp.FoldingRange]:
-    lines = index.lines
+def folding_ranges(state: ViewState, codec: PositionCodec) -> list[lsp.FoldingRange]:
+    lines = codec.lines
     out: list[lsp.FoldingRange] = []
-    for f in index.folds:
-        a, b = lines.line_of(f.start), lines.line_of(f.end)
-        if b > a:
-            out.append(lsp.FoldingRange(
-                start_line=a, end_line=b - 1 if f.kind != "resources" else b,
-                kind=lsp.FoldingRangeKind.Region if f.kind in ("region", "resources") else None))
-    # runs of `// ...` comment lines (the `// mlirbc:` header)
+    for _, span in state.map.regions():
+        a, b = lines.line_of(span.start), lines.line_of(span.end)
+        if b - 1 > a:
+            out.append(lsp.FoldingRange(start_line=a, end_line=b - 1,
+                                        kind=lsp.FoldingRangeKind.Region))
     run_start = prev = -2
-    for s, _e in index.comments:
-        line = lines.line_of(s)
-        if line != prev + 1:
-            if prev - run_start >= 1:
-                out.append(lsp.FoldingRange(start_line=run_start, end_line=prev,
-                                            kind=lsp.FoldingRangeKind.Comment))
-            run_start = line
-        prev = line
+    for part in state.map.parts():
+        if part.kind == PART_RESOURCES:
+            a, b = lines.line_of(part.start), lines.line_of(part.end)
+            if b > a:
+                out.append(lsp.FoldingRange(start_line=a, end_line=b,
+                                            kind=lsp.FoldingRangeKind.Region))
+        elif part.kind in (PART_HEADER, PART_USELIST):
+            line = lines.line_of(part.start)
+            if line != prev + 1:
+                if prev - run_start >= 1:
+                    out.append(lsp.FoldingRange(start_line=run_start, end_line=prev,
+                                                kind=lsp.FoldingRangeKind.Comment))
+                run_start = line
+            prev = line
     if prev - run_start >= 1 and run_start >= 0:
         out.append(lsp.FoldingRange(start_line=run_start, end_line=prev,
                                     kind=lsp.FoldingRangeKind.Comment))
@@ -38,5 +44,8 @@ def folding_ranges(index: TextIndex) -> list[lsp.FoldingRange]:
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     async def folding(params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
-        index = await indexed(server, params.text_document.uri)
-        return folding_ranges(index) if index is not None else []
+        view = server.view(params.text_document.uri)
+        if view is None:
+            return []
+        state = await state_of(server, view)
+        return folding_ranges(state, view.codec) if state is not None else []

@@ -1,21 +1,35 @@
 """Hover: op names (model docs, decoded properties, types), fallback ops (reason, payload bytes and what
-they would reference), SSA values and block arguments (type, definition), opaque attributes/types."""
+they would reference), SSA values and block arguments (type, definition), symbols, opaque attributes and
+types; everything found through the view's source map."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ...bytecode.stream import ByteReader
-from ...errors import DecodeError
+from ...bytecode.template import payload_words, template_of
+from ...ir.attributes import Attribute, FallbackAttr
 from ...ir.module import Module
-from ...ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, BlockArgument, Operation
-from .. import backend
-from ..analysis import ensure_index
-from ..diagnostics import _entry_for
-from ..documents import Snapshot
+from ...ir.operation import (
+    PROPS_ATTRIBUTE,
+    PROPS_DECODED,
+    PROPS_FALLBACK,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Value,
+)
+from ...ir.types import FallbackType, Type
+from ...syntax.attr_printer import print_attribute, print_location, print_type
+from ...view.edits import ViewState
+from ...view.sourcemap import PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE, SourceMap
+from ..analysis import state_of
+from ..diagnostics import table_entry
+from ..documents import View
+from ..positions import PositionCodec
 from ..server import MlirbcServer
-from ..textindex import BLOCK, SYMBOL, VALUE, Opaque, OpEntry
 from .elided import elided_hover
+from .lexnames import lex_name_at
 
 MAX_HEX = 256
 """Payload bytes shown in a hover; longer payloads are cut (the view has them all)."""
@@ -27,29 +41,39 @@ def _hex(data: bytes | memoryview) -> str:
     return h + (f" … (+{len(data) - MAX_HEX} bytes)" if len(data) > MAX_HEX else "")
 
 
-def varint_refs(data: bytes | memoryview, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
-    """Read `data` as a sequence of varints and say which attribute/type each would name.
+def safe_attr(a: Attribute | Type | None) -> str:
+    """Text of an attribute (or type) for hover; never raises."""
+    try:
+        if isinstance(a, Type):
+            return print_type(a)
+        return print_attribute(a) if a is not None else ""
+    except Exception:
+        return repr(a)
 
-    A fallback payload's layout is unknown; most dialects write attribute and type references as
-    varint indices, so this is the likeliest reading (marked as a guess in the hover).
-    """
-    src = module.source if module is not None else None
-    r = ByteReader(data, 0, len(data), "properties")
+
+def safe_type(t: Type) -> str:
+    try:
+        return print_type(t)
+    except Exception:
+        return repr(t)
+
+
+def varint_refs(data: bytes | memoryview, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
+    """The payload read as references to the file's attribute and type entries (a guess, said so in
+    the hover), one line each."""
+    words, more = payload_words(data, template_of(module) if module is not None else None, limit)
     out: list[str] = []
-    while not r.at_end() and len(out) < limit:
-        at = r.pos
-        try:
-            v = r.varint()
-        except DecodeError:
-            out.append(f"byte {at}: truncated varint")
-            break
+    for w in words:
+        if w.value is None:
+            out.append(f"byte {w.offset}: truncated varint")
+            continue
         names = []
-        if src is not None and v < len(src.attrs):
-            names.append(f"attr #{v} = `{_short(backend.safe_attr(src.attrs[v].value))}`")
-        if src is not None and v < len(src.types):
-            names.append(f"type #{v} = `{_short(backend.safe_type(src.types[v].value))}`")
-        out.append(f"byte {at}: {v}" + (" → " + "; ".join(names) if names else ""))
-    if not r.at_end():
+        if w.attr is not None:
+            names.append(f"attr #{w.value} = `{_short(safe_attr(w.attr))}`")
+        if w.type is not None:
+            names.append(f"type #{w.value} = `{_short(safe_attr(w.type))}`")
+        out.append(f"byte {w.offset}: {w.value}" + (" → " + "; ".join(names) if names else ""))
+    if more:
         out.append("…")
     return out
 
@@ -59,12 +83,10 @@ def _short(s: str, n: int = 80) -> str:
     return s if len(s) <= n else s[:n - 1] + "…"
 
 
-def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
-    op = snap.op(entry)
-    module = snap.module
+def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str:
     registry = server.registry()
-    lookup = registry.op(entry.name)
-    parts = [f"### `{entry.name}`"]
+    lookup = registry.op(op.name)
+    parts = [f"### `{op.name}`"]
     if lookup.model is not None:
         try:
             info = lookup.model.info()
@@ -79,18 +101,12 @@ def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
         parts.append(f"Model: {lookup.origin}")
     else:
         parts.append(f"No model: {lookup.reason}")
-    if op is None:
-        if entry.fallback_props is not None:
-            parts.append("Properties are kept verbatim (fallback).")
-        return "\n\n".join(parts)
-    parts.extend(line for note in registry.op_notes(op, entry.name) for line in note.lines)
+    parts.extend(line for note in registry.op_notes(op, op.name) for line in note.lines)
     parts.append(_props_section(op, module))
     if op.operands:
-        parts.append("Operands: " + ", ".join(f"`{backend.safe_type(v.type)}`"
-                                              for v in op.operands))
+        parts.append("Operands: " + ", ".join(f"`{safe_type(v.type)}`" for v in op.operands))
     if op.results:
-        parts.append("Results: " + ", ".join(f"`{backend.safe_type(v.type)}`"
-                                             for v in op.results))
+        parts.append("Results: " + ", ".join(f"`{safe_type(v.type)}`" for v in op.results))
     if op.offset >= 0:
         parts.append(f"Read at file offset {op.offset}")
     return "\n\n".join(p for p in parts if p)
@@ -103,11 +119,11 @@ def _props_section(op: Operation, module: Module | None) -> str:
     if p.kind == PROPS_DECODED:
         lines = [f"Properties decoded by **{p.model or 'a model'}**:"]
         for k, v in p.values.items():
-            lines.append(f"- `{k}` = `{_short(backend.safe_attr(v), 200)}`")
+            lines.append(f"- `{k}` = `{_short(safe_attr(v), 200)}`")
         return "\n".join(lines)
     if p.kind == PROPS_ATTRIBUTE:
         return "Properties (unregistered op's attribute): " + \
-            f"`{_short(backend.safe_attr(p.attribute), 200)}`"
+            f"`{_short(safe_attr(p.attribute), 200)}`"
     if p.kind == PROPS_FALLBACK:
         raw = p.raw or b""
         dialect = op.op_name.dialect
@@ -128,79 +144,103 @@ def _props_section(op: Operation, module: Module | None) -> str:
     return ""
 
 
-def _opaque_hover(o: Opaque, module: Module | None) -> str:
-    te = _entry_for(module, o)
-    lines = [f"### Opaque {o.kind} of dialect `{o.dialect}`",
-             f"{len(o.data)} bytes kept verbatim" + (
+def _opaque_hover(value: FallbackAttr | FallbackType, module: Module | None) -> str:
+    kind = "attribute" if isinstance(value, FallbackAttr) else "type"
+    te = table_entry(module, value)
+    lines = [f"### Opaque {kind} of dialect `{value.dialect_name}`",
+             f"{len(value.data)} bytes kept verbatim" + (
                  f", at file offset {te.offset} (0x{te.offset:x})" if te is not None else "")]
     if te is not None and te.fallback_reason:
         lines.append(f"Why: {te.fallback_reason}")
-    lines.append(f"```\n{_hex(o.data)}\n```")
-    refs = varint_refs(o.data, module)
+    lines.append(f"```\n{_hex(value.data)}\n```")
+    refs = varint_refs(value.data, module)
     if refs:
         lines.append("Read as varints (a guess):\n" + "\n".join(f"- {r}" for r in refs))
     return "\n\n".join(lines)
 
 
-def hover_at(server: MlirbcServer, snap: Snapshot, offset: int) -> tuple[str, int, int] | None:
-    index = snap.index
-    entry = index.op_name_at(offset)
-    if entry is not None:
-        return _op_hover(server, entry, snap), entry.name_start, entry.name_end
-    opq = index.opaque_at(offset)
-    if opq is not None:
-        return _opaque_hover(opq, snap.module), opq.start, opq.end
-    occ = index.occurrence_at(offset)
-    if occ is not None:
-        d = index.definition_of(occ)
-        where = ""
-        if d is not None:
-            where = f"defined at line {snap.lines.position(d.start).line + 1}"
-        if occ.kind == VALUE:
-            v = snap.value(occ)
-            lines = [f"### `{occ.name}" + (f"#{occ.result}`" if occ.result >= 0 and
-                                           not occ.is_def else "`")]
-            if v is not None:
-                lines.append(f"Type: `{backend.safe_type(v.type)}`")
-                if isinstance(v, BlockArgument):
-                    lines.append(f"Block argument #{v.index}; location "
-                                 f"`{_short(_loc(v.location), 200)}`")
-                else:
-                    owner = getattr(v, "owner", None)
-                    if isinstance(owner, Operation):
-                        lines.append(f"Result #{getattr(v, 'index', 0)} of `{owner.name}`")
-            elif d is not None and d.op >= 0:
-                lines.append(f"Result of `{index.ops[d.op].name}`")
-            elif d is None:
-                lines.append("**Not defined** in any enclosing region")
-            if where:
-                lines.append(where.capitalize())
-            return "\n\n".join(lines), occ.start, occ.end
-        if occ.kind == BLOCK:
-            block = snap.block(*d.block) if d is not None else None
-            lines = [f"### Block `{occ.name}`"]
-            if block is not None:
-                lines.append(f"{len(block.arguments)} arguments: " + ", ".join(
-                    f"`{backend.safe_type(a.type)}`" for a in block.arguments))
-            if where:
-                lines.append(where.capitalize())
-            elif d is None:
-                lines.append("**Not defined** in any enclosing region")
-            return "\n\n".join(lines), occ.start, occ.end
-        if occ.kind == SYMBOL:
-            target = index.symbol_op(occ)
-            if target is None:
-                return f"### Symbol `{occ.name}`\n\nNot found in any enclosing symbol table", \
-                    occ.start, occ.end
-            line = snap.lines.position(target.start).line + 1
-            return (f"### Symbol `{occ.name}`\n\nDefined by `{target.name}` at line {line}",
-                    occ.start, occ.end)
+def _line(codec: PositionCodec, offset: int) -> int:
+    return codec.lines.line_of(offset) + 1
+
+
+def _value_hover(smap: SourceMap, target: Value | Block | None, name: str, is_block: bool,
+                 codec: PositionCodec) -> str:
+    if is_block:
+        lines = [f"### Block `{name}`"]
+        if isinstance(target, Block):
+            lines.append(f"{len(target.arguments)} arguments: " + ", ".join(
+                f"`{safe_type(a.type)}`" for a in target.arguments))
+    else:
+        lines = [f"### `{name}`"]
+        if isinstance(target, Value):
+            lines.append(f"Type: `{safe_type(target.type)}`")
+            if isinstance(target, BlockArgument):
+                lines.append(f"Block argument #{target.index}; location "
+                             f"`{_short(_loc(target.location), 200)}`")
+            elif isinstance(target, OpResult):
+                lines.append(f"Result #{target.index} of `{target.owner.name}`")
+    d = smap.definition(target) if target is not None else None
+    if d is not None:
+        lines.append(f"Defined at line {_line(codec, d.start)}")
+    elif target is None:
+        lines.append("**Not defined** in any enclosing region")
+    return "\n\n".join(lines)
+
+
+def hover_at(server: MlirbcServer, view: View, state: ViewState,
+             offset: int) -> tuple[str, int, int] | None:
+    smap = state.map
+    decoded = server.decoded_for(view)
+    file_module = decoded.module if decoded is not None else None
+    codec = view.codec
+    op = smap.op_name_at(offset)
+    if op is not None:
+        span = smap.op_name_span(op)
+        assert span is not None
+        return _op_hover(server, op, file_module), span.start, span.end
+    part = smap.part_at(offset)
+    if part is not None and part.kind in (PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE) and \
+            isinstance(part.obj, FallbackAttr | FallbackType):
+        return _opaque_hover(part.obj, file_module), part.start, part.end
+    occ = smap.occurrence_at(offset)
+    lexed = lex_name_at(view, state, offset)
+    if occ is not None and (occ.target is not None or lexed is None):
+        name = state.text[occ.start:occ.end]
+        return _value_hover(smap, occ.target, name, occ.is_block, codec), occ.start, occ.end
+    ref = smap.symbol_at(offset)
+    if ref is not None:
+        text = "::".join("@" + n for n in ref.names)
+        target = smap.resolve_symbol(ref)
+        span = smap.op_span(target) if target is not None else None
+        if target is None or span is None:
+            msg = f"### Symbol `{text}`\n\nNot found in any enclosing symbol table"
+        else:
+            msg = f"### Symbol `{text}`\n\nDefined by `{target.name}` at line {_line(codec, span.start)}"
+        return msg, ref.spans[0].start, ref.spans[-1].end
+    hit = smap.attribute_at(offset)
+    if hit is not None:
+        what = type(hit.value).__name__
+        text = _short(safe_attr(hit.value), 300)
+        lines = [f"### {what}", f"`{text}`"]
+        typ = getattr(hit.value, "type", None)
+        if isinstance(typ, Type) and not isinstance(hit.value, Type):
+            lines.append(f"Type: `{safe_type(typ)}`")
+        return "\n\n".join(lines), hit.start, hit.end
+    if lexed is not None:
+        index, lexname = lexed
+        lexdef = index.definition(lexname)
+        lines = [f"### `{lexname.name}`", "In text that does not parse."]
+        if lexdef is not None:
+            lines.append(f"Defined at line {_line(codec, lexdef.start)}")
+        else:
+            lines.append("**Not defined** in any enclosing region")
+        return "\n\n".join(lines), lexname.start, lexname.end
     return None
 
 
-def _loc(a: object) -> str:
+def _loc(a: Attribute) -> str:
     try:
-        return backend.print_location(a)
+        return print_location(a)
     except Exception:
         return repr(a)
 
@@ -214,13 +254,13 @@ def register(server: MlirbcServer) -> None:
         elided = await elided_hover(server, view, params.position)
         if elided is not None:
             return elided
-        await ensure_index(server, view)
-        snap = server.snapshot(view.uri)
-        if snap is None:
+        state = await state_of(server, view)
+        if state is None:
             return None
-        found = hover_at(server, snap, snap.lines.offset(params.position))
+        codec = view.codec
+        found = hover_at(server, view, state, codec.offset(params.position))
         if found is None:
             return None
         text, s, e = found
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
-                         range=snap.lines.range(s, e))
+                         range=codec.range(s, e))

@@ -4,34 +4,32 @@ name, another spelling of the op when a model's note hook gives one (e.g. its St
 
 from __future__ import annotations
 
-import re
-
 from lsprotocol import types as lsp
 
-from ..analysis import ensure_index
+from ...ir.operation import Properties
+from ...view.edits import ViewState
+from ...view.sourcemap import PART_FALLBACK_PROPERTIES
+from ..analysis import state_of
+from ..positions import PositionCodec
 from ..server import MlirbcServer
 from .hover import varint_refs
 
-_HEX = re.compile(r'"0x([0-9A-Fa-f]*)"')
 MAX_HINTS = 2000
 
 
-def spelling_hints(server: MlirbcServer, uri: str, lo: int, hi: int) -> list[lsp.InlayHint]:
+def spelling_hints(server: MlirbcServer, state: ViewState, codec: PositionCodec, lo: int, hi: int
+                   ) -> list[lsp.InlayHint]:
     """`⇒ spelling` after the name of each op in [lo, hi] whose note hooks give another spelling."""
-    snap = server.snapshot(uri)
-    if snap is None:
-        return []
     registry = server.registry()
     out: list[lsp.InlayHint] = []
-    for entry in snap.index.ops:
-        if entry.name_end < lo or entry.name_start > hi:
+    smap = state.map
+    for op, _ in smap.ops_in(lo, hi + 1):
+        name = smap.op_name_span(op)
+        if name is None or name.end < lo or name.start > hi:
             continue
-        op = snap.op(entry)
-        if op is None:
-            continue
-        for note in registry.op_notes(op, entry.name):
+        for note in registry.op_notes(op, op.name):
             if note.spelling:
-                out.append(lsp.InlayHint(position=snap.lines.position(entry.name_end),
+                out.append(lsp.InlayHint(position=codec.position(name.end),
                                          label=f"⇒ {note.spelling}", padding_left=True))
                 break
         if len(out) >= MAX_HINTS:
@@ -45,27 +43,18 @@ def register(server: MlirbcServer) -> None:
         view = server.view(params.text_document.uri)
         if view is None or not server.settings.inlay_hints:
             return []
-        await ensure_index(server, view)
-        index = view.index
-        if index is None:
-            return []
+        state = await state_of(server, view)
         decoded = server.decoded_for(view)
         module = decoded.module if decoded is not None else None
-        if module is None or module.source is None:
+        if state is None or module is None or module.source is None:
             return []  # without the original tables the indices mean nothing
-        lines = index.lines
-        lo, hi = lines.offset(params.range.start), lines.offset(params.range.end)
-        out: list[lsp.InlayHint] = spelling_hints(server, view.uri, lo, hi)
-        for op in index.ops:
-            if op.fallback_props is None:
+        codec = view.codec
+        lo, hi = codec.offset(params.range.start), codec.offset(params.range.end)
+        out: list[lsp.InlayHint] = spelling_hints(server, state, codec, lo, hi)
+        for part in state.map.parts_in(lo, hi + 1):
+            if part.kind != PART_FALLBACK_PROPERTIES or not isinstance(part.obj, Properties):
                 continue
-            s, e = op.fallback_props
-            if e < lo or s > hi:
-                continue
-            m = _HEX.search(index.text, s, e)
-            if m is None or len(m.group(1)) % 2:
-                continue
-            refs = varint_refs(bytes.fromhex(m.group(1)), module, limit=8)
+            refs = varint_refs(part.obj.raw or b"", module, limit=8)
             if not refs:
                 continue
             short = [r.split(": ", 1)[1] for r in refs[:3]]
@@ -73,7 +62,7 @@ def register(server: MlirbcServer) -> None:
             if len(refs) > 3:
                 label += " …"
             out.append(lsp.InlayHint(
-                position=lines.position(e), label=label, kind=lsp.InlayHintKind.Type,
+                position=codec.position(part.end), label=label, kind=lsp.InlayHintKind.Type,
                 padding_left=True,
                 tooltip=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=(
                     "Fallback payload read as varints (a guess):\n\n"

@@ -1,83 +1,89 @@
 """Go to definition, find references and document highlights for `%values`, `^blocks` and `@symbols`
-(nested references `@a::@b` resolve part by part through symbol tables)."""
+(nested references `@a::@b` resolve part by part through symbol tables), from the view's source map;
+in text the parser could not read, from a lexer index of that part."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import ensure_index
+from ...view.sourcemap import Span
+from ..analysis import state_of
 from ..server import MlirbcServer
-from ..textindex import SYMBOL, Occurrence, TextIndex
+from .lexnames import lex_name_at
+
+DEF = lsp.DocumentHighlightKind.Write
+USE = lsp.DocumentHighlightKind.Read
 
 
-def _symbol_part_at(index: TextIndex, occ: Occurrence, offset: int) -> int | None:
-    """For `@a::@b::@c`, how many parts lead up to the one under the cursor."""
-    if occ.kind != SYMBOL:
+async def _targets(server: MlirbcServer, uri: str, pos: lsp.Position
+                   ) -> tuple[list[tuple[Span, bool]], bool] | None:
+    """The definition and every use of what is at `pos`, as (span, is definition); and whether a
+    definition was found."""
+    view = server.view(uri)
+    if view is None:
         return None
-    rel = offset - occ.start
-    text = occ.name
-    parts = text.split("::")
-    pos = 0
-    for i, p in enumerate(parts):
-        if rel <= pos + len(p):
-            return i + 1
-        pos += len(p) + 2
-    return len(parts)
+    state = await state_of(server, view)
+    if state is None:
+        return None
+    smap = state.map
+    offset = view.codec.offset(pos)
+    occ = smap.occurrence_at(offset)
+    if occ is not None and occ.target is not None:
+        d = smap.definition(occ.target)
+        spans = [(u, False) for u in smap.uses(occ.target)]
+        if d is not None:
+            spans.insert(0, (d, True))
+        return spans, d is not None
+    ref = smap.symbol_at(offset)
+    if ref is not None:
+        op = smap.resolve_symbol(ref, ref.part_at(offset))
+        if op is None:
+            return [], False
+        decl = smap.symbol_name_span(op) or smap.op_name_span(op)
+        spans = [(u, False) for u in smap.symbol_references(op)]
+        if decl is not None:
+            spans.insert(0, (decl, True))
+        return spans, decl is not None
+    lexed = lex_name_at(view, state, offset)
+    if lexed is not None:
+        index, name = lexed
+        found = index.definition(name)
+        refs = [(Span(n.start, n.end), n.is_def) for n in index.references(name)]
+        refs.sort(key=lambda r: (not r[1], r[0]))
+        return refs, found is not None
+    return None
 
 
 def register(server: MlirbcServer) -> None:
-    async def locate(uri: str, pos: lsp.Position) -> tuple[TextIndex, Occurrence, int] | None:
+    def location(uri: str, span: Span) -> lsp.Location:
         view = server.view(uri)
-        if view is None:
-            return None
-        await ensure_index(server, view)
-        if view.index is None:
-            return None
-        offset = view.index.lines.offset(pos)
-        occ = view.index.occurrence_at(offset)
-        return (view.index, occ, offset) if occ is not None else None
+        assert view is not None
+        return lsp.Location(uri=uri, range=view.codec.range(span.start, span.end))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        found = await locate(params.text_document.uri, params.position)
-        if found is None:
+        uri = params.text_document.uri
+        found = await _targets(server, uri, params.position)
+        if found is None or not found[1]:
             return None
-        index, occ, offset = found
-        if occ.kind == SYMBOL:
-            op = index.symbol_op(occ, _symbol_part_at(index, occ, offset))
-            if op is None or op.sym_span is None:
-                return None
-            s, e = op.sym_span
-        else:
-            d = index.definition_of(occ)
-            if d is None:
-                return None
-            s, e = d.start, d.end
-        return [lsp.Location(uri=params.text_document.uri, range=index.lines.range(s, e))]
+        return [location(uri, found[0][0][0])]
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        found = await locate(params.text_document.uri, params.position)
+        uri = params.text_document.uri
+        found = await _targets(server, uri, params.position)
         if found is None:
             return None
-        index, occ, _ = found
-        refs = index.references_of(occ)
-        out = [lsp.Location(uri=params.text_document.uri, range=index.lines.range(o.start, o.end))
-               for o in refs if params.context.include_declaration or not o.is_def]
-        if occ.kind == SYMBOL and params.context.include_declaration:
-            op = index.symbol_op(occ)
-            if op is not None and op.sym_span is not None:
-                out.insert(0, lsp.Location(uri=params.text_document.uri,
-                                           range=index.lines.range(*op.sym_span)))
-        return out
+        return [location(uri, s) for s, is_def in found[0]
+                if params.context.include_declaration or not is_def]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     async def highlight(params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
-        found = await locate(params.text_document.uri, params.position)
-        if found is None:
+        uri = params.text_document.uri
+        found = await _targets(server, uri, params.position)
+        view = server.view(uri)
+        if found is None or view is None:
             return None
-        index, occ, _ = found
-        return [lsp.DocumentHighlight(
-            range=index.lines.range(o.start, o.end),
-            kind=lsp.DocumentHighlightKind.Write if o.is_def else lsp.DocumentHighlightKind.Read)
-            for o in index.references_of(occ)]
+        codec = view.codec
+        return [lsp.DocumentHighlight(range=codec.range(s.start, s.end), kind=DEF if d else USE)
+                for s, d in found[0]]

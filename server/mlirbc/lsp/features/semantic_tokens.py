@@ -1,13 +1,23 @@
 """Semantic tokens: op names, values, block labels, symbols; fallback ops and opaque attributes/types carry
-the `fallback` modifier (and the `macro` type) so that themes can set them apart from decoded ones."""
+the `fallback` modifier (and the `macro` type) so that themes can set them apart from decoded ones.  All
+from the view's source map."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import indexed
+from ...ir.operation import BlockArgument
+from ...view.edits import ViewState
+from ...view.sourcemap import (
+    PART_FALLBACK_ATTRIBUTE,
+    PART_FALLBACK_PROPERTIES,
+    PART_FALLBACK_TYPE,
+    PART_HEADER,
+    PART_USELIST,
+)
+from ..analysis import state_of
+from ..positions import PositionCodec
 from ..server import MlirbcServer
-from ..textindex import BLOCK, SYMBOL, VALUE, TextIndex
 
 TOKEN_TYPES = ["function", "macro", "variable", "parameter", "label", "namespace", "comment"]
 TOKEN_MODIFIERS = ["declaration", "fallback", "documentation"]
@@ -17,55 +27,52 @@ _DECL, _FALLBACK, _DOC = 1, 2, 4
 LEGEND = lsp.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
 
-def collect(index: TextIndex, start: int = 0, end: int | None = None) -> list[int]:
+def collect(state: ViewState, codec: PositionCodec, start: int = 0,
+            end: int | None = None) -> list[int]:
     """The LSP-encoded token data for the text between offsets `start` and `end`."""
-    stop = len(index.text) if end is None else end
+    smap = state.map
+    stop = len(state.text) if end is None else end
     toks: list[tuple[int, int, int, int]] = []  # (start, end, type, modifiers)
-    for op in index.ops:
-        if op.name_start >= stop:
-            break
-        if op.name_end <= start:
-            continue
-        if op.fallback_props is not None:
-            toks.append((op.name_start, op.name_end, _T["macro"], _FALLBACK))
-            toks.append((op.fallback_props[0], op.fallback_props[1], _T["macro"], _FALLBACK))
-        else:
-            toks.append((op.name_start, op.name_end, _T["function"], 0))
-    for o in index.opaque:
-        if start <= o.start < stop:
-            toks.append((o.start, o.end, _T["macro"], _FALLBACK))
-    for c in index.comments:
-        if start <= c[0] < stop and index.text.startswith("// mlirbc:", c[0]):
-            toks.append((c[0], c[1], _T["comment"], _DOC))
-    for occ in index.occurrences:
-        if occ.start >= stop:
-            break
-        if occ.end <= start:
-            continue
+    for op, _ in smap.ops_in(start, stop):
+        name = smap.op_name_span(op)
+        if name is not None:
+            if op.is_fallback:
+                toks.append((name.start, name.end, _T["macro"], _FALLBACK))
+            else:
+                toks.append((name.start, name.end, _T["function"], 0))
+    for part in smap.parts_in(start, stop):
+        if part.kind in (PART_FALLBACK_PROPERTIES, PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE):
+            toks.append((part.start, part.end, _T["macro"], _FALLBACK))
+        elif part.kind in (PART_HEADER, PART_USELIST):
+            toks.append((part.start, part.end, _T["comment"], _DOC))
+    for occ in smap.occurrences_in(start, stop):
         mods = _DECL if occ.is_def else 0
-        if occ.kind == VALUE:
-            d = occ if occ.is_def else index.definition_of(occ)
-            kind = "parameter" if d is not None and d.op < 0 else "variable"
-            toks.append((occ.start, occ.end, _T[kind], mods))
-        elif occ.kind == BLOCK:
+        if occ.is_block:
             toks.append((occ.start, occ.end, _T["label"], mods))
-        elif occ.kind == SYMBOL:
-            toks.append((occ.start, occ.end, _T["namespace"], 0))
-    for op in index.ops:
-        if op.sym_span is not None and start <= op.sym_span[0] < stop:
-            toks.append((op.sym_span[0], op.sym_span[1], _T["namespace"], _DECL))
+        else:
+            kind = "parameter" if isinstance(occ.target, BlockArgument) else "variable"
+            toks.append((occ.start, occ.end, _T[kind], mods))
+    for ref in smap.symbol_refs_in(start, stop):
+        for sp in ref.spans:
+            toks.append((sp.start, sp.end, _T["namespace"], 0))
+    for op, _ in smap.symbol_ops():
+        whole = smap.op_span(op)
+        if whole is None or whole.end < start or whole.start >= stop:
+            continue
+        decl = smap.symbol_name_span(op)
+        if decl is not None and start <= decl.start < stop:
+            toks.append((decl.start, decl.end, _T["namespace"], _DECL))
     toks.sort()
-    lines = index.lines
     data: list[int] = []
     prev_line = prev_col = 0
     last_end = -1
     for s, e, t, m in toks:
         if s < last_end:
             continue  # overlapping (e.g. an opaque part inside fallback properties): keep the first
-        p = lines.position(s)
-        q = lines.position(e)
+        p = codec.position(s)
+        q = codec.position(e)
         length = (q.character - p.character) if q.line == p.line else \
-            len(lines.line_text(p.line)) - p.character
+            len(codec.line_text(p.line)) - p.character
         if length <= 0:
             continue
         dl = p.line - prev_line
@@ -79,14 +86,18 @@ def collect(index: TextIndex, start: int = 0, end: int | None = None) -> list[in
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     async def full(params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
-        index = await indexed(server, params.text_document.uri)
-        return lsp.SemanticTokens(data=collect(index) if index is not None else [])
+        view = server.view(params.text_document.uri)
+        state = await state_of(server, view) if view is not None else None
+        if view is None or state is None:
+            return lsp.SemanticTokens(data=[])
+        return lsp.SemanticTokens(data=collect(state, view.codec))
 
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
     async def ranged(params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
-        index = await indexed(server, params.text_document.uri)
-        if index is None:
+        view = server.view(params.text_document.uri)
+        state = await state_of(server, view) if view is not None else None
+        if view is None or state is None:
             return lsp.SemanticTokens(data=[])
-        lines = index.lines
-        return lsp.SemanticTokens(data=collect(index, lines.offset(params.range.start),
-                                               lines.offset(params.range.end)))
+        codec = view.codec
+        return lsp.SemanticTokens(data=collect(state, codec, codec.offset(params.range.start),
+                                               codec.offset(params.range.end)))

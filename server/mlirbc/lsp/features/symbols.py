@@ -1,12 +1,15 @@
-"""Document symbols: the module, and every op that defines a symbol (`sym_name`), nested by region."""
+"""Document symbols: the module, and every op that defines a symbol (`sym_name`), nested as the ops nest;
+from the view's source map."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..analysis import indexed
+from ...ir.operation import Operation
+from ...view.edits import ViewState
+from ..analysis import state_of
+from ..positions import PositionCodec
 from ..server import MlirbcServer
-from ..textindex import OpEntry, TextIndex
 
 
 def _kind(name: str) -> lsp.SymbolKind:
@@ -20,67 +23,78 @@ def _kind(name: str) -> lsp.SymbolKind:
     return lsp.SymbolKind.Object
 
 
-def document_symbols(index: TextIndex, names: dict[int, str] | None = None) -> list[lsp.DocumentSymbol]:
+def document_symbols(state: ViewState, codec: PositionCodec,
+                     names: dict[int, str] | None = None) -> list[lsp.DocumentSymbol]:
     """`names`: symbol names a model's note hook gives for ops whose text has no `sym_name = "..."`
-    (by op index), e.g. a vhlo function's name."""
+    (by id of the op), e.g. a vhlo function's name."""
     names = names or {}
-    lines = index.lines
+    smap = state.map
     roots: list[lsp.DocumentSymbol] = []
     made: dict[int, lsp.DocumentSymbol] = {}
-    children: dict[int, list[lsp.DocumentSymbol]] = {}
+    kids: dict[int, list[lsp.DocumentSymbol]] = {}
 
-    def parent_symbol(op: OpEntry) -> int | None:
-        owner = index.regions[op.region].owner
-        while owner >= 0:
-            if owner in made:
-                return owner
-            owner = index.regions[index.ops[owner].region].owner
-        return None
-
-    for op in index.ops:
-        is_top = op.region == 0
-        sym_name = op.sym_name if op.sym_name is not None else names.get(op.index)
-        if sym_name is None and not (is_top and op.regions):
-            continue
-        end = max(op.end, op.name_end)
-        sym = lsp.DocumentSymbol(
-            name="@" + sym_name if sym_name is not None else op.name,
-            detail=op.name, kind=_kind(op.name),
-            range=lines.range(op.start, end),
-            selection_range=lines.range(*(op.sym_span or (op.name_start, op.name_end))),
-            children=children.setdefault(op.index, []))
-        made[op.index] = sym
-        parent = parent_symbol(op)
+    def add(op: Operation, name: str) -> None:
+        span = smap.op_span(op)
+        if span is None:
+            return
+        sel = smap.symbol_name_span(op) or smap.op_name_span(op) or span
+        sym = lsp.DocumentSymbol(name=name, detail=op.name, kind=_kind(op.name),
+                                 range=codec.range(span.start, span.end),
+                                 selection_range=codec.range(sel.start, sel.end), children=[])
+        made[id(op)] = sym
+        kids[id(op)] = []
+        sym.children = kids[id(op)]
+        parent = smap.parent_op(op)
+        while parent is not None and id(parent) not in made:
+            parent = smap.parent_op(parent)
         if parent is not None:
-            children[parent].append(sym)
+            kids[id(parent)].append(sym)
         else:
             roots.append(sym)
+
+    root = smap.root
+    symbols = dict((id(op), name) for op, name in smap.symbol_ops())
+    if root is not None:
+        name = symbols.pop(id(root), None) or names.get(id(root))
+        add(root, "@" + name if name is not None else root.name)
+    noted = {k: v for k, v in names.items() if root is None or k != id(root)}
+    if noted:
+        for op, _ in smap.ops():
+            if op is not root:
+                name = symbols.get(id(op)) or noted.get(id(op))
+                if name is not None:
+                    add(op, "@" + name)
+    else:
+        for op, name in smap.symbol_ops():
+            if op is not root:
+                add(op, "@" + name)
     return roots
 
 
 def register(server: MlirbcServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-        index = await indexed(server, params.text_document.uri)
-        return document_symbols(index, noted_names(server, params.text_document.uri)) \
-            if index is not None else []
+        view = server.view(params.text_document.uri)
+        if view is None:
+            return []
+        state = await state_of(server, view)
+        if state is None:
+            return []
+        return document_symbols(state, view.codec, noted_names(server, state))
 
 
-def noted_names(server: MlirbcServer, uri: str) -> dict[int, str]:
+def noted_names(server: MlirbcServer, state: ViewState) -> dict[int, str]:
     """Symbol names from note hooks, for the ops with regions whose text names no symbol."""
-    snap = server.snapshot(uri)
-    if snap is None:
-        return {}
     registry = server.registry()
+    if not registry.has_note_hooks():
+        return {}
+    smap = state.map
     out: dict[int, str] = {}
-    for entry in snap.index.ops:
-        if entry.sym_name is not None or not entry.regions:
+    for op, _ in smap.ops():
+        if not op.regions or smap.symbol_name(op) is not None:
             continue
-        op = snap.op(entry)
-        if op is None:
-            continue
-        for note in registry.op_notes(op, entry.name):
+        for note in registry.op_notes(op, op.name):
             if note.symbol:
-                out[entry.index] = note.symbol
+                out[id(op)] = note.symbol
                 break
     return out

@@ -8,9 +8,9 @@ types.
 from __future__ import annotations
 
 from ..errors import DecodeError
-from .attributes import TypeAttr
-from .operation import PROPS_DECODED, Operation
-from .types import FunctionType
+from ..ir.attributes import TypeAttr
+from ..ir.operation import PROPS_DECODED, Operation
+from ..ir.types import FunctionType
 
 
 def verify(root: Operation) -> DecodeError | None:

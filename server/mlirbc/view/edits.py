@@ -1,0 +1,174 @@
+"""Edits that cost what they touch: re-read only the op an edit is in, and splice it into the module.
+
+A `ViewState` is what one version of a view's text means: the module (None when the text has errors),
+its source map, its diagnostics.  `reparse_edit` takes the last state that had a module and the new text,
+and when the change lies inside one op directly in the root op (a function, say) whose regions are
+isolated from above and which has no operands, results or successors, it reads that op again in place
+(`parser.parse_op_in_place`) and builds the new state around it: a new root op holding the same ops as
+before except the replaced one, and a map that shares every other op's records (`SourceMap.splice`).
+Every other edit needs a full parse (`parse_state`), which gives the same result.
+
+The spliced module shares its unchanged top-level ops with the state it came from (and so, after the
+first edit, with the decoded file): nothing ever changes an op in place, so an op of the decoded file
+that is still in the module is exactly as it was read.  An op has one parent pointer, though, so before a
+module is written, `writing` makes its top-level ops point at it again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ..ir.attributes import Attribute
+from ..ir.module import Module
+from ..ir.operation import Block, Operation
+from ..ir.types import Type
+from ..models.registry import Registry, default_registry
+from ..syntax.textlines import TextLines
+from .parser import TextDiagnostic, is_isolated, module_for, parse_module, parse_op_in_place
+from .printer import PrintResult
+from .sourcemap import SourceMap
+
+
+@dataclass
+class ViewState:
+    """One version of a view's text and what it means."""
+
+    text: str
+    module: Module | None
+    """None when the text has errors."""
+    map: SourceMap
+    diagnostics: list[TextDiagnostic] = field(default_factory=list)
+    header: dict[str, object] = field(default_factory=dict)
+    aliases: tuple[dict[str, Attribute], dict[str, Type]] = field(default_factory=lambda: ({}, {}))
+    how: str = "parsed"
+    """'printed' (the view of a decoded module), 'parsed' (a full parse) or 'spliced' (one op
+    re-read in place)."""
+
+    @property
+    def errors(self) -> list[TextDiagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def printed_state(module: Module, printed: PrintResult) -> ViewState:
+    from .printer import header_facts
+
+    return ViewState(printed.text, module, printed.map, [], header_facts(module), how="printed")
+
+
+def parse_state(text: str, template: Module | None, registry: Registry | None = None,
+                lines: TextLines | None = None) -> ViewState:
+    """A full parse of `text`."""
+    r = parse_module(text, template, registry, lines)
+    assert r.map is not None
+    return ViewState(text, r.module, r.map, r.diagnostics, r.header, r.aliases, "parsed")
+
+
+def _unit(registry: Registry, op: Operation) -> bool:
+    """An op whose text means the same read alone as in the whole view."""
+    return (not op.operands and not op.results and not op.successors
+            and is_isolated(registry, op.name))
+
+
+def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template: Module | None,
+                 registry: Registry | None = None, lines: TextLines | None = None) -> ViewState | None:
+    """The state of `text`, which is `base.text` with [start, old_end) replaced (the new text there
+    ends at `old_end + len(text) - len(base.text)`), by re-reading only the top-level op that holds
+    the change.  None when that is not possible and a full parse must run."""
+    reg = registry if registry is not None else default_registry()
+    module = base.module
+    if module is None or module.root is None:
+        return None
+    root = module.root
+    if root.results or any(b.arguments for r in root.regions for b in r.blocks):
+        return None
+    delta = len(text) - len(base.text)
+    target: Operation | None = None
+    span_start = span_end = 0
+    for op, span in base.map.top_level():
+        if span.start <= start and old_end <= span.end:
+            target, span_start, span_end = op, span.start, span.end
+            break
+        if span.start > start:
+            break
+    if target is None or not _unit(reg, target):
+        return None
+    piece = parse_op_in_place(text, span_start, span_end + delta, template, reg, lines,
+                              base.aliases)
+    new_op = piece.op
+    if new_op is None or not piece.whole or not _unit(reg, new_op):
+        return None
+    new_root = _replace_child(root, target, new_op)
+    if new_root is None:
+        return None
+    new_map = base.map.splice(target, text, piece.map)
+    lines = lines if lines is not None else TextLines(text)
+    diagnostics = [d for d in base.diagnostics if d.span.end <= span_start]
+    diagnostics += piece.diagnostics
+    for d in base.diagnostics:
+        if d.span.start >= span_end:
+            diagnostics.append(TextDiagnostic(
+                d.message, lines.span(d.span.start + delta, d.span.end + delta), d.severity))
+    has_errors = any(d.severity == "error" for d in diagnostics)
+    new_module: Module | None = None
+    if not has_errors:
+        # As a full parse builds it: the header's facts, else the template's; the resources of the
+        # trailer, which the edit did not touch.
+        new_module = module_for(new_root, base.header, template)
+        new_module.resources = module.resources
+    return ViewState(text, new_module, new_map, diagnostics, base.header, base.aliases, "spliced")
+
+
+_PARENTS = threading.RLock()
+"""Held while the parent pointers of shared top-level ops change, and while a module is written (the
+writer checks them): a splice in one thread never moves them under a writer in another."""
+
+
+def _replace_child(root: Operation, old: Operation, new: Operation) -> Operation | None:
+    """A new root op holding the same ops as `root`, with `old` replaced by `new`."""
+    clone = Operation(root.op_name, root.location, (), [], root.attributes, root.properties)
+    found = False
+    with _PARENTS:
+        for region in root.regions:
+            r = clone.add_region()
+            for block in region.blocks:
+                b = r.add_block()
+                ops = list(block.operations)
+                for i, op in enumerate(ops):
+                    if op is old:
+                        ops[i] = new
+                        found = True
+                b.operations = ops
+                _adopt_block(b)
+    return clone if found else None
+
+
+@contextmanager
+def writing(module: Module) -> Iterator[Module]:
+    """`with writing(module): encode_bytecode(module, ...)`: the module's top-level ops point at its
+    root (they may be shared with modules built by `reparse_edit`) until the block ends."""
+    with _PARENTS:
+        root = module.root
+        if root is not None:
+            for region in root.regions:
+                for block in region.blocks:
+                    _adopt_block(block)
+        yield module
+
+
+def unchanged_ops(module: Module, template: Module | None) -> list[Operation]:
+    """The top-level ops of `module` that are the template's own ops (shared by `reparse_edit`, never
+    changed in place): the writer may copy their regions from the template's bytes."""
+    if template is None or template.root is None or module.root is None:
+        return []
+    mine = {id(op) for r in template.root.regions for b in r.blocks for op in b.operations}
+    return [op for r in module.root.regions for b in r.blocks for op in b.operations
+            if id(op) in mine]
+
+
+def _adopt_block(block: Block) -> None:
+    for op in block.operations:
+        op.parent = block
+

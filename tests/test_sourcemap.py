@@ -1,0 +1,160 @@
+"""The view's source map on real files: what the printer records is what the parser records for the same
+text, and every record points at the text that shows its object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus import CORPUS, manifest
+from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.ir.attributes import FallbackAttr
+from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
+from mlirbc.ir.types import FallbackType
+from mlirbc.view.parser import parse_module
+from mlirbc.view.printer import print_module
+from mlirbc.view.sourcemap import (
+    PART_FALLBACK_ATTRIBUTE,
+    PART_FALLBACK_PROPERTIES,
+    PART_FALLBACK_TYPE,
+    PIECE_PROPERTIES,
+    SourceMap,
+)
+
+SMALL = [r["path"] for r in manifest()
+         if not r["path"].startswith("large/") and not r["path"].startswith("invalid/")]
+SAMPLE = SMALL[::29] + [p for p in SMALL if p.startswith("jax/")]
+
+
+def _decoded(rel: str) -> tuple[Operation, str, SourceMap, SourceMap]:
+    module = decode_bytecode((CORPUS / rel).read_bytes())
+    if module.error is not None or module.root is None:
+        pytest.skip(f"{rel} does not decode completely")
+    printed = print_module(module)
+    parsed = parse_module(printed.text, template=module)
+    assert parsed.module is not None and parsed.map is not None
+    return module.root, printed.text, printed.map, parsed.map
+
+
+def _shape(m: SourceMap) -> tuple[object, ...]:
+    ops = [(s, m.op_name_span(op), [tuple(r) for r in m.region_spans(op)]) for op, s in m.ops()]
+    occ = [(o.start, o.end, o.is_def, o.is_block, o.target is None)
+           for o in m.occurrences_in(0, len(m.text))]
+    parts = [(p.kind, p.start, p.end) for p in m.parts()]
+    return ops, occ, parts
+
+
+@pytest.mark.parametrize("rel", SAMPLE)
+def test_printer_and_parser_record_the_same_map(rel: str) -> None:
+    _, _, printed, parsed = _decoded(rel)
+    assert _shape(printed) == _shape(parsed)
+
+
+@pytest.mark.parametrize("rel", SAMPLE)
+def test_every_op_value_and_block_points_at_its_text(rel: str) -> None:
+    root, text, smap, _ = _decoded(rel)
+    uses: dict[int, int] = {}
+    blocks: list[Block] = []
+    for op in root.walk():
+        span = smap.op_span(op)
+        name = smap.op_name_span(op)
+        assert span is not None and name is not None, op.name
+        assert text[name.start:name.end] == '"' + op.name + '"' or op.name not in text[name.start:name.end] \
+            or text[name.start] == '"'
+        assert smap.op_at(name.start) is op and smap.op_name_at(name.start + 1) is op
+        for v in op.operands:
+            uses[id(v)] = uses.get(id(v), 0) + 1
+        for succ in op.successors:
+            uses[id(succ)] = uses.get(id(succ), 0) + 1
+        for r in op.results:
+            d = smap.definition(r)
+            assert d is not None and text[d.start] == "%"
+            assert smap.occurrence_at(d.start) is not None
+        for region in op.regions:
+            blocks += region.blocks
+            for b in region.blocks:
+                for a in b.arguments:
+                    d = smap.definition(a)
+                    assert d is not None and smap.name(a) == text[d.start:d.end]
+    for op in root.walk():
+        for v in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]:
+            spans = smap.uses(v)
+            assert len(spans) == uses.get(id(v), 0)
+            for s in spans:
+                occ = smap.occurrence_at(s.start)
+                assert occ is not None and occ.target is v and not occ.is_def
+                assert text[s.start:s.end].split("#")[0] == smap.name(v)
+    for b in blocks:
+        assert len(smap.uses(b)) == uses.get(id(b), 0)
+
+
+@pytest.mark.parametrize("rel", SAMPLE)
+def test_fallback_parts_are_the_objects_of_the_ir(rel: str) -> None:
+    root, text, smap, _ = _decoded(rel)
+    for part in smap.parts():
+        if part.kind == PART_FALLBACK_PROPERTIES:
+            assert part.op is not None and part.op.properties is part.obj
+            assert text[part.start:part.end].startswith("mlirbc.properties = \"0x")
+        elif part.kind == PART_FALLBACK_ATTRIBUTE:
+            assert isinstance(part.obj, FallbackAttr)
+            assert text.startswith("#mlirbc.fallback<", part.start)
+        elif part.kind == PART_FALLBACK_TYPE:
+            assert isinstance(part.obj, FallbackType)
+            assert text.startswith("!mlirbc.fallback<", part.start)
+    fallback_ops = [op for op in root.walk() if op.is_fallback]
+    assert len(fallback_ops) == len(list(smap.parts(PART_FALLBACK_PROPERTIES)))
+
+
+@pytest.mark.parametrize("rel", SAMPLE)
+def test_attribute_at_gives_the_very_object_of_the_ir(rel: str) -> None:
+    root, text, smap, _ = _decoded(rel)
+    checked = 0
+    for op in root.walk():
+        p = op.properties
+        piece = smap.piece_span(op, PIECE_PROPERTIES)
+        if p is None or p.kind != PROPS_DECODED or piece is None:
+            continue
+        for key, value in p.values.items():
+            at = text.find(f"{key} = ", piece.start, piece.end)
+            if at < 0:
+                continue
+            hit = smap.attribute_at(at + len(key) + 3)
+            assert hit is not None and hit.op is op
+            # the innermost attribute at the value's first character: the value or one it contains
+            assert hit.start == at + len(key) + 3
+            assert hit.value is value or text[hit.start:hit.end] in text[hit.start:piece.end]
+            checked += 1
+    assert checked or not any(op.properties is not None and op.properties.kind == PROPS_DECODED
+                              and op.properties.values for op in root.walk())
+
+
+def test_symbols_resolve_through_nested_tables() -> None:
+    root, text, smap, _ = _decoded("upstream/Rewrite__pdl-bytecode.p01.mlirbc")
+    names = [name for _, name in smap.symbol_ops()]
+    assert {"patterns", "ir", "matcher", "rewriters", "success"} <= set(names)
+    at = text.index("@rewriters::@success")
+    ref = smap.symbol_at(at + len("@rewriters::@s"))
+    assert ref is not None and ref.names == ("rewriters", "success")
+    target = smap.resolve_symbol(ref)
+    assert target is not None and smap.symbol_name(target) == "success"
+    span = smap.symbol_name_span(target)
+    assert span is not None and text[span.start:span.end] == '"success"'
+    outer = smap.resolve_symbol(ref, 1)
+    assert outer is not None and smap.symbol_name(outer) == "rewriters"
+    assert any(text[s.start:s.end] == "@success" for s in smap.symbol_references(target))
+
+
+def test_broken_text_keeps_a_map_of_what_parsed(tmp_path: Path) -> None:
+    _, text, _, _ = _decoded("upstream/Bytecode__uselist_orders.p01.mlirbc")
+    at = text.index('"test.addi"')
+    close = text.index(")", at)
+    broken = text[:at] + '"test.addi"(%0 %0' + text[close:]  # a missing comma
+    r = parse_module(broken)
+    assert r.module is None and r.errors and r.map is not None
+    spans = r.map.broken_spans()
+    assert any(s.start <= at <= s.end for s in spans)
+    # ops after the broken one are still mapped
+    later = broken.index('"func.return"', at)
+    op = r.map.op_name_at(later + 1)
+    assert op is not None and op.name == "func.return"
