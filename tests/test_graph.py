@@ -32,7 +32,7 @@ from mlirbc.graph.source import ParseSourceMap, PrintSourceMap, TextRange
 from mlirbc.ir.attributes import StringAttr
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Operation
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.registry import Registry, default_registry
 from mlirbc.syntax.attr_printer import print_attribute
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import FALLBACK_PROPS_KEY, PrintResult, print_module
@@ -46,7 +46,7 @@ SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 
 @cache
 def registry() -> Registry:
-    return build_registry()
+    return default_registry()
 
 
 def load(path: Path) -> tuple[Module, PrintResult]:
