@@ -126,7 +126,7 @@ function drawShape(id: string, shape: Shape, node: ElkNode, layer: Record<string
   }
   if (shape.kind === 'cluster') {
     const op = shape.op;
-    const g = el('g', { class: `cluster ${op.fallback ? 'fallback' : ''} ${op.elided ? 'elided' : ''}`, 'data-id': id }, layer.clusters);
+    const g = el('g', { class: `cluster ${op.fallback ? 'fallback' : ''} ${op.elided ? 'elided' : ''}`, 'data-id': id, 'data-line': op.range?.start.line ?? '' }, layer.clusters);
     el('rect', { x, y, width: w, height: h, rx: 6, class: 'frame' }, g);
     const head = el('g', { class: `head ${hueClass(op)}` }, g);
     el('rect', { x, y, width: w, height: 26 + LINE_H, rx: 6 }, head);
@@ -180,6 +180,7 @@ function drawShape(id: string, shape: Shape, node: ElkNode, layer: Record<string
     return;
   }
   const op = shape.op;
+  if (op.range) g.setAttribute('data-line', String(op.range.start.line));
   g.setAttribute('class', `op ${hueClass(op)} ${op.fallback ? 'fallback' : ''} ${op.elided ? 'elided' : ''} ${shape.kind === 'collapsed' ? 'box' : ''}`);
   el('rect', { x, y, width: w, height: h, rx: 6 }, g);
   const text = opLines(op);
