@@ -59,6 +59,18 @@ def corpus_files() -> list[Path]:
     return [f for f in valid_files() if "/large/" not in str(f)]
 
 
+@cache
+def corpus_graphs() -> list[tuple[Path, Operation, str, dict[str, Any]]]:
+    """Every corpus file's whole-module graph with its root op and view text (decoded once for the
+    two corpus-wide tests)."""
+    out = []
+    for f in corpus_files():
+        m, printed = load(f)
+        assert m.root is not None
+        out.append((f, m.root, printed.text, build_graph(m.root, PrintSourceMap(printed))))
+    return out
+
+
 def _slice(lines: list[str], r: dict[str, Any]) -> str:
     s, e = r["start"], r["end"]
     if s["line"] == e["line"]:
@@ -137,15 +149,12 @@ def check_graph(root: Operation, graph: dict[str, Any], text: str) -> None:
 
 def test_builder_matches_the_ir_on_every_corpus_file() -> None:
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    files = corpus_files()
-    assert len(files) > 4000
+    graphs = corpus_graphs()
+    assert len(graphs) > 4000
     checked = fallback_nodes = control_edges = nested = 0
-    for f in files:
-        m, printed = load(f)
-        assert m.root is not None
-        g = build_graph(m.root, PrintSourceMap(printed))
+    for f, root, text, g in graphs:
         try:
-            check_graph(m.root, g, printed.text)
+            check_graph(root, g, text)
         except AssertionError as exc:
             raise AssertionError(f"{f.name}: {exc}") from exc
         errors = list(validator.iter_errors(g))
@@ -156,7 +165,7 @@ def test_builder_matches_the_ir_on_every_corpus_file() -> None:
         nested += sum(1 for r in g["regions"] if r["op"] != "o0" and
                       any(b["region"] == r["id"] for b in g["blocks"]))
     # the corpus exercises what the checks are about
-    assert checked == len(files) and fallback_nodes > 500 and control_edges > 100 and nested > 1000
+    assert checked == len(graphs) and fallback_nodes > 500 and control_edges > 100 and nested > 1000
 
 
 def test_jax_export_functions_fallbacks_and_names() -> None:
@@ -290,7 +299,6 @@ def test_graphviz_accepts_the_dot_of_every_corpus_file(tmp_path: Path) -> None:
         if os.environ.get("CI"):
             pytest.fail("Graphviz's dot is not installed (.ci/editors.sh installs Debian's graphviz)")
         pytest.skip("Graphviz's dot is not installed")
-    files = corpus_files()
     batch: list[tuple[Path, str]] = []
 
     def run(items: list[tuple[Path, str]]) -> None:
@@ -305,10 +313,8 @@ def test_graphviz_accepts_the_dot_of_every_corpus_file(tmp_path: Path) -> None:
         run(items[:half])
         run(items[half:])
 
-    for f in files:
-        m, printed = load(f)
-        assert m.root is not None
-        batch.append((f, to_dot(build_graph(m.root, PrintSourceMap(printed)))))
+    for f, _, _, g in corpus_graphs():
+        batch.append((f, to_dot(g)))
         if len(batch) == 400:
             run(batch)
             batch = []

@@ -76,7 +76,7 @@ function fit(): void {
 function firstView(): void {
   const box = svg.getBoundingClientRect();
   const k = Math.min(box.width / (size.w + 40), box.height / (size.h + 40));
-  if (k >= 0.55) return fit();
+  if (k >= 0.45) return fit();
   const at = cursorId && index && state ? representative(index, state, cursorId) : undefined;
   if (at && elements.has(at)) return centreOn(at);
   view = { k: 0.8, x: Math.max(10, (box.width - size.w * 0.8) / 2), y: 10 };

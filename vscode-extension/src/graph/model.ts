@@ -389,7 +389,7 @@ export function visibleGraph(index: GraphIndex, state: ViewState): VisibleGraph 
       const id = `${b.id}:a${k}`;
       shapes.set(id, { kind: 'argument', block: b, index: k });
       leaves++;
-      return { id, width: textWidth([clip(`${a.name ?? '%?'}: ${a.type}`, 32)]) - 8, height: LINE_H + 6 };
+      return { id, width: textWidth([clip(`${a.name ?? '%?'}: ${a.type}`, 32)]) - 8, height: LINE_H + 6, layoutOptions: { 'elk.layered.layering.layerConstraint': 'FIRST' } };
     });
     const segs = index.segmentsOf(b.id);
     if (segs) {
@@ -402,6 +402,13 @@ export function visibleGraph(index: GraphIndex, state: ViewState): VisibleGraph 
         }
       }
     } else children.push(...(index.children.get(b.id) ?? []).map(opNode));
+    // a terminator without results (return, yield, branch) closes its block: the last layer, even
+    // when nothing flows into it
+    const last = children[children.length - 1];
+    const lastOp = last && index.ops.get(last.id);
+    if (lastOp && !lastOp.results.length && !lastOp.regions.length && children.length > 1) {
+      last.layoutOptions = { ...last.layoutOptions, 'elk.layered.layering.layerConstraint': 'LAST' };
+    }
     return {
       id: b.id,
       layoutOptions: { 'elk.padding': `[top=${HEADER},left=10,bottom=10,right=10]` },

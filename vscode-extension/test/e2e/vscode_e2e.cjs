@@ -161,14 +161,18 @@ async function goTo(page, file, line, col) {
   }, 500);
 }
 
-/** The frame of the graph panel's page (webviews are nested iframes in VS Code). */
-async function graphFrame(page) {
-  return until('the graph panel', 60000, async () => {
-    for (const frame of page.frames()) {
-      if (await frame.$('#graph').catch(() => null)) return frame;
-    }
-    return undefined;
-  });
+/** The frames of graph panels' pages (webviews are nested iframes in VS Code). */
+async function graphFrames(page) {
+  const out = [];
+  for (const frame of page.frames()) {
+    if (await frame.$('#graph').catch(() => null)) out.push(frame);
+  }
+  return out;
+}
+
+/** The frame of a graph panel opened after `before` were (each file gets its own panel). */
+async function newGraphFrame(page, before) {
+  return until('the graph panel', 60000, async () => (await graphFrames(page)).find((f) => !before.includes(f)));
 }
 
 /** Attributes the page sets on the drawing once a layout is done. */
@@ -185,6 +189,7 @@ async function rendered(frame) {
 }
 
 async function openFromExplorer(page, file) {
+  if (!(await page.$('.explorer-folders-view:visible'))) await page.keyboard.press('Control+Shift+E'); // show the explorer
   const row = `.explorer-folders-view .monaco-list-row:has-text("${file}")`;
   await page.waitForSelector(row, { timeout: 30000 });
   await page.dblclick(row);
@@ -205,16 +210,31 @@ async function graphSteps(page, file, view, at, clickName, edit, label) {
   let frame;
   let first;
   await step(`${label}: Show Graph at line ${at.line}`, async () => {
+    // room for the panel: both side bars closed (each toggled only when it is open)
+    for (const [part, key] of [['.part.sidebar', 'Control+B'], ['.part.auxiliarybar', 'Control+Alt+B']]) {
+      if (await page.$(`${part}:visible`)) {
+        await page.keyboard.press(key);
+        await until(`${part} closed`, 10000, async () => !(await page.$(`${part}:visible`)));
+      }
+    }
     await goTo(page, file, at.line, at.col);
+    const before = await graphFrames(page);
     await runCommand(page, 'mlirbc: Show Graph');
-    frame = await graphFrame(page);
+    frame = await newGraphFrame(page, before);
     first = await until('the graph drawn', 120000, async () => {
       const r = await rendered(frame).catch(() => undefined);
       return r && r.nodes > 0 && !Number.isNaN(r.layoutMs) ? r : undefined;
     });
-    // the op under the cursor is highlighted
+    // the op under the cursor is highlighted ...
     const cur = await until('the cursor\'s node highlighted', 30000, async () => (await rendered(frame)).cursor);
     if (Number(cur) + 1 !== at.line) throw new Error(`highlighted node starts on line ${Number(cur) + 1}, cursor on ${at.line}`);
+    // ... and follows the cursor to another op, and back (at the op's first column: no horizontal scroll)
+    const other = positionOf(view, new RegExp(`"${clickName.replace('.', '\\.')}"`));
+    await goTo(page, file, other.line, other.col + 2);
+    await until(`the highlight on line ${other.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === other.line);
+    const indent = view.split('\n')[at.line - 1].search(/\S/);
+    await goTo(page, file, at.line, indent + 1);
+    await until(`the highlight back on line ${at.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === at.line);
     await page.screenshot({ path: shot(label === 'JAX' ? '-graph.png' : `-graph-${label.toLowerCase()}.png`) });
     return `${first.ops} ops, ${first.visible} nodes laid out in ${first.layoutMs} ms; ${first.status}`;
   });
@@ -244,6 +264,7 @@ async function graphSteps(page, file, view, at, clickName, edit, label) {
     const before = await rendered(frame);
     await goTo(page, file, edit.line, 1);
     await page.keyboard.insertText(edit.text);
+    await page.keyboard.press('Home'); // back to the left edge after the long line
     const after = await until('the graph of the edited text', 60000, async () => {
       const r = await rendered(frame);
       return r.version !== before.version && r.ops === before.ops + 1 ? r : undefined;
