@@ -234,6 +234,9 @@ async function graphSteps(page, file, view, at, clickName, edit, label) {
     await until(`the highlight on line ${other.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === other.line);
     const indent = view.split('\n')[at.line - 1].search(/\S/);
     await goTo(page, file, at.line, indent + 1);
+    // Home twice: to column 1 and back to the op's first column, so the editor scrolls to its left edge
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Home');
     await until(`the highlight back on line ${at.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === at.line);
     await page.screenshot({ path: shot(label === 'JAX' ? '-graph.png' : `-graph-${label.toLowerCase()}.png`) });
     return `${first.ops} ops, ${first.visible} nodes laid out in ${first.layoutMs} ms; ${first.status}`;
