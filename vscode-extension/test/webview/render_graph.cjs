@@ -89,7 +89,7 @@ async function main() {
         const box = await page.$('.segment, .op.box');
         if (box) {
           const before = await page.evaluate(() => window.__posted.filter((m) => m.type === 'rendered').length);
-          await box.click();
+          await box.dispatchEvent('click'); // it may lie outside the window: no scrolling needed
           await page.waitForFunction((n) => window.__posted.filter((m) => m.type === 'rendered').length > n, before, { timeout: 600000 });
           opened = await page.evaluate(() => window.__posted.filter((m) => m.type === 'rendered').pop());
         }
