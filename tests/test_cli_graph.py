@@ -93,6 +93,15 @@ def test_dot_and_svg(tmp_path: Path) -> None:
     assert ET.fromstring(proc.stdout).tag == SVG + "svg"
 
 
+def test_elided_values_are_marked() -> None:
+    plain = json.loads(run(str(JAX), "--format", "json").stdout)
+    assert not any(n.get("elided") for n in plain["nodes"])
+    g = json.loads(run(str(JAX), "--format", "json", "--elide-larger-than", "8").stdout)
+    jsonschema.validate(g, SCHEMA)
+    marked = [n["name"] for n in g["nodes"] if n.get("elided")]
+    assert marked and all(n == "vhlo.dot_general_v2" for n in marked)
+
+
 def test_pages_of_a_large_module() -> None:
     proc = run(str(LARGE), "--format", "json", "--limit", "2000", "--offset", "50000")
     assert proc.returncode == 0, proc.stderr

@@ -28,7 +28,7 @@ from mlirbc.graph.scope import (
     path_of,
     resolve_path,
 )
-from mlirbc.graph.source import ParseSourceMap, PrintSourceMap, TextRange
+from mlirbc.graph.source import ParseSourceMap, PrintSourceMap, TextRange, elided_probe
 from mlirbc.ir.attributes import StringAttr
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Operation
@@ -319,3 +319,27 @@ def test_graphviz_accepts_the_dot_of_every_corpus_file(tmp_path: Path) -> None:
             run(batch)
             batch = []
     run(batch)
+
+
+@pytest.mark.parametrize("rel", ["jax/mlp2.mlirbc", "jax/convnet.mlirbc", "iree/mlp2.flow.mlirbc"])
+def test_elided_flags_match_the_view(rel: str) -> None:
+    """An op is `elided` exactly when eliding values changes its own text (with a threshold low enough
+    that the corpus has such values)."""
+    data = (CORPUS / rel).read_bytes()
+    m = read_bytecode(data, registry())
+    assert m.root is not None
+    full = print_module(m)
+    short = print_module(m, elide_larger_than=8)
+    assert short.elided > 0
+    source = PrintSourceMap(short)
+    g = build_graph(m.root, source, elided=elided_probe(short.text, source))
+    full_lines, short_lines = full.text.split("\n"), short.text.split("\n")
+    flagged = 0
+    for op, node in zip(m.root.walk(), [n for n in g["nodes"] if n["kind"] == "op"], strict=True):
+        r = node["range"]
+        s, e = r["start"]["line"], r["end"]["line"]
+        own = [s, e] if op.regions else list(range(s, e + 1))
+        changed = any(full_lines[i] != short_lines[i] for i in own)
+        assert node["elided"] == changed, (node["name"], s)
+        flagged += changed
+    assert flagged > 0

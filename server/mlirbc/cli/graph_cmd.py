@@ -20,7 +20,7 @@ from ..fileio import atomic_write
 from ..graph.builder import DEFAULT_LIMIT, build_graph
 from ..graph.dot import to_dot
 from ..graph.scope import enclosing_function, enclosing_region_owner, find_function, functions
-from ..graph.source import ParseSourceMap, PrintSourceMap, SourceMap, TextRange
+from ..graph.source import ParseSourceMap, PrintSourceMap, SourceMap, TextRange, elided_probe
 from ..graph.svg import LAYOUT_AUTO, LAYOUT_BUILTIN, LAYOUT_GRAPHVIZ, GraphvizError, to_svg
 from ..ir.operation import Operation
 from ..models.registry import Registry
@@ -37,7 +37,8 @@ class GraphUsageError(Exception):
     pass
 
 
-def _load(path: str, registry: Registry, progress: Progress) -> tuple[Operation, SourceMap]:
+def _load(path: str, registry: Registry, progress: Progress,
+          elide: int) -> tuple[Operation, SourceMap, str]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -48,10 +49,10 @@ def _load(path: str, registry: Registry, progress: Progress) -> tuple[Operation,
         if module.error is not None:
             print(f"{path}: error: {module.error} (showing what decoded)", file=sys.stderr)
         progress.phase("printing")
-        printed = print_module(module)
+        printed = print_module(module, elide_larger_than=elide)
         if module.root is None:
             raise GraphUsageError(f"{path}: no operations decoded")
-        return module.root, PrintSourceMap(printed)
+        return module.root, PrintSourceMap(printed), printed.text
     progress.phase(f"parsing {path}")
     text = data.decode("utf-8", "surrogateescape")
     result = parse_module(text, None, registry)
@@ -60,7 +61,7 @@ def _load(path: str, registry: Registry, progress: Progress) -> tuple[Operation,
               file=sys.stderr)
     if result.module is None or result.module.root is None:
         raise GraphUsageError(f"{path}: the text has errors; no graph")
-    return result.module.root, ParseSourceMap(result, text)
+    return result.module.root, ParseSourceMap(result, text), text
 
 
 def _at(root: Operation, source: SourceMap, line: int, col: int) -> Operation | None:
@@ -90,7 +91,7 @@ def cmd_graph(args: argparse.Namespace, registry: Registry) -> int:
     fmt = args.format or (Path(args.output).suffix[1:] if args.output and
                           Path(args.output).suffix[1:] in FORMATS else "dot")
     with Progress("graph") as progress:
-        root, source = _load(args.file, registry, progress)
+        root, source, text = _load(args.file, registry, progress, args.elide_larger_than)
         if args.list:
             for i, f in enumerate(functions(root)):
                 r = source.op_range(f.op)
@@ -115,7 +116,8 @@ def cmd_graph(args: argparse.Namespace, registry: Registry) -> int:
             shown = enclosing_region_owner(op) if args.scope == "region" else enclosing_function(op)
         limit = args.limit or (DEFAULT_LIMIT if fmt == "json" else CLI_LIMIT)
         progress.phase("building the graph")
-        graph = build_graph(shown, source, limit=limit, offset=args.offset)
+        graph = build_graph(shown, source, limit=limit, offset=args.offset,
+                            elided=elided_probe(text, source))
         if graph["truncated"]:
             nxt = graph["page"]["next"]
             more = f"; --offset {nxt} for the next page" if nxt is not None else ""
@@ -164,6 +166,9 @@ def add_parser(sub: Any, model_opts: Any) -> argparse.ArgumentParser:
     g.add_argument("--offset", type=int, default=0, metavar="K",
                    help="start at the K-th op (text order; for the pages of a large function)")
     g.add_argument("--list", action="store_true", help="list the functions and exit")
+    g.add_argument("--elide-larger-than", type=int, default=0, metavar="N",
+                   help="read the view with values over N bytes elided, as the editor shows them (ops "
+                        "holding one are marked `elided`; default: nothing elided)")
     g.add_argument("-v", "--verbose", action="store_true", help="say which layout made the SVG")
     model_opts(g)
     return g

@@ -9,11 +9,13 @@ Ranges are LSP ranges: 0-based lines, columns in UTF-16 code units, end exclusiv
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import TextSpan
 from ..ir.operation import Block, Operation, Value
+from ..syntax.elision import FIND_RE
 from ..view.parser import ParseResult
 from ..view.printer import PrintResult
 
@@ -147,3 +149,24 @@ class ParseSourceMap:
     def block_range(self, block: Block) -> TextRange | None:
         span = self._labels.get(id(block))
         return self._range(span) if span is not None else None
+
+
+def elided_probe(text: str, source: SourceMap) -> Callable[[Operation], bool]:
+    """Whether an op's own text (not its regions') holds an elided-value placeholder, as the view shows it.
+
+    In the generic form an op without regions has its lines to itself, and an op with regions keeps its
+    own properties on its first line and its attributes, type and location on its last.
+    """
+    lines = text.split("\n")
+
+    def probe(op: Operation) -> bool:
+        r = source.op_range(op)
+        if r is None or not 0 <= r.start_line <= r.end_line < len(lines):
+            return False
+        if op.regions:
+            own = [lines[r.start_line], lines[r.end_line]]
+        else:
+            own = lines[r.start_line:r.end_line + 1]
+        return any("mlirbc.elided" in line and FIND_RE.search(line) for line in own)
+
+    return probe

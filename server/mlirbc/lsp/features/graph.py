@@ -27,7 +27,7 @@ from ...graph.scope import (
     functions,
     resolve_path,
 )
-from ...graph.source import PrintSourceMap, SourceMap, TextRange
+from ...graph.source import PrintSourceMap, SourceMap, TextRange, elided_probe
 from ...ir.module import Module
 from ...ir.operation import Block, BlockArgument, Operation, OpResult, Value
 from ..analysis import ensure_index, ensure_parse
@@ -215,9 +215,11 @@ def register(server: MlirbcServer) -> None:
         if shown is None:
             shown = root
         target = shown
+        text = snap.index.text
 
         def work() -> dict[str, Any]:
-            g = build_graph(target, source, limit=limit, offset=offset)
+            g = build_graph(target, source, limit=limit, offset=offset,
+                            elided=elided_probe(text, source))
             if want_functions:
                 fl = []
                 for f in functions(root, MAX_FUNCTIONS):
