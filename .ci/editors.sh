@@ -8,6 +8,14 @@ export MLIRBC_PYTHON="$PWD/.venv/bin/python" MLIRBC_CONTRACT_REQUIRED=1
 bash vscode-extension/scripts/ci.sh
 # --- end VS Code extension ---
 
+# --- Graphviz: tests/test_graph.py checks that `dot -Tsvg` accepts the DOT of every corpus file ---
+if ! command -v dot >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null
+fi
+dot -V
+# --- end Graphviz ---
+
 # --- Neovim: tests/test_neovim_e2e.py drives a headless nvim (0.7+, Debian's package) ---
 if ! command -v nvim >/dev/null 2>&1; then
   apt-get update -qq

@@ -17,9 +17,10 @@ import pytest
 from corpus import CORPUS
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.stream import ByteReader, ByteWriter, encode_varint
+from mlirbc.bytecode.template import TableEntry
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import Attribute, StringAttr
-from mlirbc.ir.module import Module, TableEntry
+from mlirbc.ir.module import Module
 from mlirbc.ir.structured import StructuredAttr, StructuredType
 from mlirbc.ir.types import Type
 from mlirbc.models.api import EntryReader, ModelError

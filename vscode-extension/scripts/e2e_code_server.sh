@@ -12,7 +12,9 @@
 #   MLIRBC_E2E_KEEP=1  keep the run dir (code-server logs, workspace) instead of deleting it
 #   MLIRBC_CORPUS      corpus root (default <repo>/../shared/corpus)
 #   MLIRBC_E2E_FILE    corpus file to open (default jax/mlp2.mlirbc)
-#   MLIRBC_E2E_SCREENSHOT  screenshot path (default <repo>/benchmarks/out/e2e-vscode.png)
+#   MLIRBC_E2E_FILE2   a file with nested regions for the graph steps (default upstream/Dialect__SCF__ops.f00.mlirbc)
+#   MLIRBC_E2E_SCREENSHOT  screenshot path (default <repo>/benchmarks/out/e2e-vscode.png; the graph steps
+#                      write e2e-graph*.png next to it)
 #   MLIRBC_VSIX        use this .vsix instead of building vscode-extension/
 # Idempotent: installs are skipped when their marker exists; each run uses fresh temp dirs for code-server's
 # user data, the workspace and Chromium's profile. Prints the time of each step and a summary at the end.
@@ -26,6 +28,7 @@ PLAYWRIGHT_VERSION="1.55.0"
 CHROMIUM="${MLIRBC_CHROMIUM:-/usr/bin/chromium}"
 CORPUS="${MLIRBC_CORPUS:-$REPO/../shared/corpus}"
 E2E_FILE="${MLIRBC_E2E_FILE:-jax/mlp2.mlirbc}"
+E2E_FILE2="${MLIRBC_E2E_FILE2:-upstream/Dialect__SCF__ops.f00.mlirbc}"
 SCREENSHOT="${MLIRBC_E2E_SCREENSHOT:-$REPO/benchmarks/out/e2e-vscode.png}"
 SETUP_ONLY=0
 [[ "${1:-}" == "--setup-only" ]] && SETUP_ONLY=1
@@ -149,11 +152,16 @@ install_extension() {
 }
 
 prepare_workspace() {
-  local src="$CORPUS/$E2E_FILE"
-  [[ -f "$src" ]] || { echo "corpus file not found: $src (set MLIRBC_CORPUS)"; return 1; }
+  local src f
   mkdir -p "$RUN/ws"
-  cp "$src" "$RUN/ws/"
-  chmod u+w "$RUN/ws/$(basename "$src")"
+  for f in "$E2E_FILE" "$E2E_FILE2"; do
+    src="$CORPUS/$f"
+    [[ -f "$src" ]] || { echo "corpus file not found: $src (set MLIRBC_CORPUS)"; return 1; }
+    cp "$src" "$RUN/ws/"
+    chmod u+w "$RUN/ws/$(basename "$src")"
+    # the driver computes cursor positions from the text view, as our CLI prints it
+    (cd "$REPO" && PYTHONPATH="$REPO/server" "$PY" -m mlirbc.cli decode "$src" -o "$RUN/$(basename "$src").view.txt")
+  done
   local cmd args
   if [[ -n "${MLIRBC_LSP:-}" ]]; then
     read -r -a parts <<< "$MLIRBC_LSP"
@@ -205,8 +213,9 @@ start_code_server() {
 }
 
 drive_browser() {
-  local name; name="$(basename "$E2E_FILE")"
+  local name name2; name="$(basename "$E2E_FILE")"; name2="$(basename "$E2E_FILE2")"
   E2E_URL="http://127.0.0.1:$(cat "$RUN/port")" E2E_WORKSPACE="$RUN/ws" E2E_FILE="$name" E2E_CHROMIUM="$CHROMIUM" \
+    E2E_VIEW="$RUN/$name.view.txt" E2E_FILE2="$name2" E2E_VIEW2="$RUN/$name2.view.txt" \
     E2E_SCREENSHOT="$SCREENSHOT" E2E_RESULT="$RUN/result.json" E2E_PROFILE="$RUN/chromium-profile" \
     NODE_PATH="$PW_DIR/node_modules" node "$REPO/vscode-extension/test/e2e/vscode_e2e.cjs"
 }
@@ -226,10 +235,10 @@ report_server_log() {
 
 step "build .vsix" build_vsix
 step "install extension into code-server" install_extension
-step "workspace with $E2E_FILE" prepare_workspace
+step "workspace with $E2E_FILE and $E2E_FILE2" prepare_workspace
 step "start code-server" start_code_server
 ON_FAIL=report_server_log
 step "drive VS Code in Chromium" drive_browser
 step "decode the saved file with our reader" check_bytes
-echo "screenshots: $SCREENSHOT (hover), ${SCREENSHOT%.png}-saved.png (after save)"
+echo "screenshots: $SCREENSHOT (hover), ${SCREENSHOT%.png}-saved.png (after save), $(dirname "$SCREENSHOT")/e2e-graph*.png (graph panel)"
 print_summary

@@ -6,6 +6,7 @@ import { BytecodeFileSystemProvider, workspaceFileAccess } from './bytecodeFs';
 import { registerCommands } from './commands';
 import { ServerConnection } from './connection';
 import { registerCustomEditor } from './customEditor';
+import { registerGraph } from './graphPanel';
 import { INFO_SCHEME, InfoDocumentProvider, InfoStatusBar } from './info';
 import { resolveServerCommand } from './serverCommand';
 import { readLaunchSettings, readServerSettings, SECTION, withExtraSettings, type SettingGetter } from './settings';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
     vscode.workspace.registerTextDocumentContentProvider(INFO_SCHEME, new InfoDocumentProvider(info)),
     new InfoStatusBar(info),
     registerCommands(conn, log),
+    registerGraph(conn, context.extensionUri, log),
     registerValueCommands(conn),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.server`)) {

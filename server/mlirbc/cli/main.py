@@ -1,4 +1,4 @@
-"""`mlirbc` subcommands: decode, info, encode, roundtrip, check.
+"""`mlirbc` subcommands: decode, info, encode, roundtrip, check, graph (in graph_cmd.py).
 
 Exit status: 0 on success, 1 when the input cannot be decoded (the message names the byte offset),
 2 on usage errors.
@@ -28,6 +28,8 @@ from ..models.registry import Registry
 from ..summary import module_info
 from ..view.parser import TextDiagnostic, parse_module
 from ..view.printer import print_module
+from .graph_cmd import GraphUsageError, cmd_graph
+from .graph_cmd import add_parser as add_graph_parser
 from .progress import Progress
 
 
@@ -312,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--like", metavar="ORIGINAL.mlirbc", help="the file a text view came from")
     model_opts(c)
     c.set_defaults(func=cmd_check)
+
+    add_graph_parser(sub, model_opts).set_defaults(func=lambda a: cmd_graph(a, _registry(a)))
     return p
 
 
@@ -336,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rc: int = args.func(args)
         return rc
-    except _UsageError as exc:
+    except (_UsageError, GraphUsageError) as exc:
         print(f"mlirbc: {exc}", file=sys.stderr)
         return 2
     except MlirbcError as exc:

@@ -67,6 +67,8 @@ class View:
     """How the client sent its changes so far (incremental sync sends ranged ones)."""
     lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
     """Indexes of the ranges of the current state that did not parse."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Per-view state of features (e.g. the graph's source map of the last state)."""
 
     @property
     def codec(self) -> PositionCodec:

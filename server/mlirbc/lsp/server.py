@@ -280,7 +280,7 @@ def param(params: Any, name: str, default: Any = None) -> Any:
 
 FEATURES = (
     "sync", "conversion", "hover", "navigation", "symbols", "folding", "semantic_tokens",
-    "inlay_hints", "completion", "configuration", "elided",
+    "inlay_hints", "completion", "configuration", "elided", "graph",
 )
 
 

@@ -15,6 +15,8 @@ import {
   textOutput,
   type BytecodeInfo,
 } from '../../src/protocol';
+import { GraphIndex, initialState, opAt, visibleGraph } from '../../src/graph/model';
+import { GRAPH_REQUEST, isGraph } from '../../src/graph/protocol';
 import { readServerSettings } from '../../src/settings';
 import { LspSession, serverSpec, ServerUnavailable } from './lspSession';
 
@@ -175,6 +177,23 @@ describe('contract: mlirbc language server over stdio', function () {
           BYTECODE_INFO, { uri: fixture!.uri });
         const mine = (info.views ?? []).find((v) => v.uri === uri);
         assert.ok(mine && mine.ranged_changes >= 4 && mine.whole_changes === 0, `changes as sent: ${JSON.stringify(info.views)}`);
+      });
+
+      it('mlirbc/graph gives the graph of the function at a position, in the shape the panel reads', async () => {
+        const uri = viewUriOf(fixture!.uri);
+        const lines = text.split('\n');
+        const line = lines.findIndex((l, i) => i > 2 && /^\s+(%\S+ = )?"/.test(l));
+        const result = await session!.request<unknown>(GRAPH_REQUEST, { uri, position: { line, character: lines[line].length - 1 }, functions: true });
+        assert.ok(isGraph(result), 'a graph');
+        assert.strictEqual(result.uri, uri);
+        const index = new GraphIndex(result);
+        const ops = result.nodes.filter((n) => n.kind === 'op');
+        assert.strictEqual(ops.length, result.counts.ops);
+        assert.ok(result.functions && result.functions.length >= 1);
+        assert.ok(opAt(result, { line, character: 4 }), 'the op under the position is a node');
+        if (isJax) assert.ok(ops.some((n) => n.kind === 'op' && n.fallback), 'fallback ops are marked');
+        const vis = visibleGraph(index, initialState(index));
+        assert.ok(vis.leaves > 0);
       });
 
       it('mlirbc/info gives version, producer and fallback counts', async () => {

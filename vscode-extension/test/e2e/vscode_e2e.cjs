@@ -1,9 +1,16 @@
 // Drives a running code-server with headless Chromium (playwright-core): opens a .mlirbc through the
 // mlirbc extension, reads the text, hovers a fallback op, edits, saves and checks the file changed on
-// disk. Each step is timed; the result is written as JSON (E2E_RESULT) and the exit code is 0 only if
-// every step passed. Started by vscode-extension/scripts/e2e_code_server.sh, which sets the environment below.
-//   E2E_URL, E2E_WORKSPACE, E2E_FILE (name inside the workspace), E2E_CHROMIUM, E2E_SCREENSHOT,
-//   E2E_RESULT, E2E_PROFILE (fresh Chromium profile dir)
+// disk; then shows the graph of a JAX export and of an upstream file with nested regions, clicks a node
+// and checks the selection in the text, edits the text and checks the graph follows. Each step is timed;
+// the result is written as JSON (E2E_RESULT) and the exit code is 0 only if every step passed. Started by
+// vscode-extension/scripts/e2e_code_server.sh, which sets the environment below.
+//   E2E_URL, E2E_WORKSPACE, E2E_FILE (name inside the workspace), E2E_VIEW (its text view as our CLI
+//   prints it), E2E_FILE2 / E2E_VIEW2 (the upstream file with nested regions), E2E_CHROMIUM,
+//   E2E_SCREENSHOT, E2E_RESULT, E2E_PROFILE (fresh Chromium profile dir)
+//
+// No step relies on editor state a previous step left behind (the find widget's toggles, the cursor, the
+// active tab): each one sets what it needs (it places the cursor with Go to Line at a position computed
+// from the view text, activates its tab by name). Only inherently asynchronous things are waited for.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -20,6 +27,10 @@ const FILE = env('E2E_FILE');
 const SCREENSHOT = env('E2E_SCREENSHOT');
 const RESULT = env('E2E_RESULT');
 const FILE_PATH = path.join(WORKSPACE, FILE);
+const VIEW = fs.readFileSync(env('E2E_VIEW'), 'utf8');
+const FILE2 = env('E2E_FILE2');
+const VIEW2 = fs.readFileSync(env('E2E_VIEW2'), 'utf8');
+const shot = (suffix) => path.join(path.dirname(SCREENSHOT), `e2e${suffix}`);
 const CHROMIUM_FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
@@ -89,24 +100,183 @@ async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
-/** Find (Ctrl+F) `query` in the active editor, optionally as a regex, and close the widget: the match stays selected. */
-async function findInEditor(page, query, regex) {
-  await page.click('.editor-group-container.active .monaco-editor .view-lines');
-  await page.keyboard.press('Control+F');
-  const input = await page.waitForSelector('.editor-group-container.active .find-widget.visible textarea, .editor-group-container.active .find-widget.visible input', { timeout: 10000 });
-  // The regex toggle keeps its state between searches: set it as wanted.
-  const toggle = await page.$('.editor-group-container.active .find-widget.visible .monaco-custom-toggle[aria-label*="Regular Expression"]');
-  if (toggle) {
-    const checked = await toggle.evaluate((e) => e.classList.contains('checked') || e.getAttribute('aria-checked') === 'true');
-    if (checked !== regex) await toggle.click();
+/** 1-based line and column of the `nth` match of `re` in `text` (plus `offset` characters). */
+function positionOf(text, re, offset = 0, nth = 0) {
+  const g = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  let m;
+  for (let i = 0; i <= nth; i++) {
+    m = g.exec(text);
+    if (!m) throw new Error(`${re} not found in the view text`);
   }
-  await input.fill(query);
-  await sleep(300);
-  const count = await page.$eval('.editor-group-container.active .find-widget.visible .matchesCount', (e) => e.textContent).catch(() => '');
-  if (/No results/i.test(count)) throw new Error(`find "${query}": no results`);
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Escape');
-  return count;
+  const at = m.index + offset;
+  const line = text.slice(0, at).split('\n').length;
+  return { line, col: at - (text.lastIndexOf('\n', at - 1) + 1) + 1 };
+}
+
+/** The cursor as the status bar shows it ("Ln 3, Col 7 (12 selected)"). */
+async function cursorStatus(page) {
+  const texts = await page.$$eval('.statusbar-item', (els) => els.map((e) => e.textContent.trim()));
+  const t = texts.find((x) => /^Ln \d+, Col \d+/.test(x));
+  if (!t) return undefined;
+  const m = /^Ln (\d+), Col (\d+)(?: \((\d+) selected\))?/.exec(t);
+  return { line: Number(m[1]), col: Number(m[2]), selected: m[3] ? Number(m[3]) : 0 };
+}
+
+/** The line of the cursor and whether text is selected in the editor showing `file`, read from the
+ * editor's own drawing (so it works whether or not the editor has the keyboard focus). */
+async function editorSelection(page, file) {
+  const group = `.editor-group-container:has(.tab.active:has-text("${file}"))`;
+  return page.$eval(`${group} .monaco-editor`, (ed) => {
+    const cursor = ed.querySelector('.cursors-layer .cursor');
+    if (!cursor) return undefined;
+    const top = parseFloat(cursor.style.top);
+    let line;
+    for (const n of ed.querySelectorAll('.margin-view-overlays > div')) {
+      const ln = n.querySelector('.line-numbers');
+      if (ln && Math.abs(parseFloat(n.style.top) - top) < 1) line = Number(ln.textContent.trim());
+    }
+    return { line, selected: ed.querySelectorAll('.view-overlays .selected-text').length > 0 };
+  }).catch(() => undefined);
+}
+
+/** Make the editor of `file` the active one (by its tab) and give it the keyboard focus. */
+async function activate(page, file) {
+  const tab = `.tabs-container .tab:has-text("${file}")`;
+  await until(`the tab of ${file}`, 30000, async () => page.$(tab));
+  await page.click(tab);
+  await page.click('.editor-group-container.active .monaco-editor .view-lines');
+}
+
+/** Put the cursor at (line, col), 1-based, with Go to Line: no state of the find widget involved. */
+async function goTo(page, file, line, col) {
+  await activate(page, file);
+  await until(`the cursor at ${line}:${col}`, 30000, async () => {
+    await page.keyboard.press('Control+G');
+    const input = await page.waitForSelector('.quick-input-widget input', { timeout: 10000 });
+    await input.fill(`:${line}:${col}`);
+    await sleep(100);
+    await page.keyboard.press('Enter');
+    const c = await cursorStatus(page);
+    return c && c.line === line && c.col === col;
+  }, 500);
+}
+
+/** The frames of graph panels' pages (webviews are nested iframes in VS Code). */
+async function graphFrames(page) {
+  const out = [];
+  for (const frame of page.frames()) {
+    if (await frame.$('#graph').catch(() => null)) out.push(frame);
+  }
+  return out;
+}
+
+/** The frame of a graph panel opened after `before` were (each file gets its own panel). */
+async function newGraphFrame(page, before) {
+  return until('the graph panel', 60000, async () => (await graphFrames(page)).find((f) => !before.includes(f)));
+}
+
+/** Attributes the page sets on the drawing once a layout is done. */
+async function rendered(frame) {
+  return frame.$eval('#graph', (e) => ({
+    layoutMs: Number(e.getAttribute('data-layout-ms') ?? NaN),
+    visible: Number(e.getAttribute('data-visible') ?? NaN),
+    ops: Number(e.getAttribute('data-ops') ?? NaN),
+    version: e.getAttribute('data-version'),
+    nodes: e.querySelectorAll('g.op, g.cluster').length,
+    cursor: e.querySelector('.cursor')?.getAttribute('data-line') ?? null,
+    status: document.getElementById('status')?.textContent ?? '',
+  }));
+}
+
+async function openFromExplorer(page, file) {
+  if (!(await page.$('.explorer-folders-view:visible'))) await page.keyboard.press('Control+Shift+E'); // show the explorer
+  const row = `.explorer-folders-view .monaco-list-row:has-text("${file}")`;
+  await page.waitForSelector(row, { timeout: 30000 });
+  await page.dblclick(row);
+  const outcome = await until('the text view or the custom editor error', 120000, async () => {
+    const err = await webviewError(page);
+    if (err) return { error: err };
+    const tab = await page.$(`.editor-group-container.active .tab.active:has-text("${file}")`);
+    const text = await visibleText(page);
+    if (tab && /builtin\.module|"[\w$]+\.[\w$.]+"\(/.test(text)) return { text };
+    return undefined;
+  });
+  if (outcome.error) throw new Error(`the custom editor shows the server's error: ${outcome.error}`);
+  return outcome.text;
+}
+
+/** Open the graph of the op at `at`, click the node `clickName`, edit with `edit`, check each effect. */
+async function graphSteps(page, file, view, at, clickName, edit, label) {
+  let frame;
+  let first;
+  await step(`${label}: Show Graph at line ${at.line}`, async () => {
+    // room for the panel: both side bars closed (each toggled only when it is open)
+    for (const [part, key] of [['.part.sidebar', 'Control+B'], ['.part.auxiliarybar', 'Control+Alt+B']]) {
+      if (await page.$(`${part}:visible`)) {
+        await page.keyboard.press(key);
+        await until(`${part} closed`, 10000, async () => !(await page.$(`${part}:visible`)));
+      }
+    }
+    await goTo(page, file, at.line, at.col);
+    const before = await graphFrames(page);
+    await runCommand(page, 'mlirbc: Show Graph');
+    frame = await newGraphFrame(page, before);
+    first = await until('the graph drawn', 120000, async () => {
+      const r = await rendered(frame).catch(() => undefined);
+      return r && r.nodes > 0 && !Number.isNaN(r.layoutMs) ? r : undefined;
+    });
+    // the op under the cursor is highlighted ...
+    const cur = await until('the cursor\'s node highlighted', 30000, async () => (await rendered(frame)).cursor);
+    if (Number(cur) + 1 !== at.line) throw new Error(`highlighted node starts on line ${Number(cur) + 1}, cursor on ${at.line}`);
+    // ... and follows the cursor to another op, and back (at the op's first column: no horizontal scroll)
+    const other = positionOf(view, new RegExp(`"${clickName.replace('.', '\\.')}"`));
+    await goTo(page, file, other.line, other.col + 2);
+    await until(`the highlight on line ${other.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === other.line);
+    const indent = view.split('\n')[at.line - 1].search(/\S/);
+    await goTo(page, file, at.line, indent + 1);
+    // Home twice: to column 1 and back to the op's first column, so the editor scrolls to its left edge
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Home');
+    await until(`the highlight back on line ${at.line}`, 30000, async () => Number((await rendered(frame)).cursor) + 1 === at.line);
+    await page.screenshot({ path: shot(label === 'JAX' ? '-graph.png' : `-graph-${label.toLowerCase()}.png`) });
+    return `${first.ops} ops, ${first.visible} nodes laid out in ${first.layoutMs} ms; ${first.status}`;
+  });
+  await step(`${label}: click the ${clickName} node selects its op in the text`, async () => {
+    const node = await frame.$(`g.op:has(text.name:text-is("${clickName}"))`);
+    if (!node) throw new Error(`no node ${clickName}`);
+    const line = Number(await node.getAttribute('data-line')) + 1;
+    // the op's range is selected: a one-line op ends on its line (the cursor sits at the selection's end)
+    const opLines = view.split('\n');
+    let last = line;
+    if (!opLines[line - 1].includes(') : (') && /\(\{\s*$/.test(opLines[line - 1])) {
+      const indent = opLines[line - 1].match(/^\s*/)[0];
+      while (last < opLines.length && !opLines[last].startsWith(`${indent}})`)) last++;
+      last++;
+    }
+    await node.click();
+    const c = await until(`the selection of lines ${line}-${last} in the editor`, 30000, async () => {
+      const s = await editorSelection(page, file);
+      return s && s.selected && s.line === last ? s : undefined;
+    });
+    const lineText = opLines[line - 1];
+    if (!lineText.includes(`"${clickName}"`)) throw new Error(`line ${line} of the view is not ${clickName}: ${lineText.slice(0, 80)}`);
+    if (label === 'JAX') await page.screenshot({ path: shot('-graph-clicked.png') });
+    return `the op on line ${line} is selected (the cursor at its end, line ${c.line})`;
+  });
+  await step(`${label}: an edit of the text changes the graph`, async () => {
+    const before = await rendered(frame);
+    await goTo(page, file, edit.line, 1);
+    await page.keyboard.insertText(edit.text);
+    await page.keyboard.press('Home'); // back to the left edge after the long line
+    const after = await until('the graph of the edited text', 60000, async () => {
+      const r = await rendered(frame);
+      return r.version !== before.version && r.ops === before.ops + 1 ? r : undefined;
+    });
+    const texts = await frame.$$eval('g.op', (els) => els.map((e) => e.textContent));
+    if (!texts.some((t) => t.includes(edit.name))) throw new Error(`no node with ${edit.name} after the edit`);
+    await page.screenshot({ path: shot(label === 'JAX' ? '-graph-edited.png' : `-graph-${label.toLowerCase()}-edited.png`) });
+    return `version ${before.version} -> ${after.version}: ${before.ops} -> ${after.ops} ops`;
+  });
 }
 
 async function main() {
@@ -140,19 +310,9 @@ async function main() {
     });
 
     await step(`open ${FILE} (custom editor -> mlirbc: view)`, async () => {
-      const row = `.explorer-folders-view .monaco-list-row:has-text("${FILE}")`;
-      await page.waitForSelector(row, { timeout: 30000 });
-      await page.dblclick(row);
-      const outcome = await until('the text view or the custom editor error', 120000, async () => {
-        const err = await webviewError(page);
-        if (err) return { error: err };
-        const text = await visibleText(page);
-        if (/builtin\.module|"[\w$]+\.[\w$.]+"\(/.test(text)) return { text };
-        return undefined;
-      });
-      if (outcome.error) throw new Error(`the custom editor shows the server's error: ${outcome.error}`);
+      const text = await openFromExplorer(page, FILE);
       const tab = await page.$eval('.editor-group-container.active .tab.active', (e) => e.getAttribute('aria-label') || e.textContent);
-      return `tab "${tab}"; first visible line: ${outcome.text.split('\n')[0].slice(0, 120)}`;
+      return `tab "${tab}"; first visible line: ${text.split('\n')[0].slice(0, 120)}`;
     });
 
     await step('status bar shows bytecode info', async () => {
@@ -164,10 +324,8 @@ async function main() {
     });
 
     await step('hover on a fallback op', async () => {
-      await findInEditor(page, '"[\\w.]+"(?=\\(.*mlirbc\\.properties)', true);
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
+      const at = positionOf(VIEW, /"[\w.]+"(?=\(.*mlirbc\.properties)/, 2);
+      await goTo(page, FILE, at.line, at.col);
       // Move the mouse onto the cursor, as a person would, and also ask for the hover by keyboard.
       const cursor = await page.$('.editor-group-container.active .monaco-editor .cursors-layer .cursor');
       const box = cursor && (await cursor.boundingBox());
@@ -198,9 +356,8 @@ async function main() {
     });
 
     await step('edit the text', async () => {
-      await page.click(`.tabs-container .tab:has-text("${FILE}")`);
-      await findInEditor(page, "params['b1", false);
-      await page.keyboard.press('ArrowRight');
+      const at = positionOf(VIEW, /params\['b1/, "params['b1".length);
+      await goTo(page, FILE, at.line, at.col);
       await page.keyboard.type('_e2e');
       await until('the edited text', 10000, async () => (await visibleText(page)).includes("params['b1_e2e']"));
       await until('the dirty tab marker', 10000, async () => page.$('.tabs-container .tab.dirty'));
@@ -244,6 +401,22 @@ async function main() {
       }, 1000);
       return message.replace(/\s+/g, ' ').slice(0, 300);
     });
+
+    // The graph of the JAX export: the cursor on its first vhlo.add_v1; click a dot_general; add an op.
+    const addLine = positionOf(VIEW, /^\s*%\d+ = "vhlo\.add_v1"/m).line;
+    const addText = VIEW.split('\n')[addLine - 1];
+    await graphSteps(page, FILE, VIEW, { line: addLine, col: addText.indexOf('"vhlo.add_v1"') + 3 }, 'vhlo.dot_general_v2',
+      { line: addLine + 1, text: addText.replace(/^(\s*)%\d+ =/, '$1%e2e =') + '\n', name: '%e2e: ' }, 'JAX');
+
+    // An upstream file with nested regions: scf.for in scf.for in scf.for.
+    await step(`open ${FILE2} (nested regions)`, async () => {
+      const text = await openFromExplorer(page, FILE2);
+      return `first visible line: ${text.split('\n')[0].slice(0, 100)}`;
+    });
+    const cmp = positionOf(VIEW2, /"arith\.select"/);
+    const yieldLine = positionOf(VIEW2, /"scf\.yield"/, 0, 1).line;
+    await graphSteps(page, FILE2, VIEW2, { line: cmp.line, col: cmp.col + 2 }, 'arith.cmpi',
+      { line: yieldLine, text: '        %e2e = "arith.addi"(%arg3, %arg4) : (index, index) -> index\n', name: '%e2e: index' }, 'Upstream');
   } finally {
     try {
       if (!fs.existsSync(SCREENSHOT) || steps.some((s) => !s.ok)) {

@@ -29,6 +29,9 @@ describe('package.json', () => {
     assert.deepStrictEqual(
       keys,
       [
+        'graph.debounceMs',
+        'graph.followCursor',
+        'graph.maxOps',
         'models.disabled',
         'models.odsJson',
         'models.plugins',
@@ -52,7 +55,24 @@ describe('package.json', () => {
       'mlirbc.restartServer: Restart Server',
       'mlirbc.showFullValue: Show Full Value',
       'mlirbc.exportValue: Export Value (.npy)',
+      'mlirbc.showGraph: Show Graph',
     ]);
+  });
+
+  it('offers Show Graph in the editor title bar, the context menu and the palette', () => {
+    for (const menu of ['editor/title', 'editor/context', 'commandPalette']) {
+      const item = contributes.menus[menu].find((m: { command: string }) => m.command === 'mlirbc.showGraph');
+      assert.ok(item, menu);
+      assert.match(item.when, /resourceScheme == mlirbc/);
+    }
+    const cmd = contributes.commands.find((c: { command: string }) => c.command === 'mlirbc.showGraph');
+    assert.ok(cmd.icon, 'an icon for the title bar');
+  });
+
+  it('packages the graph page with its stylesheet and the layout library\'s licence', () => {
+    const ignore = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8');
+    for (const f of ['graph.js', 'graph.css', 'elkjs-LICENSE.md']) assert.match(ignore, new RegExp(`^!dist/webview/${f.replace('.', '\\.')}$`, 'm'));
+    assert.ok(manifest.devDependencies.elkjs, 'elkjs is bundled (a devDependency)');
   });
 
   it('bundles to dist/extension.js without install scripts', () => {
