@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from ..bytecode.reader import read_bytecode
 from ..bytecode.sections import SECTION_NAMES
 from ..bytecode.writer import write_bytecode
 from ..errors import MlirbcError
-from ..fileio import atomic_write
+from ..fileio import FileRefused, atomic_write, read_regular
 from ..ir.module import Module
 from ..models.registry import Registry, build_registry
 from ..summary import module_info
@@ -33,7 +32,9 @@ def _registry(args: argparse.Namespace) -> Registry:
 
 def _read(path: str) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_regular(path)[0]
+    except FileRefused as exc:
+        raise _UsageError(f"cannot read {exc}") from None
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -115,10 +116,7 @@ def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
 
 
 def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | None:
-    try:
-        text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
-    except OSError as exc:
-        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = _read(path).decode("utf-8", "surrogateescape")
     result = parse_module(text, template=template, registry=reg)
     _print_diagnostics(path, result.diagnostics)
     return None if result.errors else result.module
@@ -264,3 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except FileRefused as exc:
+        print(f"mlirbc: cannot write {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # writing the output: nothing was replaced
+        print(f"mlirbc: cannot write {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1

@@ -17,10 +17,12 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..errors import DecodeError
+from ..fileio import FileRefused, read_regular, stat_regular
 from ..models.registry import Registry
 from . import backend
 from .documents import Decoded, Snapshot, View, make_snapshot
 from .guard import WorkTimeout, run_bounded
+from .protocol import GuardedTransport, MlirbcProtocol
 from .settings import RegistryBuild, Settings, build_model_registry
 from .textindex import TextIndex
 from .uris import uri_key
@@ -47,10 +49,11 @@ class RequestFailed(JsonRpcException):
     CODE = -32803  # LSP RequestFailed
 
 
-class MlirbcServer(LanguageServer):
+class MlirbcServer(GuardedTransport, LanguageServer):
     def __init__(self) -> None:
         super().__init__("mlirbc-lsp", __version__,
-                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+                         protocol_cls=MlirbcProtocol)
         self.settings = Settings()
         self._models: RegistryBuild | None = None
         self._models_key: tuple[tuple[str, ...], ...] | None = None
@@ -187,21 +190,23 @@ class MlirbcServer(LanguageServer):
 
     async def _load_file(self, key: str, token: lsp.ProgressToken | None) -> Decoded:
         limit = int(self.settings.max_file_mb * 1024 * 1024)
-        try:
-            st = os.stat(key)
+        try:  # refused from `stat` alone: special files and oversized files are never opened
+            stat_regular(key, limit)
+        except FileRefused as exc:
+            more = " (setting mlirbc.limits.maxFileMB)" if "limit" in exc.reason else ""
+            raise RequestFailed(f"cannot read {exc}{more}") from None
         except OSError as exc:
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-        if st.st_size > limit:
-            raise RequestFailed(f"{key} is {st.st_size} bytes, over the limit of {limit} bytes "
-                                "(setting mlirbc.limits.maxFileMB)")
         registry = self.registry()
         max_index = self.settings.max_index_mb * 1e6
 
         def work() -> Decoded:
-            with open(key, "rb") as f:
-                data = f.read(limit + 1)
-            if len(data) > limit:
-                raise RequestFailed(f"{key} grew over the size limit while being read")
+            try:
+                data, st = read_regular(key, limit)
+            except FileRefused as exc:
+                raise RequestFailed(f"cannot read {exc}") from None
+            except OSError as exc:
+                raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
             module = backend.decode(data, registry)
             printed = backend.print_view(module)
             text: str = printed.text

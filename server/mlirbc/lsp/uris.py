@@ -7,6 +7,7 @@ All three keep the file's path, so the path is the key.
 
 from __future__ import annotations
 
+import os
 from urllib.parse import unquote, urlsplit
 
 VIEW_SCHEMES = ("mlirbc", "mlir.bytecode-mlir")
@@ -33,6 +34,8 @@ def uri_key(uri: str) -> str | None:
             return None  # a remote file: its bytes are not on this machine
     path = unquote(parts.path)
     if parts.netloc and parts.netloc.lower() != "localhost":
+        if os.name != "nt":
+            return None  # `file://host/p`: a file on another machine
         path = f"//{parts.netloc}{path}"  # UNC-style authority
     if len(path) >= 3 and path[0] == "/" and path[2] == ":":
         path = path[1:]  # `/C:/x` on Windows

@@ -16,7 +16,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ...errors import EncodeError, MlirbcError
-from ...fileio import atomic_write
+from ...fileio import FileRefused, atomic_write
 from ...summary import module_info
 from .. import backend
 from ..analysis import ensure_parse
@@ -158,16 +158,23 @@ def register(server: MlirbcServer) -> None:
                                                                       None)])
             raise
         path = target or _key(uri)
+        # A relative `path` is relative to the document's folder, never to the server's working directory.
+        home = key_of(uri)
+        base = os.path.dirname(home) if home is not None and os.path.isabs(home) else None
         try:
-            await server.run_job(lambda: atomic_write(path, data), f"writing {path}",
-                                 "mlirbc: saving")
+            if base is None and not os.path.isabs(path):
+                raise FileRefused(path, "a relative path needs a document in a local folder")
+            written = await server.run_job(lambda: atomic_write(path, data, base_dir=base),
+                                           f"writing {path}", "mlirbc: saving")
         except OSError as exc:
-            msg = f"cannot write {path}: {exc.strerror or exc}"
+            msg = f"cannot write {exc}" if isinstance(exc, FileRefused) else \
+                f"cannot write {path}: {exc.strerror or exc}"
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None)])
             raise RequestFailed(msg) from None
         server.set_diagnostics(uri, SOURCE_SAVE, [])
+        path = written
         if decoded is not None and view is not None and \
-                os.path.abspath(path) == os.path.abspath(decoded.key):
+                os.path.realpath(path) == os.path.realpath(decoded.key):
             # The file now holds what the view shows: saving that text again gives these bytes.
             # The decoded module stays the template (template writes keep original numbering).
             decoded.saved = (view.text, data)
