@@ -11,11 +11,9 @@ import sys
 from ..errors import DecodeError
 from ..ir.attributes import (
     Attribute,
-    DialectAttr,
     DictionaryAttr,
-    FallbackAttr,
-    LocationAttr,
     UnknownLoc,
+    is_location,
 )
 from ..ir.module import FallbackNote
 from ..ir.operation import (
@@ -28,7 +26,7 @@ from ..ir.operation import (
     Region,
     Value,
 )
-from ..ir.types import Type
+from ..ir.types import NoneType, Type
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
@@ -76,6 +74,8 @@ class IRDecoder:
         self.declared_values: dict[Region, tuple[int, int]] = {}
         """Regions that declare more values than they define: region -> (declared, defined)."""
         self._props_cache: dict[tuple[int, int], Properties] = {}
+        self.forwards: list[_Forward] = []
+        """Every forward reference made; `seal` replaces those never defined after a failure."""
         """The root op, available as soon as it is created (partial views after an error)."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
@@ -91,6 +91,16 @@ class IRDecoder:
         op = self._op(r, holder, [holder], values, None)
         self._check_use_orders()
         return op
+
+    def seal(self) -> None:
+        """After decoding stopped part-way: operands still waiting for a definition that never came
+        become values of type `none` that no op defines, so the partial IR holds only real values (the
+        printer shows them as mlir-opt shows an undefined value)."""
+        for fwd in self.forwards:
+            for op, k in fwd.uses:
+                if op.operands[k] is fwd:  # type: ignore[comparison-overlap]
+                    op.operands[k] = Value(NoneType.get())
+        self.forwards.clear()
 
     # -- pieces ---------------------------------------------------------------------------------
     def _attr(self, r: ByteReader) -> Attribute:
@@ -114,7 +124,7 @@ class IRDecoder:
     def _location(self, r: ByteReader) -> Attribute:
         at = r.pos
         loc = self._attr(r)
-        if not isinstance(loc, (LocationAttr, DialectAttr, FallbackAttr)):
+        if not is_location(loc):
             raise r.error("op location is not a location attribute", at)
         return loc
 
@@ -240,6 +250,7 @@ class IRDecoder:
                     if v is None:
                         v = _Forward(at)
                         values[vid] = v
+                        self.forwards.append(v)
                     v.uses.append((op, k))
                     operands.append(v)  # type: ignore[arg-type]  # patched when defined
                 else:

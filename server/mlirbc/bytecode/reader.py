@@ -83,11 +83,13 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
         if problem is not None:
             raise problem
     except DecodeError as exc:
+        decoder.seal()
         module.root = decoder.root
         module.error = exc
         if module.root is None:
             raise
     except RecursionError:
+        decoder.seal()
         module.root = decoder.root
         module.error = DecodeError("attributes or regions nested too deeply to decode",
                                    sections[4].header_offset, "IR")

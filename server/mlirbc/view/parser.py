@@ -47,7 +47,13 @@ from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
 from ..syntax.lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
-from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
+from .printer import (
+    BLOCK_USELIST_PREFIX,
+    FALLBACK_PROPS_KEY,
+    HEADER_PREFIX,
+    PARTIAL_PREFIX,
+    USELIST_PREFIX,
+)
 
 _MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
 _ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
@@ -192,6 +198,10 @@ class OpParser(Parser):
                 self.uselist_lines[line] = c.text[len(USELIST_PREFIX):]
             elif c.text.startswith(BLOCK_USELIST_PREFIX):
                 self.block_uselist_lines[line] = c.text[len(BLOCK_USELIST_PREFIX):]
+            elif c.text.startswith(PARTIAL_PREFIX):
+                self.report("this view shows a file that decoded only part-way "
+                            f"({c.text[len(PARTIAL_PREFIX):]}); it cannot be encoded",
+                            self.lexer.span(c.start, c.end))
             elif c.text.startswith(HEADER_PREFIX) and not self.result.header:
                 try:
                     facts = json.loads(c.text[len(HEADER_PREFIX):])

@@ -29,6 +29,7 @@ from ..syntax.attr_printer import print_attribute, print_location, print_type
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
+PARTIAL_PREFIX = "// mlirbc: partial decode: "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
 _FALLBACK_RE = re.compile(r'[#!]mlirbc\.fallback<"(?:[^"\\]|\\.)*", "0x[0-9A-Fa-f]*">')
@@ -313,6 +314,8 @@ def print_module(module: Module, header: bool = True) -> PrintResult:
     p = _Printer(module)
     if header:
         p.lines.append(HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True))
+        if module.error is not None:  # a partial view says where decoding stopped, and why
+            p.lines.append(PARTIAL_PREFIX + " ".join(str(module.error).split()))
     header_lines = len(p.lines)
     if module.root is not None:
         p.number(module.root)
