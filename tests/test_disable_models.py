@@ -15,7 +15,7 @@ import pytest
 from corpus import CORPUS, REPO, manifest
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.ir.operation import PROPS_FALLBACK
-from mlirbc.models.registry import build_registry
+from mlirbc.models.build import models
 
 
 def _files_using(dialect: str, limit: int = 25) -> list[str]:
@@ -28,8 +28,8 @@ def _files_using(dialect: str, limit: int = 25) -> list[str]:
 def test_disabled_dialect_ops_are_fallbacks_and_nothing_else_changes(dialect: str) -> None:
     files = _files_using(dialect)
     assert files, f"no corpus file uses {dialect}"
-    plain = build_registry()
-    disabled = build_registry(disabled=[dialect])
+    plain = models()
+    disabled = models(disabled=[dialect])
     became_fallback = 0
     for path in files:
         data = (CORPUS / path).read_bytes()

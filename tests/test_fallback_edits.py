@@ -30,7 +30,8 @@ from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_FALLBACK
 from mlirbc.ir.types import FallbackType
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.build import models
+from mlirbc.models.registry import Registry
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
@@ -53,7 +54,7 @@ NEW_LINE = 77777
 
 @functools.cache
 def _disabled() -> Registry:
-    return build_registry(disabled=["arith"])
+    return models(disabled=["arith"])
 
 
 @functools.cache

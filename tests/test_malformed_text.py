@@ -25,7 +25,8 @@ from corpus import CORPUS, REPO
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.cli.main import main as cli_main
 from mlirbc.ir.module import Module
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.build import models
+from mlirbc.models.registry import Registry
 from mlirbc.view.parser import ParseResult, parse_module
 from mlirbc.view.printer import print_module
 
@@ -80,7 +81,7 @@ def _spec(data: bytes) -> Spec:
 
 @functools.cache
 def _registry(disabled: tuple[str, ...]) -> Registry:
-    return build_registry(disabled=list(disabled))
+    return models(disabled=list(disabled))
 
 
 @functools.cache

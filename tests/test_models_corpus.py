@@ -26,8 +26,8 @@ from mlirbc.ir.attributes import (
 )
 from mlirbc.ir.operation import PROPS_DECODED, Operation
 from mlirbc.ir.types import DialectType, IntegerType
+from mlirbc.models.build import models
 from mlirbc.models.layout import ATTR_FLAGGED, LayoutOpModel
-from mlirbc.models.registry import build_registry
 
 reader = pytest.importorskip("mlirbc.bytecode.reader")
 
@@ -165,7 +165,7 @@ def simple_text(a: Attribute) -> str | None:
 
 @pytest.fixture(scope="module")
 def registry() -> object:
-    return build_registry(plugins=False)
+    return models(entry_points=False)
 
 
 FILES = corpus_files()

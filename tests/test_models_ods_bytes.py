@@ -15,7 +15,7 @@ How the bytecode is made (no dialect outside upstream MLIR can be compiled into 
    `b"affine\\0"` -> `b"qffine\\0"`, each found exactly once).  Same lengths, so every offset and size
    stays valid: the result is a well-formed file whose ops belong to the new dialects, with the property
    payloads exactly as the oracle wrote them.
-4. `llvm-tblgen --dump-json` on the .td gives the JSON that `build_registry(ods_json=[...])` and
+4. `llvm-tblgen --dump-json` on the .td gives the JSON that `models(ods_json=[...])` and
    `mlirbc info --ods-json` load.
 
 The renamed ops must then decode with the ODS-JSON models to the values the built-in upstream models give
@@ -38,10 +38,11 @@ from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_DECODED, PROPS_FALLBACK, Operation
+from mlirbc.models.build import models
 from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.layout import LayoutOpModel
 from mlirbc.models.ods import load_ods_json
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.registry import Registry
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, TBLGEN_SKIP_REASON, dump_ods_json, mlir_opt_path, run_mlir_opt
@@ -101,7 +102,7 @@ def files(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     proc = run_mlir_opt(["--emit-bytecode", f"--emit-bytecode-version={version}"], MLIR_TEXT.encode())
     assert proc.returncode == 0, proc.stderr.decode()
     original = proc.stdout
-    assert read_bytecode(original, build_registry(plugins=False)).version == version
+    assert read_bytecode(original, models(entry_points=False)).version == version
     path = tmp_path_factory.mktemp("qtr") / f"qtr.v{version}.mlirbc"
     path.write_bytes(rename_dialects(original))
     return original, path
@@ -124,8 +125,8 @@ def _upstream(name: str) -> str:
 
 def test_derived_layouts_match_upstream(qtr_json: Path) -> None:
     reg = Registry()
-    assert {r.key for r in load_ods_json(reg, qtr_json)} == {f"op:{n}" for n in NEW_OPS}
-    upstream = build_registry(plugins=False)
+    assert {r.name for r in load_ods_json(reg, qtr_json)} == set(NEW_OPS)
+    upstream = models(entry_points=False)
     for name in NEW_OPS:
         mine, theirs = reg.op(name).model, upstream.op(_upstream(name)).model
         assert isinstance(mine, LayoutOpModel) and isinstance(theirs, LayoutOpModel)
@@ -135,8 +136,8 @@ def test_derived_layouts_match_upstream(qtr_json: Path) -> None:
 def test_ods_json_decodes_renamed_ops(qtr_json: Path, files: tuple[bytes, Path]) -> None:
     original, path = files
     renamed = path.read_bytes()
-    before = _ops(read_bytecode(original, build_registry(plugins=False)))
-    reg = build_registry(plugins=False, ods_json=[str(qtr_json)])
+    before = _ops(read_bytecode(original, models(entry_points=False)))
+    reg = models(entry_points=False, ods_json=[str(qtr_json)])
     module = read_bytecode(renamed, reg)
     after = _ops(module)
     assert module.fallbacks == []
@@ -169,8 +170,8 @@ def test_ods_json_decodes_renamed_ops(qtr_json: Path, files: tuple[bytes, Path])
 def test_without_json_they_stay_fallbacks(files: tuple[bytes, Path]) -> None:
     original, path = files
     renamed = path.read_bytes()
-    before = _ops(read_bytecode(original, build_registry(plugins=False)))
-    module = read_bytecode(renamed, build_registry(plugins=False))
+    before = _ops(read_bytecode(original, models(entry_points=False)))
+    module = read_bytecode(renamed, models(entry_points=False))
     after = _ops(module)
     n = 0
     for old, new in zip(before, after, strict=True):
@@ -186,7 +187,7 @@ def test_without_json_they_stay_fallbacks(files: tuple[bytes, Path]) -> None:
     assert n == sum(1 for note in module.fallbacks if note.kind == "op") == 11
     text = print_module(module).text
     assert text.count("mlirbc.properties = \"0x") == n
-    assert write_bytecode(module, registry=build_registry(plugins=False)) == renamed
+    assert write_bytecode(module, registry=models(entry_points=False)) == renamed
 
 
 def _cli_info(*args: str) -> dict[str, Any]:

@@ -14,9 +14,9 @@ import pytest
 from mlirbc.ir.attributes import Attribute
 from mlirbc.ir.types import DialectType, FloatType, IntegerType, Type
 from mlirbc.models.api import ModelError
+from mlirbc.models.build import models
 from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
 from mlirbc.models.quant import QuantTypeCodec, parse_quant, print_quant
-from mlirbc.models.registry import build_registry
 from mlirbc.syntax.floats import SEMANTICS, format_float
 from mlirbc.syntax.floats import decimal_to_float_exact as parse_decimal
 from mlirbc.syntax.floats import parse_float_literal as parse_float
@@ -116,7 +116,7 @@ def test_malformed_bytes() -> None:
 
 
 def test_registered() -> None:
-    codec, origin = build_registry(plugins=False).type_codec("quant")
+    codec, origin = models(entry_points=False).type_codec("quant")
     assert isinstance(codec, QuantTypeCodec) and origin.startswith("builtin")
 
 
@@ -249,7 +249,7 @@ def test_quant_against_oracle(tmp_path: Path) -> None:
             assert t == e  # our list really is what mlir-opt prints
     bc = _generic(src, tmp_path, "--emit-bytecode")
     assert bc.returncode == 0
-    module = read_bytecode(bc.stdout, registry=build_registry(plugins=False))
+    module = read_bytecode(bc.stdout, registry=models(entry_points=False))
     assert module.fallbacks == []
     assert module.source is not None
     attrs = [e.value for e in module.source.attrs]

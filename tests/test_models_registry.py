@@ -19,11 +19,12 @@ from corpus import CORPUS, REPO
 from mlirbc.ir.attributes import ArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from mlirbc.ir.types import IntegerType
 from mlirbc.models.api import ModelError, OpInfo
+from mlirbc.models.build import models
 from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, LayoutOpModel
 from mlirbc.models.memory import MemoryEntryReader, MemoryEntryWriter
 from mlirbc.models.ods import DialectProvider, OdsDataset, load_ods_json, register_ods_dialects
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.registry import Registry, parse_disable_spec
 from oracle import TBLGEN_SKIP_REASON, dump_ods_json
 
 TESTS = Path(__file__).resolve().parent
@@ -35,14 +36,14 @@ USES_CONSTANT = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
 
 
 def dataset_of(reg: Registry, dialect: str) -> OdsDataset:
-    r = reg.registration(f"dialect:{dialect}")
+    r = reg.dialect_registration(dialect)
     assert r is not None and isinstance(r.model, DialectProvider)
     return r.model.dataset
 
 
 # -- laziness ----------------------------------------------------------------------------------------
 def test_lookup_loads_only_that_dialect() -> None:
-    reg = build_registry(plugins=False)
+    reg = models(entry_points=False)
     ds = dataset_of(reg, "arith")
     assert ds.files_read == [] and reg.loaded_dialects == set()
     assert dataset_of(reg, "func") is ds  # one dataset behind every dialect provider
@@ -58,8 +59,8 @@ def test_lookup_loads_only_that_dialect() -> None:
 
 
 def test_every_upstream_dialect_is_registered() -> None:
-    reg = build_registry(plugins=False)
-    dialects = {r.key.split(":", 1)[1] for r in reg.registrations() if r.key.startswith("dialect:")}
+    reg = models(entry_points=False)
+    dialects = set(reg.dialect_names())
     assert len(dialects) == 47
     assert {"builtin", "arith", "func", "llvm", "spirv", "transform", "quant", "ptr"} <= dialects
     # mlir-opt 22.1.8 does not register vcix: its ops are written unregistered (dictionary payload)
@@ -74,7 +75,7 @@ def test_every_upstream_dialect_is_registered() -> None:
 
 
 def test_unknown_ops() -> None:
-    reg = build_registry(plugins=False)
+    reg = models(entry_points=False)
     assert "no model for dialect 'nosuch'" in reg.op("nosuch.op").reason
     look = reg.op("arith.nosuch")
     assert look.model is None and "has no op 'arith.nosuch'" in look.reason
@@ -83,7 +84,7 @@ def test_unknown_ops() -> None:
 
 # -- disabling ---------------------------------------------------------------------------------------
 def test_disable_dialect_never_loads_it() -> None:
-    reg = build_registry(disabled=["arith"], plugins=False)
+    reg = models(disabled=["arith"], entry_points=False)
     look = reg.op("arith.addi")
     assert look.model is None and "--disable-model arith" in look.reason
     assert dataset_of(reg, "arith").files_read == []
@@ -91,7 +92,7 @@ def test_disable_dialect_never_loads_it() -> None:
 
 
 def test_disable_one_op() -> None:
-    reg = build_registry(plugins=False)
+    reg = models(entry_points=False)
     assert reg.op("arith.addi").model is not None
     reg.disable("arith.addi")  # after a cached lookup: the cache is dropped
     assert reg.op("arith.addi").model is None
@@ -100,16 +101,16 @@ def test_disable_one_op() -> None:
 
 
 def test_disable_codec() -> None:
-    reg = build_registry(disabled=["quant"], plugins=False)
+    reg = models(disabled=["quant"], entry_points=False)
     assert reg.type_codec("quant") == (None, "")
 
 
 # -- replacement -------------------------------------------------------------------------------------
 def test_register_op_replaces_provider_op_without_loading() -> None:
-    reg = build_registry(plugins=False)
+    reg = models(entry_points=False)
     mine = LayoutOpModel("arith.constant", attributes=[], op_info=OpInfo("arith.constant", "mine"))
     r = reg.register_op(mine, "api tests")
-    assert [x.key for x in r.replaced] == ["dialect:arith"]
+    assert [x.label for x in r.replaced] == ["dialect:arith"]
     assert r.replaced[0].origin == BUILTIN_ORIGIN
     assert dataset_of(reg, "arith").files_read == []
     assert reg.op("arith.constant").model is mine
@@ -131,8 +132,8 @@ def mydialect_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_ods_json_layouts(mydialect_json: Path) -> None:
     reg = Registry()
     regs = load_ods_json(reg, mydialect_json)
-    assert sorted(r.key for r in regs) == [
-        "op:mydialect.bar", "op:mydialect.baz", "op:mydialect.foo", "op:mydialect.qux"]
+    assert sorted(r.name for r in regs) == [
+        "mydialect.bar", "mydialect.baz", "mydialect.foo", "mydialect.qux"]
     look = reg.op("mydialect.foo")
     assert look.origin == f"ods-json {mydialect_json}"
     foo = look.model
@@ -185,12 +186,12 @@ def test_ods_json_replaces_builtin_op(mydialect_json: Path, tmp_path: Path) -> N
     records["My_BazOp"]["opName"] = "constant"
     path = tmp_path / "arith-override.json"
     path.write_text(json.dumps(records))
-    reg = build_registry(plugins=False, ods_json=[str(path)])
+    reg = models(entry_points=False, ods_json=[str(path)])
     look = reg.op("arith.constant")
     assert look.origin == f"ods-json {path}"
     assert look.model is not None and look.model.info().summary == "Baz has no properties at all"
-    r = reg.registration("op:arith.constant")
-    assert r is not None and r.replaced[0].key == "dialect:arith"
+    r = reg.op_registration("arith.constant")
+    assert r is not None and r.replaced[0].label == "dialect:arith"
     assert r.replaced[0].origin == BUILTIN_ORIGIN
     assert reg.op("arith.addi").origin == BUILTIN_ORIGIN
     assert reg.op("arith.foo").origin == f"ods-json {path}"
@@ -218,12 +219,16 @@ def _installed() -> bool:
     return _pip("show", PLUGIN_DIST).returncode == 0
 
 
-def _cli_info(path: Path) -> dict[str, Any]:
-    """`mlirbc info --json` in a fresh interpreter: it reads the installed entry points itself."""
+def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "server"), env.get("PYTHONPATH")]))
+    return env
+
+
+def _cli_info(path: Path) -> dict[str, Any]:
+    """`mlirbc info --json` in a fresh interpreter: it reads the installed entry points itself."""
     proc = subprocess.run([sys.executable, "-m", "mlirbc.cli", "info", "--json", str(path)],
-                          capture_output=True, text=True, env=env, timeout=300)
+                          capture_output=True, text=True, env=_env(), timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     info: dict[str, Any] = json.loads(proc.stdout)
     return info
@@ -240,17 +245,17 @@ def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     try:
         importlib.invalidate_caches()
-        reg = build_registry()
+        reg = models()
         look = reg.op("arith.constant")
         assert look.origin == PLUGIN_ORIGIN
         assert look.model is not None
         assert look.model.info().summary.endswith("(from mlirbc-test-plugin)")
-        r = reg.registration("op:arith.constant")
+        r = reg.op_registration("arith.constant")
         assert r is not None and r.origin == PLUGIN_ORIGIN
-        assert [(x.key, x.origin) for x in r.replaced] == [("dialect:arith", BUILTIN_ORIGIN)]
+        assert [(x.label, x.origin) for x in r.replaced] == [("dialect:arith", BUILTIN_ORIGIN)]
         assert reg.op("arith.addi").origin == BUILTIN_ORIGIN
         # the plugin can itself be switched off like any model
-        assert build_registry(disabled=["arith.constant"]).op("arith.constant").model is None
+        assert models(disabled=["arith.constant"]).op("arith.constant").model is None
         # the CLI, a new process, finds the plugin too: it decodes the file's constants, and `info`
         # says so and names what it replaced
         info = _cli_info(USES_CONSTANT)
@@ -264,11 +269,11 @@ def test_plugin_replaces_builtin_model(tmp_path: Path) -> None:
         importlib.invalidate_caches()
         sys.modules.pop("mlirbc_test_plugin", None)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    reg = build_registry()
+    reg = models()
     look = reg.op("arith.constant")
     assert look.origin == BUILTIN_ORIGIN
     assert look.model is not None and look.model.info().summary == "integer or floating point constant"
-    r = reg.registration("op:arith.constant")
+    r = reg.op_registration("arith.constant")
     assert r is None  # served by the dialect provider again
     info = _cli_info(USES_CONSTANT)
     assert info["models"]["arith.constant"] == BUILTIN_ORIGIN and info["fallbacks"]["op"] == 0
@@ -291,4 +296,56 @@ def test_broken_plugin_does_not_break_registry(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(plugins, "entry_points", lambda group: [FakeEP()])
     reg = Registry()
     problems = plugins.load_entry_point_plugins(reg)
-    assert problems == ["plugin broken-dist:boom: boom"]
+    assert [str(p) for p in problems] == ["plugin broken-dist:boom: RuntimeError: boom"]
+    # the builder keeps the failure and every other model
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [FakeEP()])
+    built = models()
+    assert [p.source for p in built.problems] == ["plugin broken-dist:boom"]
+    assert built.op("arith.addi").model is not None
+
+
+# -- one builder, one spelling ----------------------------------------------------------------------
+@pytest.mark.parametrize(("spec", "dialect", "op"), [
+    ("arith", "arith", None), ("arith.addi", "arith", "arith.addi"), ("dialect:arith", "arith", None),
+    ("op:arith.addi", "arith", "arith.addi"), (" llvm.mlir.constant ", "llvm", "llvm.mlir.constant"),
+])
+def test_disable_spellings(spec: str, dialect: str, op: str | None) -> None:
+    d = parse_disable_spec(spec)
+    assert (d.dialect, d.op) == (dialect, op)
+    reg = models(disabled=[spec], entry_points=False)
+    assert reg.op(op or f"{dialect}.nosuch").model is None
+    assert not reg.problems
+
+
+@pytest.mark.parametrize("spec", ["", "a b", "op:arith", "dialect:arith.addi", "model:arith", ".addi"])
+def test_bad_disable_specs_are_problems_not_crashes(spec: str) -> None:
+    with pytest.raises(ValueError):
+        parse_disable_spec(spec)
+    reg = models(disabled=[spec], entry_points=False)
+    assert [p.source for p in reg.problems] == ["disable"]
+    assert reg.op("arith.addi").model is not None
+
+
+def test_bad_model_sources_are_reported_and_the_rest_loads(tmp_path: Path) -> None:
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("[1, 2")
+    reg = models(ods_json=[str(bad_json), str(tmp_path / "missing.json")],
+                 plugin_modules=["no_such_module_xyz", "json"], entry_points=False)
+    sources = [p.source for p in reg.problems]
+    assert sources == ["plugin module no_such_module_xyz", "plugin module json",
+                       f"ods-json {bad_json}", f"ods-json {tmp_path / 'missing.json'}"]
+    assert "has no register" in str(reg.problems[1])
+    assert reg.op("arith.addi").model is not None
+
+
+def test_cli_refuses_bad_model_sources_it_was_given(tmp_path: Path) -> None:
+    for extra in (["--disable-model", "a b"], ["--ods-json", str(tmp_path / "missing.json")]):
+        proc = subprocess.run([sys.executable, "-m", "mlirbc.cli", "info", str(USES_CONSTANT), *extra],
+                              capture_output=True, text=True, env=_env())
+        assert proc.returncode == 2, proc.stderr
+        assert "cannot load models" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "mlirbc.cli", "info", "--json", str(USES_CONSTANT),
+                           "--disable-model", "op:arith.constant"], capture_output=True, text=True,
+                          env=_env())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["fallbacks"]["op"] > 0

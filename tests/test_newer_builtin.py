@@ -25,10 +25,11 @@ from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation
 from mlirbc.ir.types import FallbackType, MemRefType, Type
 from mlirbc.models.api import EntryReader, EntryWriter
+from mlirbc.models.build import models
 from mlirbc.models.builtin_models import BUILTIN_ORIGIN
 from mlirbc.models.builtin_newer import NewerBuiltinCodec
 from mlirbc.models.ods import register_ods_dialects
-from mlirbc.models.registry import Registry, build_registry
+from mlirbc.models.registry import Registry
 from mlirbc.syntax.attr_printer import identity_layout_text
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
@@ -270,7 +271,7 @@ def test_a_failing_model_keeps_the_fallback_and_says_why() -> None:
 
 
 def test_the_writer_keeps_new_entries_as_text() -> None:
-    codec = build_registry(plugins=False).attr_codec("builtin")[0]
+    codec = models(entry_points=False).attr_codec("builtin")[0]
     assert codec is not None
     w = cast(EntryWriter, ByteWriter())
     assert codec.encode_attribute(DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>"), w) is False

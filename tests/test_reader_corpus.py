@@ -12,7 +12,7 @@ from mlirbc.errors import DecodeError
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_FALLBACK
 from mlirbc.ir.types import FallbackType
-from mlirbc.models.registry import build_registry
+from mlirbc.models.build import models
 
 ROWS = manifest()
 
@@ -148,7 +148,7 @@ def test_hostile_counts_do_not_allocate() -> None:
 
 
 def test_disabled_dialect_ops_become_fallbacks_with_reason() -> None:
-    reg = build_registry(disabled=["builtin"])
+    reg = models(disabled=["builtin"])
     m = read_bytecode((EXAMPLES / "01_empty.mlirbc").read_bytes(), reg)
     assert m.root is not None and m.root.is_fallback
     assert m.root.properties is not None and "disabled" in m.root.properties.reason

@@ -53,6 +53,7 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
     }
     if registry is not None:
         info["replaced_models"] = [
-            {"key": reg.key, "origin": reg.origin, "replaced": [r.origin for r in reg.replaced]}
+            {"key": reg.label, "origin": reg.origin, "replaced": [r.origin for r in reg.replaced]}
             for reg in registry.registrations() if reg.replaced]
+        info["model_problems"] = [str(p) for p in registry.problems]
     return info

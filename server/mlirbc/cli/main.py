@@ -16,7 +16,8 @@ from ..bytecode.writer import write_bytecode
 from ..errors import MlirbcError
 from ..fileio import FileRefused, atomic_write, read_regular
 from ..ir.module import Module
-from ..models.registry import Registry, build_registry
+from ..models.build import models
+from ..models.registry import Registry
 from ..summary import module_info
 from ..view.parser import TextDiagnostic, parse_module
 from ..view.printer import print_module
@@ -24,10 +25,13 @@ from .progress import Progress
 
 
 def _registry(args: argparse.Namespace) -> Registry:
-    try:
-        return build_registry(disabled=list(args.disable_model or []), ods_json=list(args.ods_json or []))
-    except (OSError, ValueError) as exc:
-        raise _UsageError(f"cannot load models: {exc}") from None
+    reg = models(disabled=args.disable_model or (), ods_json=args.ods_json or ())
+    named = [p for p in reg.problems if p.source.startswith(("ods-json", "disable"))]
+    if named:  # a model source the user named on the command line: refuse rather than half-work
+        raise _UsageError("cannot load models: " + "; ".join(str(p) for p in named))
+    for p in reg.problems:  # an installed plugin that fails only costs its own models
+        print(f"mlirbc: warning: model plugin skipped: {p}", file=sys.stderr)
+    return reg
 
 
 def _read(path: str) -> bytes:

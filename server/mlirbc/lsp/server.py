@@ -23,7 +23,7 @@ from . import backend
 from .documents import Decoded, Snapshot, View, make_snapshot
 from .guard import WorkTimeout, run_bounded
 from .protocol import GuardedTransport, MlirbcProtocol
-from .settings import RegistryBuild, Settings, build_model_registry
+from .settings import Settings, build_models
 from .textindex import TextIndex
 from .uris import uri_key
 
@@ -55,7 +55,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
                          protocol_cls=MlirbcProtocol)
         self.settings = Settings()
-        self._models: RegistryBuild | None = None
+        self._models: Registry | None = None
         self._models_key: tuple[tuple[str, ...], ...] | None = None
         self.files: dict[str, Decoded] = {}
         self.views: dict[str, View] = {}
@@ -71,11 +71,11 @@ class MlirbcServer(GuardedTransport, LanguageServer):
 
     def registry(self) -> Registry:
         if self._models is None or self._models_key != self.settings.registry_key():
-            self._models = build_model_registry(self.settings)
+            self._models = build_models(self.settings)
             self._models_key = self.settings.registry_key()
             for problem in self._models.problems:
-                self.warn(problem)
-        return self._models.registry
+                self.warn(str(problem))
+        return self._models
 
     # -- messages --------------------------------------------------------------------------------
     def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Log) -> None:

@@ -6,11 +6,11 @@ wrong types fall back to the defaults, so a bad setting never stops the server.
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..models.registry import Registry, build_registry
+from ..models.build import models
+from ..models.registry import Registry
 
 
 def _get(obj: dict[str, Any], path: str) -> Any:
@@ -84,55 +84,6 @@ def parse_settings(obj: Any) -> Settings:
     )
 
 
-@dataclass
-class RegistryBuild:
-    registry: Registry
-    problems: list[str] = field(default_factory=list)
-
-
-def _disable_spec(spec: str) -> str:
-    # the extension documents `op:arith.constant` and `dialect:arith` as well as bare names
-    for prefix in ("op:", "dialect:"):
-        if spec.startswith(prefix):
-            return spec[len(prefix):]
-    return spec
-
-
-def _ods_loader() -> Any:
-    for name in ("mlirbc.models.ods", "mlirbc.models.ods_json"):
-        try:
-            fn = getattr(importlib.import_module(name), "load_ods_json", None)
-        except Exception:
-            continue
-        if callable(fn):
-            return fn
-    return None
-
-
-def build_model_registry(s: Settings) -> RegistryBuild:
-    """A registry for these settings; every model source that fails is reported, never fatal."""
-    reg = build_registry()
-    problems: list[str] = []
-    loader = _ods_loader()
-    for path in s.models_ods_json:
-        if loader is None:
-            problems.append(f"models.odsJson: ODS JSON models are not available in this build; "
-                            f"ignored {path}")
-            continue
-        try:
-            loader(reg, path)
-        except Exception as exc:  # a bad file must not stop the server
-            problems.append(f"models.odsJson: cannot load {path}: {exc}")
-    for name in s.models_plugins:
-        try:
-            mod = importlib.import_module(name)
-            register = getattr(mod, "register", None)
-            if not callable(register):
-                problems.append(f"models.plugins: module {name} has no register(registry, origin)")
-                continue
-            register(reg, f"plugin module {name}")
-        except Exception as exc:
-            problems.append(f"models.plugins: cannot load {name}: {exc}")
-    for spec in s.models_disabled:
-        reg.disable(_disable_spec(spec))
-    return RegistryBuild(reg, problems)
+def build_models(s: Settings) -> Registry:
+    """The registry these settings ask for (the same builder as the CLI's)."""
+    return models(disabled=s.models_disabled, ods_json=s.models_ods_json, plugin_modules=s.models_plugins)

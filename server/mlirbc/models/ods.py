@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .api import OpInfo
+from .api import OpInfo, OpModel
 from .layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, Field, LayoutOpModel
 from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
@@ -144,7 +144,7 @@ def register_ods_dialects(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
     return dataset
 
 
-def load_ods_json(reg: Registry, path: str | Path) -> list[Registration]:
+def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]]:
     """Register every op of an `llvm-tblgen --dump-json` output (origin `ods-json <path>`).
 
     Each op is registered on its own key, so it replaces a built-in model of the same op (recorded in its

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .registry import Registry
+from .registry import ModelProblem, Registry
 
 ENTRY_POINT_GROUP = "mlirbc.models"
 
@@ -69,14 +69,14 @@ def entry_points(group: str = ENTRY_POINT_GROUP) -> Iterator[PluginEntryPoint]:
                     yield PluginEntryPoint(dist, name, value)
 
 
-def load_entry_point_plugins(reg: Registry) -> list[str]:
+def load_entry_point_plugins(reg: Registry) -> list[ModelProblem]:
     """Call every plugin's `register(registry, origin)`; return the ones that failed, with why."""
-    problems: list[str] = []
+    problems: list[ModelProblem] = []
     for ep in entry_points(ENTRY_POINT_GROUP):
         origin = f"plugin {ep.dist}:{ep.name}"
         try:
             register = ep.load()
             register(reg, origin)
         except Exception as exc:  # a broken plugin must never break reading files
-            problems.append(f"{origin}: {exc}")
+            problems.append(ModelProblem(origin, f"{type(exc).__name__}: {exc}"))
     return problems

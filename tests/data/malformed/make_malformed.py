@@ -31,7 +31,7 @@ sys.path[:0] = [str(REPO / "server"), str(REPO / "tests")]
 
 from corpus import CORPUS  # noqa: E402
 from mlirbc.bytecode.reader import read_bytecode  # noqa: E402
-from mlirbc.models.registry import build_registry  # noqa: E402
+from mlirbc.models.build import models  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
 
 MARK = re.compile(r"⟨(\d+)⟩")
@@ -426,7 +426,7 @@ def build(case: Case, views: dict[str, str]) -> bytes:
 def main() -> None:
     views: dict[str, str] = {}
     for key, (path, disabled) in SOURCES.items():
-        module = read_bytecode((CORPUS / path).read_bytes(), build_registry(disabled=list(disabled)))
+        module = read_bytecode((CORPUS / path).read_bytes(), models(disabled=list(disabled)))
         assert module.error is None, path
         views[key] = print_module(module).text
     all_cases = cases()

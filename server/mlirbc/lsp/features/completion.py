@@ -25,18 +25,7 @@ MAX_ITEMS = 2000
 
 
 def known_op_names(server: MlirbcServer) -> set[str]:
-    names: set[str] = set()
-    for reg in server.registry().registrations():
-        if reg.key.startswith("op:"):
-            names.add(reg.key[3:])
-        elif reg.key.startswith("dialect:"):
-            lister = getattr(reg.model, "op_names", None)
-            if callable(lister):
-                try:
-                    names.update(str(n) for n in lister())
-                except Exception:
-                    pass
-    return names
+    return server.registry().op_names()
 
 
 def _types_in(snap: Snapshot | None) -> set[str]:
