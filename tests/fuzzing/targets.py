@@ -17,6 +17,7 @@ drivers (`fuzzing.engine`), not here.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import Any
 
@@ -24,6 +25,7 @@ from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.errors import DecodeError, EncodeError
 from mlirbc.ir.module import Module
+from mlirbc.lsp.protocol import shallow_id
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 
@@ -154,22 +156,31 @@ class ServerHarness:
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
         self.server = create_server()
-        self.server.settings.max_file_mb = 1
-        self.server.settings.decode_timeout_s = 2.0
+        self.settings = dataclasses.replace(self.server.settings, max_file_mb=1.0, decode_timeout_s=2.0,
+                                            debounce_ms=0.0)
+        self.server.apply_settings(self.settings)
         self.capture = _Capture()
         self.server.protocol.set_writer(self.capture, include_headers=False)
         self.inputs = 0
+        init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+        if self.feed(json.dumps(init).encode()) != "result":
+            raise RuntimeError("the server did not initialize")
+        self.feed(b'{"jsonrpc": "2.0", "method": "initialized", "params": {}}')
 
     def feed(self, body: bytes, deadline: float = 2.0) -> str:
         self.inputs += 1
         proto = self.server.protocol
         self.capture.messages.clear()
-        try:
-            raw = json.loads(body)
-        except (ValueError, RecursionError):
-            raw = None
         expects_answer = True
         msg_id: Any = None
+        try:
+            raw = json.loads(body)
+        except RecursionError:
+            raw = None
+            msg_id = shallow_id(body.decode("utf-8", "replace"))[0]
+        except ValueError:
+            raw = None
         if isinstance(raw, dict):
             msg_id = raw.get("id")
             valid_id = isinstance(msg_id, int | str) and not isinstance(msg_id, bool)
@@ -189,6 +200,7 @@ class ServerHarness:
                 raise Finding(f"no answer within {deadline} s to a request with id {msg_id!r}")
         for m in self.capture.messages:
             self._check(m)
+        self.server.apply_settings(self.settings)  # whatever a configuration message set
         if len(self.server.views) > 20 or len(self.server.files) > 20:
             self.server.views.clear()
             self.server.files.clear()

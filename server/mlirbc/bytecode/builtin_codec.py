@@ -222,7 +222,11 @@ def _read_unknown_loc(r: BuiltinReader) -> A.Attribute:
 
 
 def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
+    from ..syntax.attr_printer import is_shaped
+
     t = r.type()
+    if not is_shaped(t):
+        raise ValueError("dense resource elements need a shaped type")
     return A.DenseResourceElementsAttr.get(t, r.resource_key(r.varint()))
 
 

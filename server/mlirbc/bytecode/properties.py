@@ -8,7 +8,6 @@ is kept as a fallback holding the exact bytes and the reason.
 from __future__ import annotations
 
 from ..errors import DecodeError
-from ..ir.attributes import LocationAttr
 from ..ir.module import FallbackNote
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, OpName, Properties
 from ..models.api import ModelError
@@ -76,12 +75,6 @@ def decode_op_properties(
         if not r.at_end():
             raise DecodeError(f"properties of unregistered op {full} have trailing bytes", r.pos,
                               "Properties")
-        if isinstance(attr, LocationAttr):
-            # `<loc(...)>` is no attribute syntax (mlir-opt prints it and cannot read it back): keep the
-            # payload verbatim instead.
-            reason = "the properties attribute is a location, which the text form cannot carry there"
-            fallbacks.append(FallbackNote("op", full, reason, offset, size))
-            return Properties(PROPS_FALLBACK, raw=raw, reason=reason, offset=offset)
         return Properties(PROPS_ATTRIBUTE, attribute=attr, raw=raw, offset=offset)
     reason = lookup.reason
     version = dialect_version(table, op_name.dialect)

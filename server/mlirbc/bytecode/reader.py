@@ -19,6 +19,7 @@ from .resources import decompile_resources, dialect_resource_keys
 from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, read_section
 from .stream import ByteReader
 from .strings import decompile_strings
+from .writable import PROPERTIES_FROM, PropertyCheck
 
 _REQUIRED = (0, 1, 2, 3, 4)
 
@@ -82,6 +83,15 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
         problem = verify(module.root)
         if problem is not None:
             raise problem
+        if version >= PROPERTIES_FROM:
+            # A registered op stored without the properties its model requires (upstream's verifier
+            # refuses it; the writer could not write it again).
+            check = PropertyCheck(reg, version)
+            for op in module.root.walk():
+                if op.properties is None:
+                    found = check.problem(op)
+                    if found is not None:
+                        raise DecodeError(found, max(op.offset, 0), "IR")
     except DecodeError as exc:
         decoder.seal()
         module.root = decoder.root

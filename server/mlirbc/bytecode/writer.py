@@ -31,6 +31,7 @@ from .resources import compile_resources, plan_resources, resource_handles
 from .sections import Section, read_section, write_section
 from .stream import ByteReader, ByteWriter
 from .strings import StringTable, compile_strings
+from .writable import problems
 
 DEFAULT_PRODUCER = "MLIR22.1.8"
 SECTION_ORDER = (1, 3, 2, 4, 6, 5, 0, 8)
@@ -89,11 +90,17 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         producer = base.producer
     if "\0" in producer:
         raise EncodeError("the producer string cannot contain a NUL character")
+    try:
+        producer.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise EncodeError(f"the producer string cannot be written: {exc.reason} at character {exc.start}"
+                          ) from None
     reg = registry if registry is not None else default_registry()
-
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
-    num.run(root)
+    num.run(root)  # (checks the IR's shape, naming what is malformed)
+    for problem in problems(root, reg, version, first_only=True):
+        raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
     if tmpl is not None:
         # Template entries are copied, not re-numbered, so their resource references are not seen by the

@@ -41,6 +41,7 @@ from pygls.exceptions import (
     JsonRpcInvalidRequest,
     JsonRpcMethodNotFound,
     JsonRpcParseError,
+    JsonRpcServerNotInitialized,
 )
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
@@ -51,6 +52,8 @@ MAX_MESSAGE_BYTES = 2 << 30
 """Bodies larger than this are skipped unread and answered with an error (the largest view a 1 GiB
 bytecode file prints fits)."""
 READ_CHUNK = 1 << 24
+SCAN_LIMIT = 1 << 24
+"""Bodies up to this size that are nested too deeply to decode are scanned for their id."""
 
 JSON_VERSION = "2.0"
 _INT32 = (1 << 31) - 1
@@ -64,6 +67,9 @@ CUSTOM_PARAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "mlirbc/info": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
     "mlirbc/save": {"uri": (_STR, True), "path": (_STR, False), "workDoneToken": (_TOKEN, False)},
 }
+
+
+_BEFORE_INITIALIZE = frozenset({lsp.INITIALIZE, lsp.EXIT, lsp.CANCEL_REQUEST, lsp.SHUTDOWN})
 
 
 class _Refusal(Exception):
@@ -119,52 +125,53 @@ def _camel(name: str) -> str:
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
-_SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+_SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]+|[\]}]+|[:,]')
 
 
 def shallow_id(text: str) -> tuple[int | str | None, str | None]:
     """The top-level `id` of a JSON object too deep to decode, and the top-level key whose value nests
-    deepest; one linear scan, no recursion."""
+    deepest.  One linear scan without recursion; a run of brackets is one step (100,000 nested arrays
+    cost as much as one)."""
     depth = 0
     key: str | None = None
     expecting_key = False
-    deepest: tuple[int, str | None] = (0, None)
+    deepest = 0
+    deepest_key: str | None = None
     msg_id: int | str | None = None
-    last_end = 0
-    pending_value_for: str | None = None
+    value_of: str | None = None
+    value_start = 0
     for m in _SCAN_RE.finditer(text):
         tok = m.group(0)
-        if pending_value_for == "id" and depth == 1:
-            raw = text[last_end:m.start()].strip()
-            if tok.startswith('"') and not raw:
-                raw = tok
+        c = tok[0]
+        if value_of == "id" and depth == 1:
+            raw = tok if c == '"' else text[value_start:m.start()]
             try:
                 v = json.loads(raw)
                 if _valid_id(v):
                     msg_id = v
             except ValueError:
                 pass
-            pending_value_for = None
-        last_end = m.end()
-        if tok in "{[":
-            depth += 1
-            expecting_key = tok == "{" and depth == 1
-            if depth > deepest[0]:
-                deepest = (depth, key)
-        elif tok in "}]":
-            depth -= 1
-        elif tok == ",":
+        value_of = None
+        if c in "[{":
+            if depth == 0 and c == "{":
+                expecting_key = True
+            depth += len(tok)
+            if depth > deepest:
+                deepest, deepest_key = depth, key
+        elif c in "]}":
+            depth -= len(tok)
+        elif c == ",":
             expecting_key = depth == 1
-        elif tok == ":":
+        elif c == ":":
             if depth == 1 and key is not None:
-                pending_value_for = key
+                value_of, value_start = key, m.end()
         elif depth == 1 and expecting_key:
             try:
                 key = json.loads(tok)
             except ValueError:
                 key = None
             expecting_key = False
-    return msg_id, deepest[1]
+    return msg_id, deepest_key
 
 
 class MlirbcProtocol(LanguageServerProtocol):
@@ -184,7 +191,8 @@ class MlirbcProtocol(LanguageServerProtocol):
             try:
                 raw = json.loads(text)
             except RecursionError:
-                found, where = shallow_id(text)
+                # (a huge body is not scanned for its id: the answer then goes to id null)
+                found, where = shallow_id(text) if len(text) <= SCAN_LIMIT else (None, None)
                 error: JsonRpcException
                 if where == "params":
                     error = JsonRpcInvalidParams("params: nested too deeply to decode")
@@ -219,6 +227,15 @@ class MlirbcProtocol(LanguageServerProtocol):
                 self._dispatch(self.structure_message(raw), msg_id, True)
                 return
             assert isinstance(method, str)
+            if self._shutdown and method != lsp.EXIT:
+                raise _Refusal(JsonRpcInvalidRequest("the server is shutting down"), msg_id)
+            if self._workspace is None and method not in _BEFORE_INITIALIZE:
+                # LSP: before `initialize`, requests fail with ServerNotInitialized and notifications
+                # are dropped.
+                raise _Refusal(JsonRpcServerNotInitialized("the server is not initialized yet"), msg_id)
+            if has_id and _is_notification(method):
+                raise _Refusal(JsonRpcInvalidRequest(
+                    f"'{method}' is a notification: it is sent without an id"), msg_id)
             message = self._structure(raw, method, msg_id)
             if message is None:
                 return
@@ -307,10 +324,18 @@ class MlirbcProtocol(LanguageServerProtocol):
 
     def _check_handler_result(self, future: Future[Any]) -> None:
         if not future.cancelled() and (exc := future.exception()) is not None:
+            if isinstance(exc, JsonRpcException):  # a refusal, with nobody to answer: log it
+                logger.warning("notification refused: %s", exc.message)
+                return
             logger.error("internal error handling a notification:\n%s",
                          "".join(traceback.format_exception(exc)))
             self._server._report_server_error(JsonRpcInternalError(
                 f"{type(exc).__name__}: {str(exc)[:300]}"), FeatureNotificationError)
+
+
+def _is_notification(method: str) -> bool:
+    types = lsp.METHOD_TO_TYPES.get(method)
+    return types is not None and types[1] is None and not method.endswith(("shutdown",))
 
 
 def _without_traceback(error: lsp.ResponseError) -> lsp.ResponseError:

@@ -68,6 +68,7 @@ from ..ir.types import (
 from .attr_printer import (
     element_storage_bytes,
     identity_layout_text,
+    is_shaped,
     num_elements,
     print_type,
     static_shape,
@@ -830,9 +831,7 @@ class Parser:
         self.expect(":", "expected ':'")
         type_tok = self.tok
         t = self._type()
-        if not isinstance(
-            t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType | UnrankedMemRefType
-        ):
+        if not is_shaped(t):
             raise self.error("elements literal must be a shaped type", type_tok)
         if static_shape(t) is None:
             raise self.error("elements literal type must have static shape", type_tok)
@@ -1001,7 +1000,7 @@ class Parser:
         return SparseElementsAttr.get(t, indices, values)
 
     def _parse_dense_resource(self) -> Attribute:
-        kw = self.advance()
+        self.advance()
         self.expect("<", "expected '<' after 'dense_resource'")
         key_tok = self.tok
         if key_tok.kind == BARE:
@@ -1012,7 +1011,11 @@ class Parser:
             raise self.error("expected identifier key for 'resource' entry", key_tok)
         self.advance()
         self.expect(">", "expected '>'")
-        t = self._parse_shaped_literal_type(kw)
+        self.expect(":", "expected ':'")
+        type_tok = self.tok
+        t = self._type()
+        if not is_shaped(t):  # any shaped type: a resource's shape may be dynamic (as upstream)
+            raise self.error("`dense_resource` expected a shaped type", type_tok)
         return DenseResourceElementsAttr.get(t, key)
 
     def _parse_dense_array(self) -> Attribute:

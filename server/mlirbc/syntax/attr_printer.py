@@ -344,6 +344,12 @@ def _print_dense_array(a: DenseArrayAttr) -> str:
 # -- dense elements ------------------------------------------------------------------------------
 
 
+def is_shaped(t: Type) -> bool:
+    """A builtin shaped type (what elements attributes and `dense_resource` need)."""
+    return isinstance(t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType
+                      | UnrankedMemRefType)
+
+
 def static_shape(t: Type) -> tuple[int, ...] | None:
     """The shape of a statically shaped tensor/vector/memref type, else None."""
     if isinstance(t, RankedTensorType | VectorType | MemRefType):

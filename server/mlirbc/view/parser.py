@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ..bytecode.writable import problems
 from ..errors import TextError, TextSpan
 from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
 from ..ir.module import (
@@ -205,11 +206,13 @@ class OpParser(Parser):
             elif c.text.startswith(HEADER_PREFIX) and not self.result.header:
                 try:
                     facts = json.loads(c.text[len(HEADER_PREFIX):])
-                    if isinstance(facts, dict):
-                        self.result.header = facts
-                    else:
+                    if not isinstance(facts, dict):
                         raise ValueError("not an object")
-                except ValueError as exc:
+                    problem = header_problem(facts)
+                    if problem is not None:
+                        raise ValueError(problem)
+                    self.result.header = facts
+                except (ValueError, RecursionError) as exc:
                     self.report(f"malformed mlirbc header comment: {exc}",
                                 self.lexer.span(c.start, c.end))
 
@@ -406,10 +409,11 @@ class OpParser(Parser):
                 if not self.consume_if(","):
                     break
             self.expect("]", "expected ']' after successors")
-        props_dict: DictionaryAttr | None = None
+        props_dict: Attribute | None = None
         props_start = self.tok
         if self.consume_if("<"):
-            props_dict = self.parse_attribute_dict()
+            # Any attribute: an unregistered op's properties need not be a dictionary (`<"x">`).
+            props_dict = self.parse_attribute()
             self.expect(">", "expected '>' after properties")
         props_span = self.lexer.span(props_start.start, self.prev_end)
         op = Operation(OpName(dialect, short, True))
@@ -474,7 +478,7 @@ class OpParser(Parser):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, self.tok_span(tok), op, i))
-        op.properties = fallback_props or self.properties(full, props_dict)
+        op.properties = fallback_props or self.properties(full, props_dict, props_span)
         if op.properties is None and self.template is None:
             self._fill_dictionary_defaults(op, full)
         op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
@@ -513,7 +517,7 @@ class OpParser(Parser):
             raise TextError(f"{FALLBACK_PROPS_KEY} must be a string of hex bytes \"0x...\"", span)
         return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
 
-    def properties(self, full: str, d: DictionaryAttr | None) -> Properties | None:
+    def properties(self, full: str, d: Attribute | None, span: TextSpan) -> Properties | None:
         lookup = self.registry.op(full)
         model = lookup.model
         dialect, _, short = full.partition(".")
@@ -521,6 +525,8 @@ class OpParser(Parser):
             return None if d is None else Properties(PROPS_ATTRIBUTE, attribute=d)
         if d is None:
             return None
+        if not isinstance(d, DictionaryAttr):
+            raise TextError(f"the properties of '{full}' must be a dictionary <{{...}}>", span)
         values = {k.text: v for k, v in d.entries}
         if self.template is None:
             # Text without an original file is encoded as mlir-opt encodes it: reading a `<{...}>`
@@ -772,6 +778,34 @@ class OpParser(Parser):
         return ResourceEntry(key, RESOURCE_STRING, string=value)
 
 
+def header_problem(facts: dict[str, object]) -> str | None:
+    """What in the `// mlirbc: {...}` header facts the writer could not write, or None."""
+    version = facts.get("version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)
+                                or not 0 <= version <= 6):
+        return f"version must be a bytecode version 0 to 6, not {json.dumps(version)[:40]}"
+    producer = facts.get("producer")
+    if producer is not None:
+        if not isinstance(producer, str):
+            return "producer must be a string"
+        if "\0" in producer:
+            return "the producer cannot contain a NUL character"
+        try:
+            producer.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            return f"the producer has a character that cannot be written ({exc.reason} at {exc.start})"
+    versions = facts.get("dialect_versions")
+    if versions is not None:
+        if not isinstance(versions, dict):
+            return "dialect_versions must be an object of dialect name -> hex bytes"
+        for name, hexv in versions.items():
+            try:
+                bytes.fromhex(hexv) if isinstance(hexv, str) else bytes.fromhex("?")
+            except ValueError:
+                return f"the version of dialect '{name[:80]}' must be a string of hex bytes"
+    return None
+
+
 def _next_token(lexer: Lexer) -> Token:
     """The next token of a pre-scan, skipping text that does not lex (the main pass reports it)."""
     while True:
@@ -838,6 +872,14 @@ def parse_module(text: str, template: Module | None = None,
             else:
                 module.dialects.append(DialectEntry(str(name), payload))
     module.resources = p.resources
+    # What the writer could not write or the reader would refuse, located at the op.
+    spans = {id(parsed.op): parsed.span for parsed in result.ops}
+    for problem in problems(root, reg, module.version):
+        result.diagnostics.append(TextDiagnostic(problem.message,
+                                                 spans.get(id(problem.op), TextSpan(0, 0, 0, 0))))
+    if result.errors:
+        result.diagnostics.sort(key=lambda d: (d.span.start_line, d.span.start_col))
+        return result
     result.module = module
     return result
 
