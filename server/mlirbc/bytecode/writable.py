@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..ir.module import DialectEntry
 from ..ir.operation import PROPS_DECODED, Operation
 from ..ir.verify import function_signature_problem
 from ..models.api import OpModel
 from ..models.registry import Registry
 from .ir_section import MAX_NESTING
 from .op_attrs import split_properties
+from .properties import accepts_version
 from .recorder import Recorder
 
 PROPERTIES_FROM = 5
@@ -37,9 +39,11 @@ class PropertyCheck:
     """Whether ops' properties encode with their models (as the writer will), remembered per distinct
     (model, values)."""
 
-    def __init__(self, registry: Registry, version: int) -> None:
+    def __init__(self, registry: Registry, version: int,
+                 dialect_versions: dict[str, bytes] | None = None) -> None:
         self.registry = registry
         self.version = version
+        self.dialect_versions = dialect_versions or {}
         self._seen: dict[tuple[object, ...], str | None] = {}
         self._models: dict[str, OpModel | None] = {}
 
@@ -70,6 +74,11 @@ class PropertyCheck:
             values = props.values
         else:
             return None
+        dialect_version = self.dialect_versions.get(op.op_name.dialect)
+        if dialect_version is not None and not accepts_version(model, dialect_version):
+            return (f"the module gives dialect '{op.op_name.dialect}' version 0x{dialect_version.hex()}, "
+                    f"which the model of '{op.name}' does not know: its properties would be written in a "
+                    "layout that version may not have")
         key = (id(model), *sorted(values.items(), key=lambda kv: kv[0]))
         if key in self._seen:
             return self._seen[key]
@@ -82,10 +91,11 @@ class PropertyCheck:
         return found
 
 
-def problems(root: Operation, registry: Registry, version: int,
+def problems(root: Operation, registry: Registry, version: int, dialects: list[DialectEntry] | None = None,
              first_only: bool = False) -> Iterator[Problem]:
     """Every op the writer could not write or the reader would refuse, in text order."""
-    check = PropertyCheck(registry, version)
+    versions = {d.name: d.version for d in dialects or () if d.version is not None}
+    check = PropertyCheck(registry, version, versions)
     # (op, nesting depth of its regions); an explicit stack, as IR may nest deeper than Python recurses.
     stack: list[tuple[Operation, int]] = [(root, 1)]
     while stack:

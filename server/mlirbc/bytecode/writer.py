@@ -99,7 +99,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
     num.run(root)  # (checks the IR's shape, naming what is malformed)
-    for problem in problems(root, reg, version, first_only=True):
+    for problem in problems(root, reg, version, module.dialects, first_only=True):
         raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
     if tmpl is not None:

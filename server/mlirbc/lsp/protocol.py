@@ -272,8 +272,13 @@ class MlirbcProtocol(LanguageServerProtocol):
                 logger.info("ignoring notification for unknown method %r", method[:200])
             return None
         if typed is None:
-            # A handler without an lsprotocol type: pygls turns the params into namedtuples.
-            return super().structure_message(raw)
+            # A handler without an lsprotocol type: pygls turns the params into namedtuples (and needs
+            # the field, which JSON-RPC lets a client leave out).
+            try:
+                return super().structure_message({**raw, "params": raw.get("params")})
+            except JsonRpcException as exc:
+                raise _Refusal(JsonRpcInvalidParams(f"invalid params for {method}: {exc.message}"),
+                               msg_id) from None
         try:
             return self._converter.structure(raw, typed)
         except RecursionError:

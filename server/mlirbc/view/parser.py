@@ -874,7 +874,7 @@ def parse_module(text: str, template: Module | None = None,
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
     spans = {id(parsed.op): parsed.span for parsed in result.ops}
-    for problem in problems(root, reg, module.version):
+    for problem in problems(root, reg, module.version, module.dialects):
         result.diagnostics.append(TextDiagnostic(problem.message,
                                                  spans.get(id(problem.op), TextSpan(0, 0, 0, 0))))
     if result.errors:
