@@ -233,7 +233,24 @@ def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
 def _read_dense_array(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     count = r.varint()
-    return A.DenseArrayAttr.get(t, count, bytes(r.blob()))
+    data = bytes(r.blob())
+    # As the text form (and DenseArrayAttr's element types) allow: integers of width 1 or whole bytes,
+    # floats of whole bytes, one element's storage per element.
+    if isinstance(t, T.IntegerType):
+        size = 1 if t.width == 1 else t.width // 8 if t.width % 8 == 0 else 0
+    elif isinstance(t, T.FloatType):
+        from ..syntax.floats import SEMANTICS
+
+        sem = SEMANTICS[t.name]
+        size = sem.storage_bytes if sem.width % 8 == 0 else 0
+    else:
+        size = 0
+    if not size:
+        raise ValueError(f"dense array of element type {type(t).__name__} (integers and floats of whole "
+                         "bytes, or i1, only)")
+    if len(data) != size * count:
+        raise ValueError(f"dense array of {count} elements has {len(data)} bytes of data")
+    return A.DenseArrayAttr.get(t, count, data)
 
 
 def _read_dense_elements(r: BuiltinReader) -> A.Attribute:

@@ -327,7 +327,7 @@ def _print_dense_array(a: DenseArrayAttr) -> str:
         ]
     else:
         width = _int_width(et)
-        if width == 1 and isinstance(et, IntegerType) and et.signedness == 0:
+        if width == 1:  # any i1, signed or not, as upstream prints (and parses) it
             items = ["true" if data[i] & 1 else "false" for i in range(a.count)]
         else:
             size = max(1, width // 8)
