@@ -178,11 +178,15 @@ def _read_unit(r: BuiltinReader) -> A.Attribute:
 
 def _read_integer(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    if not isinstance(t, T.IntegerType | T.IndexType):
+        raise ValueError("integer attribute of a type that is neither integer nor index")
     return A.IntegerAttr.get(t, read_apint(r, bit_width(t)))
 
 
 def _read_float(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    if not isinstance(t, T.FloatType) and not getattr(r, "scan", False):
+        raise ValueError("float attribute of a type that is not a float type")
     return A.FloatAttr.get(t, read_apint(r, bit_width(t)))
 
 

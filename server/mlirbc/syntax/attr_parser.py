@@ -90,6 +90,7 @@ from .lexer import (
     SYMBOL,
     Lexer,
     Token,
+    int_literal,
     string_value,
 )
 
@@ -124,6 +125,8 @@ def _simple_type(name: str) -> Type | None:
     else:
         m = _INT_TYPE_RE.fullmatch(name)
         if m is None:
+            return None
+        if len(m.group(2)) > 8:
             return None
         width = int(m.group(2))
         if width > _MAX_INT_WIDTH:
@@ -316,6 +319,13 @@ class Parser:
                 return t
         return self._guarded(self._type)
 
+    def _int_value(self, tok: Token) -> int:
+        """An INT token's value: `0x` hexadecimal or decimal (leading zeros allowed)."""
+        try:
+            return int_literal(tok.text)
+        except ValueError as exc:
+            raise self.error(str(exc), tok) from None
+
     def _guarded(self, parse: Callable[[], _T]) -> _T:
         """Run a parse, turning Python's recursion limit (absurd nesting) into a located TextError."""
         if self._nested:
@@ -393,7 +403,8 @@ class Parser:
                 dims.append(DYNAMIC)
                 scalable.append(False)
                 continue
-            value = int(fixed or scaled)
+            digits = (fixed or scaled).lstrip("0")
+            value = int(digits or "0") if len(digits) <= 19 else 1 << 63
             if value >= 1 << 63:
                 raise TextError("dimension too large", self.span(m.start(), m.end()))
             dims.append(value)
@@ -728,10 +739,9 @@ class Parser:
 
     def _int_bits(self, num: Token, negative: bool, t: Type, what: str) -> int:
         """buildAttributeAPInt: the literal's bit pattern in the type's width, range-checked."""
-        text = num.text
         if num.kind != INT:
             raise self.error("expected integer elements, but parsed floating-point", num)
-        value = _int_literal(text)
+        value = self._int_value(num)
         width = t.width if isinstance(t, IntegerType) else 64
         ok = value.bit_length() <= width
         if ok:
@@ -1068,7 +1078,7 @@ class Parser:
         self.advance()
         self.expect("[", "expected '[' after 'distinct'")
         id_tok = self.expect(INT, "expected distinct ID")
-        ident = _int_literal(id_tok.text)
+        ident = self._int_value(id_tok)
         self.expect("]", "expected ']' to close distinct ID")
         self.expect("<", "expected '<' after distinct ID")
         referenced: Attribute
@@ -1183,16 +1193,13 @@ class Parser:
         tok = self.tok
         if tok.kind != INT:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
-        value = _int_literal(tok.text)
+        value = self._int_value(tok)
         if value > _U32_MAX:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
         self.advance()
         return value
 
 
-def _int_literal(text: str) -> int:
-    """An INT token's value: `0x` hexadecimal or decimal (leading zeros allowed)."""
-    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _is_layout(a: Attribute) -> bool:

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..bytecode.ir_section import MAX_NESTING
 from ..bytecode.writable import problems
 from ..errors import TextError, TextSpan
 from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
@@ -47,7 +50,20 @@ from ..ir.types import Type
 from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
-from ..syntax.lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
+from ..syntax.lexer import (
+    BARE,
+    BLOCK,
+    EOF,
+    HASH,
+    INT,
+    STRING,
+    VALUE,
+    Comment,
+    Lexer,
+    Token,
+    int_literal,
+    string_value,
+)
 from .printer import (
     BLOCK_USELIST_PREFIX,
     FALLBACK_PROPS_KEY,
@@ -56,8 +72,38 @@ from .printer import (
     USELIST_PREFIX,
 )
 
-_MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
-_ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
+_MLIRBC_COMMENT_RE = re.compile(r"[ \t]*(// mlirbc: [^\n]*)")
+_ALIAS_DEF_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=")
+
+
+# Strings and comments (skipped whole), and runs of opening or closing brackets (one step each).
+_BRACKETS_RE = re.compile(r'"(?:[^"\\\n]|\\.)*+"|//[^\n]*|[({\[]+|[)}\]]+')
+
+
+def _line_start_matches(text: str, needle: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """Matches of `pattern` at line starts (after blanks) where `needle` occurs: found with `str.find`,
+    which skips text far faster than a multi-line `^` pattern tried at every offset (a 50 MB line)."""
+    at = text.find(needle)
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1] in " \t":
+            start -= 1
+        if start == 0 or text[start - 1] == "\n":
+            m = pattern.match(text, start)
+            if m is not None:
+                yield m
+        at = text.find(needle, at + 1)
+
+
+def _column0_matches(text: str, first: str, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """Matches of `pattern` at column 0 of a line starting with `first`."""
+    at = 0 if text.startswith(first) else text.find("\n" + first)
+    while at >= 0:
+        start = at if at == 0 and text.startswith(first) else at + 1
+        m = pattern.match(text, start)
+        if m is not None:
+            yield m
+        at = text.find("\n" + first, start)
 
 
 @dataclass
@@ -148,6 +194,7 @@ class OpParser(Parser):
         """Stand-ins for the results of ops that failed to parse (keyed by id): uses of them are not
         reported again (no cascade of 'undefined value' errors after one broken op)."""
         self._reported: set[tuple[str, TextSpan, str]] = set()
+        self.region_depth = 0
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
@@ -191,7 +238,7 @@ class OpParser(Parser):
         text = self.text
         line = 0
         last = 0
-        for m in _MLIRBC_COMMENT_RE.finditer(text):
+        for m in _line_start_matches(text, "// mlirbc: ", _MLIRBC_COMMENT_RE):
             line += text.count("\n", last, m.start())
             last = m.start()
             c = Comment(m.group(1), m.start(1), m.end(1))
@@ -274,7 +321,8 @@ class OpParser(Parser):
         """
         # Definitions start a line at column 0 (ops are indented inside the module), so a regular
         # expression finds them without lexing the whole view an extra time.
-        starts = [m.start() for m in _ALIAS_DEF_RE.finditer(self.text)]
+        text = self.text
+        starts = sorted(m.start() for prefix in "#!" for m in _column0_matches(text, prefix, _ALIAS_DEF_RE))
         todo = starts
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
@@ -323,7 +371,7 @@ class OpParser(Parser):
                     n = lexer.token_at(nxt.end)
                     if n.kind != INT:
                         return
-                    count = max(1, int(n.text, 0))
+                    count = max(1, _result_count(n.text))
                     nxt = lexer.token_at(n.end)
                 names.append((tok.text, count, tok))
                 if nxt.kind != ",":
@@ -334,7 +382,9 @@ class OpParser(Parser):
         scope = self.scope
         assert scope is not None
         for name, count, tok in names:
-            keys = [name] + ([f"{name}#{j}" for j in range(count)] if count > 1 else [])
+            # (a stand-in per result, up to a bound: `%0:99999999` must not build a name per result)
+            keys = [name] + ([f"{name}#{j}" for j in range(min(count, MAX_STAND_INS))] if count > 1
+                             else [])
             for key in keys:
                 if key in scope.values:
                     continue
@@ -344,6 +394,10 @@ class OpParser(Parser):
 
     def recover(self, start: Token) -> None:
         """Skip from `start` past the broken op: to the next line-start token at the same depth."""
+        if self.tok.kind == EOF:
+            # The op ran to the end of the text: nothing to skip.  (Rescanning from its start would make
+            # every enclosing op, each failing at the end in turn, rescan the rest of the text.)
+            return
         self.reset(start.start)
         depth = 0
         first = True
@@ -377,7 +431,10 @@ class OpParser(Parser):
                 count = 1
                 if self.consume_if(":"):
                     n = self.expect(INT, "expected result count")
-                    count = int(n.text, 0)
+                    try:
+                        count = _result_count(n.text)
+                    except ValueError as exc:
+                        raise self.error(str(exc), n) from None
                     if count < 1:
                         raise self.error("expected a positive result count", n)
                 if "#" in tok.text:
@@ -563,6 +620,36 @@ class OpParser(Parser):
 
     # -- regions and blocks -------------------------------------------------------------------------
     def parse_region(self, region: Region, isolated: bool) -> None:
+        if self.region_depth >= MAX_NESTING:
+            self.skip_region()
+            return
+        self.region_depth += 1
+        try:
+            self._parse_region(region, isolated)
+        finally:
+            self.region_depth -= 1
+
+    def skip_region(self) -> None:
+        """A region nested deeper than the reader follows: report it, skip its balanced text (one linear
+        scan) and go on, instead of recursing as deep as the text goes."""
+        open_tok = self.expect("{", "expected '{' to begin a region")
+        self.report(f"regions nested deeper than {MAX_NESTING} levels (the bytecode reader's limit)",
+                    self.tok_span(open_tok))
+        text = self.text
+        depth = 1
+        for m in _BRACKETS_RE.finditer(text, open_tok.end):
+            run = m.group()
+            c = run[0]
+            if c in "({[":
+                depth += len(run)
+            elif c in ")}]":
+                if len(run) >= depth:
+                    self.lex_on(m.start() + depth, report=False)
+                    return
+                depth -= len(run)
+        self.lex_on(len(text), report=False)
+
+    def _parse_region(self, region: Region, isolated: bool) -> None:
         self.expect("{", "expected '{' to begin a region")
         scope = _Scope(region, isolated, self.scope)
         self.scope = scope
@@ -778,6 +865,19 @@ class OpParser(Parser):
         return ResourceEntry(key, RESOURCE_STRING, string=value)
 
 
+MAX_STAND_INS = 4096
+"""Result names defined for an op that failed to parse, at most (the rest report as undefined)."""
+MAX_RESULT_COUNT = (1 << 31) - 1
+
+
+def _result_count(text: str) -> int:
+    """The N of `%x:N` (ValueError past 2^31 - 1: no op has that many results)."""
+    value = int_literal(text) if len(text) <= 12 else MAX_RESULT_COUNT + 1
+    if value > MAX_RESULT_COUNT:
+        raise ValueError(f"result count {text[:20]}{'...' if len(text) > 20 else ''} is too large")
+    return value
+
+
 def header_problem(facts: dict[str, object]) -> str | None:
     """What in the `// mlirbc: {...}` header facts the writer could not write, or None."""
     version = facts.get("version")
@@ -833,6 +933,9 @@ def parse_module(text: str, template: Module | None = None,
     not carry (registered flags, dialect versions, version and producer when the header is missing)
     come from it."""
     reg = registry if registry is not None else default_registry()
+    # Regions nest MAX_NESTING deep at most (deeper ones are skipped with an error), a few frames each.
+    if sys.getrecursionlimit() < 8 * MAX_NESTING:
+        sys.setrecursionlimit(8 * MAX_NESTING)
     p = OpParser(text, reg, template)
     try:
         root = p.parse_top()
