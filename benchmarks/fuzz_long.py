@@ -26,7 +26,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 TARGETS = ("reader", "text", "cycle", "server")
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 1 << 18, "server": 1 << 18}
 
 
 def _env() -> dict[str, str]:
@@ -40,7 +39,7 @@ def _env() -> dict[str, str]:
 def start(target: str, runs: int, seed: int, out: Path) -> subprocess.Popen[bytes]:
     log = open(out / f"{target}.log", "wb")  # noqa: SIM115 - closed when the process ends
     cmd = ["nice", "-n", "10", sys.executable, "-m", "fuzzing.engine", target, "--runs", str(runs),
-           "--seed", str(seed), "--stats", str(out / f"{target}.json"), "--max-len", str(MAX_LEN[target]),
+           "--seed", str(seed), "--stats", str(out / f"{target}.json"), "--warm-up",
            "--findings", str(out / f"findings-{target}")]
     return subprocess.Popen(cmd, cwd=REPO / "tests", env=_env(), stdout=log, stderr=subprocess.STDOUT)
 

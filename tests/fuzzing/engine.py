@@ -37,6 +37,8 @@ from typing import Any
 
 TARGETS = ("reader", "text", "cycle", "server")
 SLOW_SECONDS = 2.0
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "server": 1 << 18}
+"""Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
 MEMORY_LIMIT = 6 << 30
 
 
@@ -195,6 +197,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--findings", type=Path, default=None)
     p.add_argument("--slow", type=float, default=SLOW_SECONDS)
     p.add_argument("--max-len", type=int, default=None)
+    p.add_argument("--warm-up", action="store_true",
+                   help="load every dialect's models first (long runs: the first use of a dialect would "
+                        "count as a slow input)")
     p.add_argument("--no-instrument", action="store_true",
                    help="plain random mutation without coverage feedback (for comparisons)")
     args = p.parse_args(argv)
@@ -214,7 +219,8 @@ def main(argv: list[str] | None = None) -> None:
             import mlirbc.view.printer  # noqa: F401
     from .targets import Finding
 
-    _warm_up()
+    if args.warm_up:
+        _warm_up()
     findings = args.findings or args.stats.parent / f"findings-{args.target}"
     stats = Stats(args.target, args.stats, findings, args.runs, args.slow)
     seeds = _seed_inputs(args.target)
@@ -244,8 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     corpus = Path(tempfile.mkdtemp(prefix=f"mlirbc-fuzz-{args.target}-"))
     for i, s in enumerate(seeds):
         (corpus / f"seed{i:04d}").write_bytes(s)
-    max_len = args.max_len or {"reader": 1 << 16, "cycle": 1 << 16, "text": 1 << 18,
-                               "server": 1 << 18}[args.target]
+    max_len = args.max_len or MAX_LEN[args.target]
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
              "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1"]
     atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, custom_mutator=mutate,

@@ -38,15 +38,19 @@ def bytecode_seeds(count: int = 160, max_size: int = 3000) -> tuple[Path, ...]:
 
 
 @cache
-def text_seeds(count: int = 60) -> tuple[str, ...]:
+def text_seeds(count: int = 60, max_chars: int = 4000) -> tuple[str, ...]:
+    """Views of small seed files (the fuzzer's text inputs stay small: the huge cases, 50 MB strings and
+    100,000-deep nesting, are regression tests of their own)."""
     from mlirbc.bytecode.reader import read_bytecode
     from mlirbc.view.printer import print_module
 
     out: list[str] = []
-    for p in bytecode_seeds()[: count * 2]:
+    for p in bytecode_seeds():
         m = read_bytecode(p.read_bytes())
         if m.error is None and not m.fallbacks:
-            out.append(print_module(m).text)
+            text = print_module(m).text
+            if len(text) <= max_chars:
+                out.append(text)
         if len(out) >= count:
             break
     if FINDINGS.is_dir():

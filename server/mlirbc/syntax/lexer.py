@@ -103,6 +103,7 @@ for _name, _index in _TOKEN_RE.groupindex.items():
 _WS_RE = re.compile(r"[ \t\r\n]*")
 _STRING_BODY_RE = re.compile(rf'(?:[^"\\\n\v\f{BAD_SURROGATES}]++|\\(?:["\\nt]|[0-9A-Fa-f]{{2}}))*+')
 BAD_SURROGATE_RE = re.compile(f"[{BAD_SURROGATES}]")
+_ANY_STR_RE = re.compile(r'"[^"\\\n\v\f]*+(?:\\(?:["\\nt]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*+)*+"')
 MAX_DECIMAL_DIGITS = 20_000
 """Longer decimal literals are refused: converting them costs time quadratic in their length (write wide
 values in hex, which converts in linear time)."""
@@ -308,7 +309,10 @@ class Lexer:
                 self.resume_at = i + 1
                 raise TextError("unknown escape in string literal", self.span(i, i + 2))
             if i < len(text) and BAD_SURROGATE_RE.match(text, i):
-                self.resume_at = i + 1
+                # Go on after the whole literal (a string that is fine apart from the surrogate), so
+                # the rest of the line is not lexed as if a new string started at its closing quote.
+                whole = _ANY_STR_RE.match(text, quote)
+                self.resume_at = whole.end() if whole is not None else i + 1
                 raise TextError(f"a lone surrogate (U+{ord(text[i]):04X}) is not text and cannot be "
                                 "in a string literal", self.span(i, i + 1))
             self.resume_at = i

@@ -195,6 +195,8 @@ class OpParser(Parser):
         reported again (no cascade of 'undefined value' errors after one broken op)."""
         self._reported: set[tuple[str, TextSpan, str]] = set()
         self.region_depth = 0
+        self.poisoned_groups: dict[int, int] = {}
+        """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
@@ -371,7 +373,10 @@ class OpParser(Parser):
                     n = lexer.token_at(nxt.end)
                     if n.kind != INT:
                         return
-                    count = max(1, _result_count(n.text))
+                    try:
+                        count = max(1, _result_count(n.text))
+                    except ValueError:
+                        count = MAX_STAND_INS
                     nxt = lexer.token_at(n.end)
                 names.append((tok.text, count, tok))
                 if nxt.kind != ",":
@@ -382,15 +387,14 @@ class OpParser(Parser):
         scope = self.scope
         assert scope is not None
         for name, count, tok in names:
-            # (a stand-in per result, up to a bound: `%0:99999999` must not build a name per result)
-            keys = [name] + ([f"{name}#{j}" for j in range(min(count, MAX_STAND_INS))] if count > 1
-                             else [])
-            for key in keys:
-                if key in scope.values:
-                    continue
-                stand_in = Value(_none())
-                self.poisoned[id(stand_in)] = stand_in
-                self.define(key, stand_in, self.tok_span(tok), quiet=True)
+            if name in scope.values:
+                continue
+            stand_in = Value(_none())
+            self.poisoned[id(stand_in)] = stand_in
+            self.define(name, stand_in, self.tok_span(tok), quiet=True)
+            if count > 1:
+                # `%x#j` stand-ins are made when used (`%0:99999999` must not make a name per result)
+                self.poisoned_groups[id(stand_in)] = count
 
     def recover(self, start: Token) -> None:
         """Skip from `start` past the broken op: to the next line-start token at the same depth."""
@@ -742,6 +746,8 @@ class OpParser(Parser):
             if base is not None:
                 name = name[:-2]
         hit = self._lookup(name)
+        if hit is None and "#" in name and self.poisoned_groups:
+            hit = self._poisoned_result(name)
         if hit is not None:
             value = hit[0]
             if t is not None and value.type is not t and id(value) not in self.poisoned:
@@ -761,6 +767,20 @@ class OpParser(Parser):
         placeholder = Value(t if t is not None else _none())
         self.placeholder_values[id(placeholder)] = pending
         return placeholder
+
+    def _poisoned_result(self, name: str) -> tuple[Value, TextSpan] | None:
+        """`%x#j` of an op that failed to parse, named `%x:N` with j < N: a stand-in, made now."""
+        base_name, _, number = name.partition("#")
+        base = self._lookup(base_name)
+        if base is None or not number.isdigit() or len(number) > 10:
+            return None
+        count = self.poisoned_groups.get(id(base[0]))
+        if count is None or int(number) >= count:
+            return None
+        stand_in = Value(_none())
+        self.poisoned[id(stand_in)] = stand_in
+        self.define(name, stand_in, base[1], quiet=True)
+        return stand_in, base[1]
 
     def close_scope(self, scope: _Scope) -> None:
         # Successors name blocks of the region that holds the op.
@@ -866,7 +886,7 @@ class OpParser(Parser):
 
 
 MAX_STAND_INS = 4096
-"""Result names defined for an op that failed to parse, at most (the rest report as undefined)."""
+"""The result count assumed for an op that failed to parse with a count that is not a number."""
 MAX_RESULT_COUNT = (1 << 31) - 1
 
 
