@@ -201,7 +201,9 @@ def main(argv: list[str] | None = None) -> None:
                    help="load every dialect's models first (long runs: the first use of a dialect would "
                         "count as a slow input)")
     p.add_argument("--no-instrument", action="store_true",
-                   help="plain random mutation without coverage feedback (for comparisons)")
+                   help="no coverage feedback: mutation alone (for comparisons)")
+    p.add_argument("--mutator", choices=("structure", "libfuzzer"), default="structure",
+                   help="libfuzzer: byte-level mutations only (for comparisons)")
     args = p.parse_args(argv)
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
@@ -226,6 +228,12 @@ def main(argv: list[str] | None = None) -> None:
     seeds = _seed_inputs(args.target)
     fn = _target_function(args.target)
     mutate, cross = _mutators(args.target, seeds, stats)
+    if args.mutator == "libfuzzer":
+        def mutate(data: bytes, max_size: int, seed: int) -> bytes:  # noqa: F811
+            stats.mutations["libfuzzer"] += 1
+            return bytes(atheris.Mutate(data, max_size))
+
+        cross = None
     for s in seeds:  # first calls load lazily built tables: not what a slow input means
         try:
             fn(s)
@@ -253,8 +261,10 @@ def main(argv: list[str] | None = None) -> None:
     max_len = args.max_len or MAX_LEN[args.target]
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
              "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1"]
-    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, custom_mutator=mutate,
-                  custom_crossover=cross)
+    extra: dict[str, Any] = {"custom_mutator": mutate}
+    if cross is not None:
+        extra["custom_crossover"] = cross
+    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, **extra)
     atheris.Fuzz()
 
 

@@ -25,7 +25,6 @@ from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.errors import DecodeError, EncodeError
 from mlirbc.ir.module import Module
-from mlirbc.lsp.protocol import shallow_id
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 
@@ -177,6 +176,8 @@ class ServerHarness:
         try:
             raw = json.loads(body)
         except RecursionError:
+            from mlirbc.lsp.protocol import shallow_id
+
             raw = None
             msg_id = shallow_id(body.decode("utf-8", "replace"))[0]
         except ValueError:
