@@ -137,10 +137,13 @@ _ALLOWED_CODES = {-32700, -32600, -32601, -32602, -32803, -32800, -32801, -32002
 class _Capture:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.arrived: asyncio.Event | None = None
 
     def write(self, data: bytes) -> None:
         body = data.split(b"\r\n\r\n", 1)[-1]
         self.messages.append(json.loads(body))
+        if self.arrived is not None:
+            self.arrived.set()
 
     def close(self) -> None:
         pass
@@ -218,13 +221,23 @@ class ServerHarness:
             return None
 
         async def spin() -> dict[str, Any] | None:
+            # Woken by each message the server writes (answers from worker threads arrive through
+            # the loop), not by polling.
             end = self.loop.time() + deadline
-            while self.loop.time() < end:
-                hit = found()
-                if hit is not None:
-                    return hit
-                await asyncio.sleep(0 if self.loop.time() + 0.05 > end else 0.001)
-            return found()
+            arrived = self.capture.arrived = asyncio.Event()
+            try:
+                while True:
+                    hit = found()
+                    left = end - self.loop.time()
+                    if hit is not None or left <= 0:
+                        return hit
+                    arrived.clear()
+                    try:
+                        await asyncio.wait_for(arrived.wait(), left)
+                    except TimeoutError:
+                        return found()
+            finally:
+                self.capture.arrived = None
 
         return self.loop.run_until_complete(spin())
 

@@ -41,6 +41,7 @@ from pygls.exceptions import (
     JsonRpcInvalidRequest,
     JsonRpcMethodNotFound,
     JsonRpcParseError,
+    JsonRpcRequestCancelled,
     JsonRpcServerNotInitialized,
 )
 from pygls.io_ import StdinAsyncReader, StdoutWriter
@@ -315,17 +316,24 @@ class MlirbcProtocol(LanguageServerProtocol):
         super()._send_response(msg_id, result, error)
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
-        if not future.cancelled():
-            exc = future.exception()
-            if exc is not None and not isinstance(exc, JsonRpcException):
-                # pygls would answer with the traceback in `data`: log it, answer in one line.
-                self._request_futures.pop(msg_id, None)
-                logger.error("internal error answering request %r:\n%s", msg_id,
-                             "".join(traceback.format_exception(exc)))
-                self._answer_error(msg_id, JsonRpcInternalError(
-                    f"internal error: {type(exc).__name__}: {str(exc)[:300]} (see the server log)"))
-                return
-        super()._send_handler_result(future, msg_id=msg_id)
+        """Answer a request from its handler's future: the result; a refusal (a JsonRpcException) as it
+        is, logged in one line (pygls logs each with a traceback); anything else as a one-line
+        InternalError, its traceback logged."""
+        self._request_futures.pop(msg_id, None)
+        if future.cancelled():
+            self._answer_error(msg_id, JsonRpcRequestCancelled(f"request {msg_id!r} was cancelled"))
+            return
+        exc = future.exception()
+        if exc is None:
+            self._send_response(msg_id, result=future.result())
+        elif isinstance(exc, JsonRpcException):
+            logger.info("request %r refused: %s", msg_id, exc.message)
+            self._send_response(msg_id, None, exc.to_response_error())
+        else:
+            logger.error("internal error answering request %r:\n%s", msg_id,
+                         "".join(traceback.format_exception(exc)))
+            self._answer_error(msg_id, JsonRpcInternalError(
+                f"internal error: {type(exc).__name__}: {str(exc)[:300]} (see the server log)"))
 
     def _check_handler_result(self, future: Future[Any]) -> None:
         if not future.cancelled() and (exc := future.exception()) is not None:
