@@ -247,3 +247,50 @@ def test_internal_errors_carry_no_traceback() -> None:
     assert resp is not None
     assert resp["error"]["code"] == -32603 and "KeyError" in resp["error"]["message"]
     assert "data" not in resp["error"] or "traceback" not in json.dumps(resp["error"]["data"])
+
+
+# -- rapid edits ---------------------------------------------------------------------------------------------
+def test_a_thousand_rapid_edits_keep_the_document_exact(wire: WireClient, tmp_path: Path) -> None:
+    """1,000 incremental edits sent without waiting (random inserts, then their undoing in reverse, then a
+    comment typed a character at a time): the server's copy is exactly the client's, so encoding it gives
+    the original bytes (a comment changes no byte)."""
+    import random
+
+    path, view = _open_copy(wire, tmp_path)
+    resp = wire.request("mlir/convertFromBytecode", {"uri": path.as_uri()}, timeout=WAIT * 3)
+    assert resp is not None
+    text = resp["result"]["output"]
+    wire.notify("textDocument/didOpen", {"textDocument": {"uri": view, "languageId": "mlir", "version": 1,
+                                                          "text": text}})
+    lines = text.split("\n")
+    rng = random.Random(1000)
+    version = 1
+    inserted: list[tuple[int, int]] = []
+
+    def change(sl: int, sc: int, el: int, ec: int, new: str) -> None:
+        nonlocal version
+        version += 1
+        wire.notify("textDocument/didChange", {
+            "textDocument": {"uri": view, "version": version},
+            "contentChanges": [{"range": {"start": {"line": sl, "character": sc},
+                                          "end": {"line": el, "character": ec}}, "text": new}]})
+
+    for _ in range(400):
+        line = rng.randrange(1, len(lines))
+        col = rng.randrange(len(lines[line]) + 1)
+        lines[line] = lines[line][:col] + "x" + lines[line][col:]
+        change(line, col, line, col, "x")
+        inserted.append((line, col))
+    for line, col in reversed(inserted):
+        lines[line] = lines[line][:col] + lines[line][col + 1:]
+        change(line, col, line, col + 1, "")
+    change(1, 0, 1, 0, "\n")
+    comment = "// typed one character at a time, " * 8
+    for i, ch in enumerate(comment):
+        change(1, i, 1, i, ch)
+    assert version > 1000
+    resp = wire.request("mlir/convertToBytecode", {"uri": view}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    import base64
+
+    assert base64.b64decode(resp["result"]["output"]) == SMALL.read_bytes()
