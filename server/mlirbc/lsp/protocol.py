@@ -29,7 +29,7 @@ import threading
 import traceback
 from collections.abc import Awaitable
 from concurrent.futures import Future
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cattrs.errors import BaseValidationError
 from lsprotocol import types as lsp
@@ -225,7 +225,7 @@ class MlirbcProtocol(LanguageServerProtocol):
                 if not has_id or not ("result" in raw or "error" in raw):
                     raise _Refusal(JsonRpcInvalidRequest("a message needs a method (or, as a response, "
                                                          "an id and a result or an error)"), msg_id)
-                self._dispatch(self.structure_message(raw), msg_id, True)
+                self._dispatch(self.structure_message(raw), msg_id, False)  # the client answers us
                 return
             assert isinstance(method, str)
             if self._shutdown and method != lsp.EXIT:
@@ -348,7 +348,7 @@ class MlirbcProtocol(LanguageServerProtocol):
 
 def _is_notification(method: str) -> bool:
     types = lsp.METHOD_TO_TYPES.get(method)
-    return types is not None and types[1] is None and not method.endswith(("shutdown",))
+    return types is not None and types[1] is None
 
 
 def _without_traceback(error: lsp.ResponseError) -> lsp.ResponseError:
@@ -459,7 +459,8 @@ class GuardedTransport:
     _stop_event: threading.Event | None
     _server: Any
 
-    def shutdown(self) -> None: ...
+    if TYPE_CHECKING:  # pygls' JsonRPCServer.shutdown (a real method here would shadow it)
+        def shutdown(self) -> None: ...
 
     def _start_io_async(self, stdin: Any = None, stdout: Any = None) -> None:
         self._stop_event = stop = threading.Event()
