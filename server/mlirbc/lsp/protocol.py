@@ -30,6 +30,7 @@ import traceback
 from collections.abc import Awaitable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import unquote, urlsplit
 
 from cattrs.errors import BaseValidationError
 from lsprotocol import types as lsp
@@ -240,6 +241,7 @@ class MlirbcProtocol(LanguageServerProtocol):
             message = self._structure(raw, method, msg_id)
             if message is None:
                 return
+            self._check_document(method, message, msg_id)
             self._dispatch(message, msg_id, is_request)
         except _Refusal as refusal:
             if is_request:  # an id that could not be read is answered as null (JSON-RPC 2.0, 5.)
@@ -292,6 +294,22 @@ class MlirbcProtocol(LanguageServerProtocol):
             raise _Refusal(JsonRpcInvalidParams(f"invalid params for {method}: {text}"), msg_id) from None
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise _Refusal(JsonRpcInvalidParams(f"invalid params for {method}: {exc}"), msg_id) from None
+
+    def _check_document(self, method: str, message: Any, msg_id: int | str | None) -> None:
+        """The `textDocument.uri` of typed params must be a URI; a change to or the closing of a document
+        that is not open is a client's mistake to log, not the server's failure."""
+        doc = getattr(getattr(message, "params", None), "text_document", None)
+        uri = getattr(doc, "uri", None)
+        if not isinstance(uri, str):
+            return
+        try:
+            urlsplit(uri)
+        except ValueError as exc:
+            raise _Refusal(JsonRpcInvalidParams(f"params.textDocument.uri: not a URI ({exc})"),
+                           msg_id) from None
+        if method in (lsp.TEXT_DOCUMENT_DID_CHANGE, lsp.TEXT_DOCUMENT_DID_CLOSE) and \
+                unquote(uri) not in self.workspace.text_documents:
+            raise _Refusal(JsonRpcInvalidParams(f"{uri[:200]} is not open"), msg_id)
 
     def _dispatch(self, message: Any, msg_id: int | str | None, is_request: bool) -> None:
         try:

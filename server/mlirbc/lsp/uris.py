@@ -8,14 +8,22 @@ All three keep the file's path, so the path is the key.
 from __future__ import annotations
 
 import os
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 VIEW_SCHEMES = ("mlirbc", "mlir.bytecode-mlir")
 FILE_SCHEME = "file"
 
 
+def _split(uri: str) -> SplitResult | None:
+    try:
+        return urlsplit(uri)
+    except ValueError:  # e.g. `file://[` ("Invalid IPv6 URL"): not a URI of anything
+        return None
+
+
 def scheme_of(uri: str) -> str:
-    return urlsplit(uri).scheme.lower()
+    parts = _split(uri)
+    return parts.scheme.lower() if parts is not None else ""
 
 
 def is_view_uri(uri: str) -> bool:
@@ -24,7 +32,9 @@ def is_view_uri(uri: str) -> bool:
 
 def uri_key(uri: str) -> str | None:
     """The path of the bytecode file behind `uri`, or None when the URI names no local file."""
-    parts = urlsplit(uri)
+    parts = _split(uri)
+    if parts is None:
+        return None
     scheme = parts.scheme.lower()
     if scheme not in (FILE_SCHEME, *VIEW_SCHEMES):
         return None
