@@ -129,7 +129,7 @@ class WireClient:
         self.send(msg)
 
     # -- session -----------------------------------------------------------------------------------
-    def initialize(self, timeout: float = 30.0) -> dict[str, Any]:
+    def initialize(self, timeout: float = 120.0) -> dict[str, Any]:
         resp = self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}},
                             timeout=timeout)
         assert resp is not None and "result" in resp, resp

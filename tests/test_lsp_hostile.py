@@ -151,7 +151,17 @@ def test_malformed_notifications_are_logged_not_fatal(wire: WireClient) -> None:
     wire.notify("textDocument/didOpen", {"textDocument": {"uri": 5}})
     wire.notify("textDocument/didChange", "x")
     wire.notify("textDocument/didClose", {"textDocument": {"uri": "mlirbc:///never-opened"}})
+    bad = "file://[x/a.mlirbc"
+    wire.notify("textDocument/didOpen", {"textDocument": {"uri": bad, "languageId": "mlir", "version": 1,
+                                                          "text": "x"}})
+    wire.notify("textDocument/didChange", {"textDocument": {"uri": "mlirbc:///never-opened", "version": 2},
+                                           "contentChanges": [{"text": "y"}]})
+    resp = wire.request("textDocument/hover", {"textDocument": {"uri": bad},
+                                               "position": {"line": 0, "character": 0}}, timeout=WAIT)
+    assert resp is not None and resp["error"]["code"] == INVALID_PARAMS, resp
+    assert "params.textDocument.uri: not a URI" in resp["error"]["message"]
     _still_answers(wire)
+    assert b"Error in server" not in b"".join(wire.raw_bodies)
 
 
 # -- URIs and special files ----------------------------------------------------------------------------
@@ -166,6 +176,7 @@ def _special_files(tmp: Path) -> dict[str, str]:
         "file:///tmp/a%00b.mlirbc": "NUL",
         "http://example.com/x.mlirbc": "does not name a local file",
         "file://otherhost/x.mlirbc": "does not name a local file",
+        "file://[x/a.mlirbc": "does not name a local file",  # urlsplit: "Invalid IPv6 URL" (fuzzing)
         "mlirbc:/x.mlirbc?scheme=vscode-remote": "does not name a local file",
         "file:///dev/zero": "character device",
         "file:///dev/null": "character device",
