@@ -20,7 +20,15 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
+
+from .bytecode.chunks import Chunks, write_buffer
+
+Payload = bytes | bytearray | memoryview | str | Chunks | Iterable[bytes | bytearray | memoryview]
+"""What `atomic_write` writes: text (UTF-8), bytes, a view of a mapped file, streamed `Chunks`, or any
+iterable of buffers (produced while writing)."""
 
 TEMP_PREFIX = ".mlirbc-tmp."
 """Temporary files are `.mlirbc-tmp.<pid>.<random>.<target name>` in the target's folder."""
@@ -198,15 +206,30 @@ def _named_temp(folder: str, target_name: str, mode: int) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes | str,
+def write_payload(f: BinaryIO, data: Payload) -> None:
+    """Write `data` to the open file `f`, streaming: `Chunks` and iterables piece by piece, large buffers
+    (views of a mapped original) in bounded slices, so no copy of the whole output is ever made."""
+    if isinstance(data, str):
+        f.write(data.encode("utf-8"))
+    elif isinstance(data, Chunks):
+        data.write_to(f)
+    elif isinstance(data, bytes | bytearray | memoryview):
+        write_buffer(f, data)
+    else:
+        for piece in data:
+            write_buffer(f, piece)
+
+
+def atomic_write(path: str | os.PathLike[str], data: Payload,
                  base_dir: str | os.PathLike[str] | None = None) -> str:
     """Replace (or create) the regular file at `path` with `data`; returns the path written.
 
     Readers see the old file or the new one, never a mix.  On any error the temporary file is removed
-    and an existing target is left untouched.  See the module docstring for links and special files.
+    and an existing target is left untouched.  The data is streamed (`write_payload`) and renamed over the
+    target: on POSIX the rename leaves a memory map of the old file intact (see `bytecode.mapped`).  See
+    the module docstring for links and special files.
     """
     target = resolve_target(path, base_dir)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     folder = os.path.dirname(target) or "."
     _remove_stale_temps(folder)
     try:
@@ -220,10 +243,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str,
         fd, tmp = _named_temp(folder, os.path.basename(target), 0o600 if old is not None else mode)
     try:
         try:
-            view = memoryview(payload)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
+            with os.fdopen(fd, "wb", closefd=False) as f:
+                write_payload(f, data)
             if old is not None:
                 os.fchmod(fd, mode)
                 if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):

@@ -260,8 +260,12 @@ def main(argv: list[str] | None = None) -> None:
     for i, s in enumerate(seeds):
         (corpus / f"seed{i:04d}").write_bytes(s)
     max_len = args.max_len or MAX_LEN[args.target]
+    findings.mkdir(parents=True, exist_ok=True)
+    # libFuzzer's own artifacts (a crash, a timeout) go with the findings, never into the working folder;
+    # slow inputs are counted here (CPU time), not reported by libFuzzer (wall time on a shared machine).
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
-             "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1"]
+             "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1",
+             f"-artifact_prefix={findings}/", "-report_slow_units=1000000"]
     extra: dict[str, Any] = {"custom_mutator": mutate}
     if cross is not None:
         extra["custom_crossover"] = cross

@@ -237,7 +237,7 @@ def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
 def _read_dense_array(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     count = r.varint()
-    data = bytes(r.blob())
+    data = r.blob()  # (a large array stays a view of the file)
     # As the text form (and DenseArrayAttr's element types) allow: integers of width 1 or whole bytes,
     # floats of whole bytes, one element's storage per element.
     if isinstance(t, T.IntegerType):
@@ -259,12 +259,12 @@ def _read_dense_array(r: BuiltinReader) -> A.Attribute:
 
 def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
-    data = bytes(r.blob())
+    data = r.blob()  # (a large tensor stays a view of the file)
     _check_dense(t, data)
     return A.DenseElementsAttr.get(t, data)
 
 
-def _check_dense(t: T.Type, data: bytes) -> None:
+def _check_dense(t: T.Type, data: bytes | memoryview) -> None:
     """Upstream's isValidRawBuffer: the text form has no spelling for a blob of another size."""
     from ..syntax.attr_printer import element_storage_bytes, num_elements, static_shape
 

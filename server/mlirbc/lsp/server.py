@@ -16,8 +16,9 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..bytecode.mapped import FileTooLarge
 from ..errors import DecodeError
-from ..fileio import FileRefused, read_regular, stat_regular
+from ..fileio import FileRefused, stat_regular
 from ..models.registry import Registry
 from . import backend
 from .documents import Decoded, Snapshot, View, make_snapshot
@@ -191,7 +192,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
     async def _load_file(self, key: str, token: lsp.ProgressToken | None) -> Decoded:
         limit = int(self.settings.max_file_mb * 1024 * 1024)
         try:  # refused from `stat` alone: special files and oversized files are never opened
-            stat_regular(key, limit)
+            st = stat_regular(key, limit)
         except FileRefused as exc:
             more = " (setting mlirbc.limits.maxFileMB)" if "limit" in exc.reason else ""
             raise RequestFailed(f"cannot read {exc}{more}") from None
@@ -199,18 +200,24 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         registry = self.registry()
         max_index = self.settings.max_index_mb * 1e6
+        elide = self.settings.elide_larger_than
 
         def work() -> Decoded:
+            # The file is mapped, not read: its large values stay views of the map (bytecode.mapped).
+            # Mapping checks again that it is the regular file `stat` saw.
             try:
-                data, st = read_regular(key, limit)
+                module = backend.decode_file(key, registry, limit)
+            except FileTooLarge:
+                raise RequestFailed(f"{key} grew over the size limit while being opened") from None
             except FileRefused as exc:
                 raise RequestFailed(f"cannot read {exc}") from None
             except OSError as exc:
                 raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-            module = backend.decode(data, registry)
-            printed = backend.print_view(module)
+            printed = backend.print_view(module, elide)
             text: str = printed.text
-            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns)
+            data = module.source.data if module.source is not None else b""
+            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns,
+                              elide_larger_than=elide)
             if len(text) <= SMALL_INDEX:
                 decoded.index = TextIndex(text)
             return decoded
@@ -228,6 +235,8 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"{name}: {exc}") from None
         except (RequestFailed, asyncio.CancelledError):
             raise
+        except OSError as exc:
+            raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         except Exception as exc:  # a reader bug on a hostile file must not take the server down
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
@@ -261,7 +270,7 @@ def param(params: Any, name: str, default: Any = None) -> Any:
 
 FEATURES = (
     "sync", "conversion", "hover", "navigation", "symbols", "folding", "semantic_tokens",
-    "inlay_hints", "completion", "configuration",
+    "inlay_hints", "completion", "configuration", "elided",
 )
 
 
