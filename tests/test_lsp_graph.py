@@ -5,19 +5,16 @@ paging, the function list, and bad params."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
+from corpus import REPO
 from lsp_support import (
-    CONFIG,
-    REPO,
     change,
     convert_from,
     copy,
@@ -25,7 +22,6 @@ from lsp_support import (
     insert,
     open_view,
     request,
-    start,
     view_uri,
     wait_diagnostics,
 )
@@ -35,13 +31,6 @@ WHILE = "jax/rnn_scan_while.mlirbc"
 CF = "upstream/Dialect__ControlFlow__canonicalize.p03.mlirbc"
 SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str]:

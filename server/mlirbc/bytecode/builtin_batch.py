@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..ir import attributes as A
 from ..ir import types as T
+from ..ir.digest import LARGE
+from .builtin_codec import check_dense, check_dense_array, check_integer_type
 
 if TYPE_CHECKING:
     from .attrtypes import AttrTypeTable
@@ -265,10 +267,12 @@ def _a_array(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 
 def _a_dictionary(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     n, pos = d.count(pos, end)
-    entries = []
+    entries: list[tuple[A.StringAttr, Any]] = []
     for _ in range(n):
         k, pos = d.string_attr(pos)
         v, pos = d.attr(pos)
+        if not k.value or (entries and entries[-1][0].value >= k.value):
+            raise _Bail  # empty, repeated or unsorted names: the general path sorts or refuses them
         entries.append((k, v))
     return A.DictionaryAttr.get(tuple(entries)), pos
 
@@ -313,12 +317,16 @@ def _a_unit(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 
 def _a_integer(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
+    if type(t) is not T.IntegerType and type(t) is not T.IndexType:
+        raise _Bail
     bits, pos = d.apint(t, pos)
     return A.IntegerAttr.get(t, bits), pos
 
 
 def _a_float(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
+    if type(t) is not T.FloatType:
+        raise _Bail
     bits, pos = d.apint(t, pos)
     return A.FloatAttr.get(t, bits), pos
 
@@ -326,6 +334,7 @@ def _a_float(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 def _a_callsite(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     callee, pos = d.attr(pos)
     caller, pos = d.attr(pos)
+    _locs((callee, caller))
     return A.CallSiteLoc.get(callee, caller), pos
 
 
@@ -352,11 +361,13 @@ def _a_file_line_col(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 
 def _a_fused(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     locs, pos = d.attr_list(pos, end)
+    _locs(locs)
     return A.FusedLoc.get(locs, None), pos
 
 
 def _a_fused_metadata(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     locs, pos = d.attr_list(pos, end)
+    _locs(locs)
     meta, pos = d.attr(pos)
     return A.FusedLoc.get(locs, meta), pos
 
@@ -364,6 +375,7 @@ def _a_fused_metadata(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 def _a_name_loc(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     name, pos = d.string_attr(pos)
     child, pos = d.attr(pos)
+    _locs((child,))
     return A.NameLoc.get(name, child), pos
 
 
@@ -371,8 +383,16 @@ def _a_unknown_loc(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     return A.UnknownLoc.get(), pos
 
 
+def _locs(attrs: Sequence[Any]) -> None:
+    for a in attrs:
+        if not isinstance(a, A.LocationAttr) and not A.is_location(a):
+            raise _Bail  # the general path says what is wrong
+
+
 def _blob(d: BatchDecoder, pos: int, end: int) -> tuple[bytes, int]:
     n, pos = d.count(pos, end)
+    if n >= LARGE:
+        raise _Bail  # a large payload stays a view of the (mapped) file: the general path keeps it so
     return bytes(d.data[pos:pos + n]), pos + n
 
 
@@ -380,12 +400,14 @@ def _a_dense_array(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
     count, pos = _varint(d.data, pos)
     blob, pos = _blob(d, pos, end)
+    check_dense_array(t, count, blob)
     return A.DenseArrayAttr.get(t, count, blob), pos
 
 
 def _a_dense_elements(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
     blob, pos = _blob(d, pos, end)
+    check_dense(t, blob)
     return A.DenseElementsAttr.get(t, blob), pos
 
 
@@ -416,6 +438,7 @@ _ATTR_FNS: tuple[Callable[[BatchDecoder, int, int], tuple[Any, int]] | None, ...
 
 def _t_integer(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     v, pos = _varint(d.data, pos)
+    check_integer_type(v >> 2, v & 3)
     return T.IntegerType.get(v >> 2, v & 3), pos
 
 

@@ -17,6 +17,8 @@ from ..ir import types as T
 from ..models.api import EntryReader, EntryWriter
 
 _MASK64 = (1 << 64) - 1
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""IntegerType::kMaxWidth: the widest integer type MLIR has (and the text parser accepts)."""
 
 
 class BuiltinReader(EntryReader, Protocol):
@@ -133,7 +135,17 @@ def _read_dictionary(r: BuiltinReader) -> A.Attribute:
     if n > r_remaining(r):
         raise ValueError(f"dictionary of {n} entries is longer than the entry")
     entries = tuple((_string_attr(r.attr()), r.attr()) for _ in range(n))
-    return A.DictionaryAttr.get(entries)
+    if getattr(r, "scan", False):
+        return A.DictionaryAttr.get(entries)
+    # As DictionaryAttr::get: entries sorted by name (the text form reads back sorted); an empty or
+    # repeated name is refused (upstream asserts; the text form cannot say it).
+    ordered = tuple(sorted(entries, key=lambda e: e[0].value))
+    for i, (name, _) in enumerate(ordered):
+        if not name.value:
+            raise ValueError("dictionary entry with an empty name")
+        if i and ordered[i - 1][0].value == name.value:
+            raise ValueError(f"dictionary repeats the name {name.value.decode('utf-8', 'replace')!r}")
+    return A.DictionaryAttr.get(ordered)
 
 
 def _read_string(r: BuiltinReader) -> A.Attribute:
@@ -169,16 +181,28 @@ def _read_unit(r: BuiltinReader) -> A.Attribute:
 
 def _read_integer(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    if not isinstance(t, T.IntegerType | T.IndexType):
+        raise ValueError("integer attribute of a type that is neither integer nor index")
     return A.IntegerAttr.get(t, read_apint(r, bit_width(t)))
 
 
 def _read_float(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    if not isinstance(t, T.FloatType) and not getattr(r, "scan", False):
+        raise ValueError("float attribute of a type that is not a float type")
     return A.FloatAttr.get(t, read_apint(r, bit_width(t)))
 
 
+def _loc(r: BuiltinReader, a: A.Attribute) -> A.Attribute:
+    """A location where the format wants one (upstream reads these as LocationAttr)."""
+    if not A.is_location(a) and not getattr(r, "scan", False):
+        raise ValueError(f"a {type(a).__name__} where a location belongs")
+    return a
+
+
 def _read_callsite_loc(r: BuiltinReader) -> A.Attribute:
-    return A.CallSiteLoc.get(r.attr(), r.attr())
+    callee = _loc(r, r.attr())
+    return A.CallSiteLoc.get(callee, _loc(r, r.attr()))
 
 
 def _read_file_line_col_loc(r: BuiltinReader) -> A.Attribute:
@@ -187,17 +211,17 @@ def _read_file_line_col_loc(r: BuiltinReader) -> A.Attribute:
 
 
 def _read_fused_loc(r: BuiltinReader) -> A.Attribute:
-    return A.FusedLoc.get(_attr_list(r), None)
+    return A.FusedLoc.get(tuple(_loc(r, a) for a in _attr_list(r)), None)
 
 
 def _read_fused_loc_with_metadata(r: BuiltinReader) -> A.Attribute:
-    locs = _attr_list(r)
+    locs = tuple(_loc(r, a) for a in _attr_list(r))
     return A.FusedLoc.get(locs, r.attr())
 
 
 def _read_name_loc(r: BuiltinReader) -> A.Attribute:
     name = _string_attr(r.attr())
-    return A.NameLoc.get(name, r.attr())
+    return A.NameLoc.get(name, _loc(r, r.attr()))
 
 
 def _read_unknown_loc(r: BuiltinReader) -> A.Attribute:
@@ -205,19 +229,68 @@ def _read_unknown_loc(r: BuiltinReader) -> A.Attribute:
 
 
 def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
+    from ..syntax.attr_printer import is_shaped
+
     t = r.type()
+    if not is_shaped(t):
+        raise ValueError("dense resource elements need a shaped type")
     return A.DenseResourceElementsAttr.get(t, r.resource_key(r.varint()))
 
 
 def _read_dense_array(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     count = r.varint()
-    return A.DenseArrayAttr.get(t, count, r.blob())  # a large array stays a view of the file
+    data = r.blob()  # (a large array stays a view of the file)
+    check_dense_array(t, count, data)
+    return A.DenseArrayAttr.get(t, count, data)
+
+
+def check_dense_array(t: T.Type, count: int, data: bytes | memoryview) -> None:
+    """As the text form (and DenseArrayAttr's element types) allow: integers of width 1 or whole bytes,
+    floats of whole bytes, one element's storage per element."""
+    if isinstance(t, T.IntegerType):
+        size = 1 if t.width == 1 else t.width // 8 if t.width % 8 == 0 else 0
+    elif isinstance(t, T.FloatType):
+        from ..syntax.floats import SEMANTICS
+
+        sem = SEMANTICS[t.name]
+        size = sem.storage_bytes if sem.width % 8 == 0 else 0
+    else:
+        size = 0
+    if not size:
+        raise ValueError(f"dense array of element type {type(t).__name__} (integers and floats of whole "
+                         "bytes, or i1, only)")
+    if len(data) != size * count:
+        raise ValueError(f"dense array of {count} elements has {len(data)} bytes of data")
 
 
 def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
-    return A.DenseElementsAttr.get(t, r.blob())  # a large tensor stays a view of the file
+    data = r.blob()  # (a large tensor stays a view of the file)
+    check_dense(t, data)
+    return A.DenseElementsAttr.get(t, data)
+
+
+def check_dense(t: T.Type, data: bytes | memoryview) -> None:
+    """Upstream's isValidRawBuffer: the text form has no spelling for a blob of another size."""
+    from ..syntax.attr_printer import element_storage_bytes, num_elements, static_shape
+
+    shape = static_shape(t)
+    element = getattr(t, "element", None)
+    if shape is None or not isinstance(element, T.Type):
+        raise ValueError("dense elements need a statically shaped type")
+    count = num_elements(shape)
+    if isinstance(element, T.IntegerType) and element.width == 1:
+        ok = (len(data) == 1 and (data[0] in (0, 0xFF) or count == 1)) or \
+            len(data) in ((count + 7) // 8, count)
+    else:
+        size = element_storage_bytes(element)
+        if size is None:
+            raise ValueError(f"dense elements of an element type that has no dense storage "
+                             f"({type(element).__name__})")
+        ok = len(data) in (size, size * count)
+    if not ok:
+        raise ValueError(f"dense elements blob of {len(data)} bytes does not fit {count} elements")
 
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:
@@ -414,7 +487,19 @@ def _w_vector(t: T.VectorType, w: BuiltinWriter) -> None:
 # -- reading the type codes ------------------------------------------------------------------------
 def _r_integer_type(r: BuiltinReader) -> T.Type:
     v = r.varint()
-    return T.IntegerType.get(v >> 2, v & 3)
+    width, signedness = v >> 2, v & 3
+    check_integer_type(width, signedness)
+    return T.IntegerType.get(width, signedness)
+
+
+def check_integer_type(width: int, signedness: int) -> None:
+    """The text form has no spelling for signedness 3, nor for widths past MLIR's limit: upstream prints
+    such a type as another one (`i32`), so reading it would silently change the IR."""
+    if signedness == 3:
+        raise ValueError("integer type with signedness 3 (only signless 0, signed 1 and unsigned 2 "
+                         "exist)")
+    if width > MAX_INTEGER_WIDTH:
+        raise ValueError(f"integer type of width {width} (at most {MAX_INTEGER_WIDTH})")
 
 
 

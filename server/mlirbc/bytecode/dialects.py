@@ -28,6 +28,10 @@ def decode_dialects(
         else:
             idx, has_version = r.varint(), False
         entry = DialectEntry(_string(strings, idx, r, at))
+        if any(d.name == entry.name for d in dialects):
+            # The view keys dialect versions by name: two entries could not both be said (upstream
+            # never writes them).
+            raise r.error(f"dialect '{entry.name}' is listed twice", at)
         if has_version:
             sec_at = r.pos
             sec = read_section(r)
@@ -38,6 +42,7 @@ def decode_dialects(
     if version >= 4:
         r.varint()  # total op-name count: only a size hint
     op_names: list[OpName] = []
+    flags: dict[tuple[str, str], bool] = {}
     while not r.at_end():
         at = r.pos
         d = r.varint()
@@ -51,7 +56,12 @@ def decode_dialects(
                 idx, registered = r.varint_flag()
             else:
                 idx, registered = r.varint(), True
-            op_names.append(OpName(dialect, _string(strings, idx, r, at), registered))
+            name = OpName(dialect, _string(strings, idx, r, at), registered)
+            if flags.setdefault((dialect, name.name), registered) != registered:
+                # One op name is one OperationName upstream; the text view cannot say it twice.
+                raise r.error(f"op name '{name.full}' is listed both as registered and as "
+                              "unregistered", at)
+            op_names.append(name)
     return dialects, op_names
 
 

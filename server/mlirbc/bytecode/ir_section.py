@@ -11,11 +11,10 @@ import sys
 from ..errors import DecodeError
 from ..ir.attributes import (
     Attribute,
-    DialectAttr,
     DictionaryAttr,
-    FallbackAttr,
     LocationAttr,
     UnknownLoc,
+    is_location,
 )
 from ..ir.operation import (
     PROPS_FALLBACK,
@@ -28,7 +27,7 @@ from ..ir.operation import (
     Region,
     Value,
 )
-from ..ir.types import Type
+from ..ir.types import NoneType, Type
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
@@ -81,6 +80,8 @@ class IRDecoder:
         """Attribute classes already seen to be locations (the check is per op)."""
         self.pending = 0
         """Uses of values not defined yet (forward references) that are still waiting."""
+        self.forwards: list[_Forward] = []
+        """Every forward reference made; `seal` replaces those never defined after a failure."""
         self.prop_seq: list[int] = []
         """The properties index of every op with properties, in reading (= writing) order."""
         self.sections: dict[Operation, tuple[int, int, int, int]] = {}
@@ -105,6 +106,16 @@ class IRDecoder:
         self._check_use_orders()
         return op
 
+    def seal(self) -> None:
+        """After decoding stopped part-way: operands still waiting for a definition that never came
+        become values of type `none` that no op defines, so the partial IR holds only real values (the
+        printer shows them as mlir-opt shows an undefined value)."""
+        for fwd in self.forwards:
+            for op, k in fwd.uses:
+                if op.operands[k] is fwd:  # type: ignore[comparison-overlap]
+                    op.operands[k] = Value(NoneType.get())
+        self.forwards.clear()
+
     # -- pieces ---------------------------------------------------------------------------------
     def _attr(self, r: ByteReader) -> Attribute:
         at = r.pos
@@ -127,7 +138,7 @@ class IRDecoder:
     def _location(self, r: ByteReader) -> Attribute:
         at = r.pos
         loc = self._attr(r)
-        if not isinstance(loc, (LocationAttr, DialectAttr, FallbackAttr)):
+        if not is_location(loc):
             raise r.error("op location is not a location attribute", at)
         return loc
 
@@ -266,10 +277,11 @@ class IRDecoder:
                 r.pos = pos
                 loc = table.attr(a)
             if type(loc) not in loc_types:
-                if not isinstance(loc, (LocationAttr, DialectAttr, FallbackAttr)):
+                if not is_location(loc):  # type: ignore[arg-type]  # a type fails the check
                     r.pos = pos
                     raise r.error("op location is not a location attribute", at)
-                loc_types.add(type(loc))
+                if isinstance(loc, LocationAttr):  # (a dialect attribute is one by its text, not class)
+                    loc_types.add(type(loc))
             op = new_op(Operation)
             op.op_name = name
             op.location = loc  # type: ignore[assignment]  # checked above: a location attribute
@@ -417,6 +429,7 @@ class IRDecoder:
                             v = _Forward(at)
                             values[vid] = v
                             self.pending += 1
+                            self.forwards.append(v)
                         v.uses.append((op, k))
                     operands.append(v)  # type: ignore[arg-type]  # a _Forward is patched when defined
             r.pos = pos

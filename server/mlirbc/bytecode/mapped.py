@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import stat
 import tempfile
 import weakref
 from dataclasses import dataclass
@@ -109,15 +110,26 @@ def open_mapped(path: str | os.PathLike[str], max_size: int | None = None,
                 strategy: str | None = None) -> MappedFile:
     """Map `path` read-only (see the module docstring for `strategy`, default `MAP_STRATEGY`).
 
-    Raises OSError when the file cannot be opened and FileTooLarge (before mapping anything) when it is
-    larger than `max_size`.
+    Raises OSError when the file cannot be opened (`fileio.FileRefused`, an OSError, for anything but a
+    regular file, checked before opening) and FileTooLarge (before mapping anything) when it is larger
+    than `max_size`.
     """
     strategy = strategy or MAP_STRATEGY
     if strategy not in (IN_PLACE, SHADOW):
         raise ValueError(f"unknown map strategy {strategy!r}")
+    from ..fileio import FileRefused, stat_regular
+
+    # Nothing is opened before `stat` says it is a regular file of acceptable size: opening a FIFO would
+    # block, and a device never ends.  It is opened non-blocking, and must still be that file.
+    before = stat_regular(path)
     name = os.fspath(path)
-    with open(name, "rb") as f:
+    if max_size is not None and before.st_size > max_size:
+        raise FileTooLarge(name, before.st_size, max_size)
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (before.st_dev, before.st_ino):
+            raise FileRefused(name, "changed while being opened")
         identity = FileIdentity.of(st)
         if max_size is not None and st.st_size > max_size:
             raise FileTooLarge(name, st.st_size, max_size)

@@ -49,7 +49,7 @@ def dialect_version(table: AttrTypeTable, dialect: str) -> bytes | None:
     return None
 
 
-def _accepts_version(model: object, version: bytes) -> bool:
+def accepts_version(model: object, version: bytes) -> bool:
     """Models opt in to dialect versions with `accepts_dialect_version(payload) -> bool`; a model without
     it knows only the unversioned dialect, so any written version is newer than it knows."""
     accepts = getattr(model, "accepts_dialect_version", None)
@@ -82,7 +82,7 @@ def decode_op_properties(
         if dreg is not None:
             reason += producer_note(dreg.model, table.producer)
     version = dialect_version(table, op_name.dialect)
-    if model is not None and version is not None and not _accepts_version(model, version):
+    if model is not None and version is not None and not accepts_version(model, version):
         reason = (f"the file's '{op_name.dialect}' dialect version (0x{version.hex()}) is newer than the "
                   f"model ({lookup.origin}) knows")
         model = None

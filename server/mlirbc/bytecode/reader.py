@@ -26,6 +26,7 @@ from .stream import ByteReader
 from .strings import decode_strings
 from .template import FallbackNote, Template
 from .verify import verify
+from .writable import PROPERTIES_FROM, PropertyCheck
 
 _REQUIRED = (SectionId.STRING, SectionId.DIALECT, SectionId.ATTR_TYPE, SectionId.ATTR_TYPE_OFFSET,
              SectionId.IR)
@@ -130,12 +131,23 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
         problem = verify(module.root)
         if problem is not None:
             raise problem
+        if version >= PROPERTIES_FROM:
+            # A registered op stored without the properties its model requires (upstream's verifier
+            # refuses it; the writer could not write it again).
+            check = PropertyCheck(reg, version)
+            for op in module.root.walk():
+                if op.properties is None:
+                    found = check.problem(op)
+                    if found is not None:
+                        raise DecodeError(found, max(op.offset, 0), "IR")
     except DecodeError as exc:
+        decoder.seal()
         module.root = decoder.root
         module.error = exc
         if module.root is None:
             raise
     except RecursionError:
+        decoder.seal()
         module.root = decoder.root
         module.error = DecodeError("attributes or regions nested too deeply to decode",
                                    ir.header_offset, "IR")

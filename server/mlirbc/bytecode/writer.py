@@ -38,6 +38,7 @@ from .sections import SectionId, frame_section
 from .stream import ByteWriter
 from .strings import StringTable, encode_strings
 from .template import Template, template_of
+from .writable import problems as structural_problems
 
 DEFAULT_PRODUCER = "MLIR22.1.8"
 SECTION_ORDER = (SectionId.DIALECT, SectionId.ATTR_TYPE_OFFSET, SectionId.ATTR_TYPE, SectionId.IR,
@@ -110,6 +111,11 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         producer = base.producer
     if "\0" in producer:
         raise EncodeError("the producer string cannot contain a NUL character")
+    try:
+        producer.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise EncodeError(f"the producer string cannot be written: {exc.reason} at character {exc.start}"
+                          ) from None
     reg = registry if registry is not None else default_registry()
     problems = reg.write_problems(module, producer, version)
     if problems:
@@ -122,7 +128,9 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     if src is not None and tmpl is not None and version == tmpl.version and not num.derive_registered:
         spans = src.isolated_sections
         reuse = {op: spans[op] for op in unchanged if op in spans}
-    num.run(root, reuse)
+    num.run(root, reuse)  # (checks the IR's shape, naming what is malformed)
+    for problem in structural_problems(root, reg, version, module.dialects, first_only=True):
+        raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
     if tmpl is not None:
         # Template entries are copied, not re-numbered, so their resource references are not seen by the

@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import NoReturn
 
 from ..bytecode.chunks import Chunks, FileRange
@@ -21,7 +20,7 @@ from ..bytecode.reader import read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
-from ..fileio import atomic_write
+from ..fileio import FileRefused, atomic_write, read_regular
 from ..ir.module import Module
 from ..models.build import models
 from ..models.registry import Registry
@@ -41,6 +40,15 @@ def _registry(args: argparse.Namespace) -> Registry:
     for p in reg.problems:  # an installed plugin that fails only costs its own models
         print(f"mlirbc: warning: model plugin skipped: {p}", file=sys.stderr)
     return reg
+
+
+def _read(path: str) -> bytes:
+    try:
+        return read_regular(path)[0]
+    except FileRefused as exc:
+        raise _UsageError(f"cannot read {exc}") from None
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 class _UsageError(Exception):
@@ -151,10 +159,7 @@ def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
 
 
 def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | None:
-    try:
-        text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
-    except OSError as exc:
-        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = _read(path).decode("utf-8", "surrogateescape")
     result = parse_module(text, template=template, registry=reg)
     _print_diagnostics(path, result.diagnostics)
     return None if result.errors else result.module
@@ -348,3 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except FileRefused as exc:
+        print(f"mlirbc: cannot write {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # writing the output: nothing was replaced
+        print(f"mlirbc: cannot write {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1

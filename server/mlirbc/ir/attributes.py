@@ -323,3 +323,11 @@ class FallbackAttr(Attribute):
     def dialect(self) -> str:
         return self.dialect_name
 
+
+
+def is_location(a: Attribute) -> bool:
+    """Whether `a` can stand where a location belongs: a builtin location, or an attribute of another
+    dialect (`loc(#foo.bar<...>)`, kept as text or opaque), as the text form can say it."""
+    if isinstance(a, LocationAttr | FallbackAttr):
+        return True
+    return isinstance(a, DialectAttr) and a.text.startswith("#")

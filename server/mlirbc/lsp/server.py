@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
@@ -23,6 +22,7 @@ from ..bytecode.reader import read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import prepare
 from ..errors import DecodeError
+from ..fileio import FileRefused, stat_regular
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.edits import printed_state
@@ -30,6 +30,7 @@ from ..view.printer import print_module
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
 from .positions import encoding_name
+from .protocol import GuardedTransport, MlirbcProtocol
 from .settings import Settings, build_models
 from .uris import uri_key
 
@@ -52,7 +53,7 @@ class RequestFailed(JsonRpcException):
     CODE = -32803  # LSP RequestFailed
 
 
-class MlirbcProtocol(LanguageServerProtocol):
+class ViewProtocol(MlirbcProtocol):
     """pygls' protocol, minus its copy of every open document: the server keeps each view's text itself
     (`View`) and applies incremental changes to it in place, so a keystroke in a 14 MB view neither
     splits the text into lines nor holds it twice."""
@@ -75,10 +76,14 @@ class MlirbcProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
+    def is_open(self, uri: str) -> bool:
+        server = self._server
+        return isinstance(server, MlirbcServer) and uri in server.views
 
-class MlirbcServer(LanguageServer):
+
+class MlirbcServer(GuardedTransport, LanguageServer):
     def __init__(self) -> None:
-        super().__init__("mlirbc-lsp", __version__, protocol_cls=MlirbcProtocol,
+        super().__init__("mlirbc-lsp", __version__, protocol_cls=ViewProtocol,
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self._models: Registry | None = None
@@ -220,22 +225,27 @@ class MlirbcServer(LanguageServer):
 
     async def _load_file(self, key: str, token: lsp.ProgressToken | None) -> Decoded:
         limit = int(self.settings.max_file_mb * 1024 * 1024)
-        try:
-            st = os.stat(key)
+        try:  # refused from `stat` alone: special files and oversized files are never opened
+            st = stat_regular(key, limit)
+        except FileRefused as exc:
+            more = " (setting mlirbc.limits.maxFileMB)" if "limit" in exc.reason else ""
+            raise RequestFailed(f"cannot read {exc}{more}") from None
         except OSError as exc:
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-        if st.st_size > limit:
-            raise RequestFailed(f"{key} is {st.st_size} bytes, over the limit of {limit} bytes "
-                                "(setting mlirbc.limits.maxFileMB)")
         registry = self.registry()
         elide = self.settings.elide_larger_than
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (bytecode.mapped).
+            # Mapping checks again that it is the regular file `stat` saw.
             try:
                 module = read_bytecode_file(key, registry, max_size=limit)
             except FileTooLarge:
                 raise RequestFailed(f"{key} grew over the size limit while being opened") from None
+            except FileRefused as exc:
+                raise RequestFailed(f"cannot read {exc}") from None
+            except OSError as exc:
+                raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
             state = printed_state(module, print_module(module, elide_larger_than=elide))
             src = template_of(module)
             data = src.data if src is not None else b""

@@ -7,14 +7,23 @@ All three keep the file's path, so the path is the key.
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit
+import os
+from urllib.parse import SplitResult, unquote, urlsplit
 
 VIEW_SCHEMES = ("mlirbc", "mlir.bytecode-mlir")
 FILE_SCHEME = "file"
 
 
+def _split(uri: str) -> SplitResult | None:
+    try:
+        return urlsplit(uri)
+    except ValueError:  # e.g. `file://[` ("Invalid IPv6 URL"): not a URI of anything
+        return None
+
+
 def scheme_of(uri: str) -> str:
-    return urlsplit(uri).scheme.lower()
+    parts = _split(uri)
+    return parts.scheme.lower() if parts is not None else ""
 
 
 def is_view_uri(uri: str) -> bool:
@@ -23,7 +32,9 @@ def is_view_uri(uri: str) -> bool:
 
 def uri_key(uri: str) -> str | None:
     """The path of the bytecode file behind `uri`, or None when the URI names no local file."""
-    parts = urlsplit(uri)
+    parts = _split(uri)
+    if parts is None:
+        return None
     scheme = parts.scheme.lower()
     if scheme not in (FILE_SCHEME, *VIEW_SCHEMES):
         return None
@@ -33,6 +44,8 @@ def uri_key(uri: str) -> str | None:
             return None  # a remote file: its bytes are not on this machine
     path = unquote(parts.path)
     if parts.netloc and parts.netloc.lower() != "localhost":
+        if os.name != "nt":
+            return None  # `file://host/p`: a file on another machine
         path = f"//{parts.netloc}{path}"  # UNC-style authority
     if len(path) >= 3 and path[0] == "/" and path[2] == ":":
         path = path[1:]  # `/C:/x` on Windows

@@ -69,6 +69,7 @@ from ..ir.types import (
 from .attr_printer import (
     element_storage_bytes,
     identity_layout_text,
+    is_shaped,
     num_elements,
     print_type,
     static_shape,
@@ -103,6 +104,7 @@ from .lexer import (
     SYMBOL,
     Lexer,
     Token,
+    int_literal,
     string_value,
 )
 
@@ -139,6 +141,8 @@ def _simple_type(name: str) -> Type | None:
     else:
         m = _INT_TYPE_RE.fullmatch(name)
         if m is None:
+            return None
+        if len(m.group(2)) > 8:
             return None
         width = int(m.group(2))
         if width > _MAX_INT_WIDTH:
@@ -356,6 +360,13 @@ class Parser:
                 return t
         return self._guarded(self._type)
 
+    def _int_value(self, tok: Token) -> int:
+        """An INT token's value: `0x` hexadecimal or decimal (leading zeros allowed)."""
+        try:
+            return int_literal(tok.text)
+        except ValueError as exc:
+            raise self.error(str(exc), tok) from None
+
     def _guarded(self, parse: Callable[[], _T]) -> _T:
         """Run a parse, turning Python's recursion limit (absurd nesting) into a located TextError."""
         if self._nested:
@@ -433,7 +444,8 @@ class Parser:
                 dims.append(DYNAMIC)
                 scalable.append(False)
                 continue
-            value = int(fixed or scaled)
+            digits = (fixed or scaled).lstrip("0")
+            value = int(digits or "0") if len(digits) <= 19 else 1 << 63
             if value >= 1 << 63:
                 raise TextError("dimension too large", self.span(m.start(), m.end()))
             dims.append(value)
@@ -826,10 +838,9 @@ class Parser:
 
     def _int_bits(self, num: Token, negative: bool, t: Type, what: str) -> int:
         """buildAttributeAPInt: the literal's bit pattern in the type's width, range-checked."""
-        text = num.text
         if num.kind != INT:
             raise self.error("expected integer elements, but parsed floating-point", num)
-        value = _int_literal(text)
+        value = self._int_value(num)
         width = t.width if isinstance(t, IntegerType) else 64
         ok = value.bit_length() <= width
         if ok:
@@ -929,9 +940,7 @@ class Parser:
         self.expect(":", "expected ':'")
         type_tok = self.tok
         t = self._type()
-        if not isinstance(
-            t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType | UnrankedMemRefType
-        ):
+        if not is_shaped(t):
             raise self.error("elements literal must be a shaped type", type_tok)
         if static_shape(t) is None:
             raise self.error("elements literal type must have static shape", type_tok)
@@ -1111,7 +1120,11 @@ class Parser:
             raise self.error("expected identifier key for 'resource' entry", key_tok)
         self.advance()
         self.expect(">", "expected '>'")
-        t = self._parse_shaped_literal_type(kw)
+        self.expect(":", "expected ':'")
+        type_tok = self.tok
+        t = self._type()
+        if not is_shaped(t):  # any shaped type: a resource's shape may be dynamic (as upstream)
+            raise self.error("`dense_resource` expected a shaped type", type_tok)
         if self.elided is not None and key.startswith(TOKEN_PREFIX) and \
                 not self.elided.is_literal_key(key):
             ph = token_placeholder(key, ELEMENTS, t)
@@ -1207,7 +1220,7 @@ class Parser:
         if not FINGERPRINT_RE.fullmatch(fp):
             raise self.error("a fingerprint is 16 hex digits, or full_ and 16 hex digits", fp_tok)
         span = self.span(tok.start, self.prev_end)
-        size = _int_literal(size_tok.text)
+        size = self._int_value(size_tok)
         if is_type:
             return self.elided.fallback_type(Placeholder(FALLBACK_TYPE, size, fp, dialect=dialect), span)
         if element is not None:
@@ -1218,7 +1231,7 @@ class Parser:
         self.advance()
         self.expect("[", "expected '[' after 'distinct'")
         id_tok = self.expect(INT, "expected distinct ID")
-        ident = _int_literal(id_tok.text)
+        ident = self._int_value(id_tok)
         self.expect("]", "expected ']' to close distinct ID")
         self.expect("<", "expected '<' after distinct ID")
         referenced: Attribute
@@ -1333,16 +1346,13 @@ class Parser:
         tok = self.tok
         if tok.kind != INT:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
-        value = _int_literal(tok.text)
+        value = self._int_value(tok)
         if value > _U32_MAX:
             raise self.error(f"expected integer {what} number in FileLineColRange", tok)
         self.advance()
         return value
 
 
-def _int_literal(text: str) -> int:
-    """An INT token's value: `0x` hexadecimal or decimal (leading zeros allowed)."""
-    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _is_layout(a: Attribute) -> bool:

@@ -374,7 +374,7 @@ def _print_dense_array(a: DenseArrayAttr) -> str:
         ]
     else:
         width = _int_width(et)
-        if width == 1 and isinstance(et, IntegerType) and et.signedness == 0:
+        if width == 1:  # any i1, signed or not, as upstream prints (and parses) it
             items = ["true" if data[i] & 1 else "false" for i in range(a.count)]
         else:
             size = max(1, width // 8)
@@ -389,6 +389,12 @@ def _print_dense_array(a: DenseArrayAttr) -> str:
 
 
 # -- dense elements ------------------------------------------------------------------------------
+
+
+def is_shaped(t: Type) -> bool:
+    """A builtin shaped type (what elements attributes and `dense_resource` need)."""
+    return isinstance(t, RankedTensorType | VectorType | MemRefType | UnrankedTensorType
+                      | UnrankedMemRefType)
 
 
 def static_shape(t: Type) -> tuple[int, ...] | None:

@@ -74,18 +74,19 @@ PROPERTIES = "properties"
 BLOB = "blob"
 
 _FP = r"(?:full_)?[0-9a-f]{16}"
+# (sizes have at most 19 digits: a longer number is no placeholder, and int() of it would be slow or fail)
 FINGERPRINT_RE = re.compile(_FP)
-TOKEN_RE = re.compile(rf"mlirbc\.elided\.([0-9]+)\.({_FP})")
+TOKEN_RE = re.compile(rf"mlirbc\.elided\.([0-9]{{1,19}})\.({_FP})")
 """The placeholder token (full match: a string placeholder's text)."""
 BLOB_RE = re.compile(
-    r'// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]+) bytes, '
-    rf"alignment ([0-9]+), fingerprint ({_FP})[ \t]*$")
+    r'// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{1,19}) bytes, '
+    rf"alignment ([0-9]{{1,19}}), fingerprint ({_FP})[ \t]*$")
 FIND_RE = re.compile(
-    rf'dense_resource<(mlirbc\.elided\.([0-9]+)\.({_FP}))>'
-    rf'|"mlirbc\.elided\.([0-9]+)\.({_FP})"'
-    rf'|([#!])mlirbc\.elided<((?:[^<>,]|<[^<>]*>)*), ([0-9]+), "({_FP})">'
-    rf'|// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]+) bytes, '
-    rf'alignment ([0-9]+), fingerprint ({_FP})')
+    rf'dense_resource<(mlirbc\.elided\.([0-9]{{1,19}})\.({_FP}))>'
+    rf'|"mlirbc\.elided\.([0-9]{{1,19}})\.({_FP})"'
+    rf'|([#!])mlirbc\.elided<((?:[^<>,]|<[^<>]*>)*), ([0-9]{{1,19}}), "({_FP})">'
+    rf'|// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{{1,19}}) bytes, '
+    rf'alignment ([0-9]{{1,19}}), fingerprint ({_FP})')
 """Any placeholder in a line of text (for hover): groups per form, see `find_placeholders`."""
 
 Value = Attribute | Type | ResourceEntry | Bytes

@@ -210,6 +210,20 @@ def round_to_float(sign: int, num: int, den: int, sem: FloatSemantics) -> int:
 _DECIMAL_RE = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?")
 
 
+_EXACT_DIGITS = 12_000
+
+
+def _decimal_int(digits: str) -> int:
+    """int(digits) past Python's per-conversion digit limit (chunks of 4000 digits)."""
+    if len(digits) <= 4000:
+        return int(digits)
+    value = 0
+    for i in range(0, len(digits), 4000):
+        chunk = digits[i:i + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
 def decimal_to_float_exact(text: str, sem: FloatSemantics) -> int:
     """A decimal literal correctly rounded straight into `sem` (APFloat's string constructor)."""
     m = _DECIMAL_RE.fullmatch(text)
@@ -220,14 +234,25 @@ def decimal_to_float_exact(text: str, sem: FloatSemantics) -> int:
     digits = (int_part + frac_part).lstrip("0")
     if not digits:
         return float_zero(sign, sem)
-    exp10 = int(m.group(4) or 0) - len(frac_part)
+    exp_text = (m.group(4) or "0").lstrip("+")
+    exp_digits = exp_text.lstrip("-").lstrip("0")
+    if len(exp_digits) > 7:  # beyond any format's range either way: no huge int() conversion
+        exp_text = ("-" if exp_text.startswith("-") else "") + "9999999"
+    exp10 = int(exp_text) - len(frac_part)
     # Clamp absurd exponents before building huge powers of ten: beyond these the result is decided.
     magnitude = exp10 + len(digits)
     if magnitude > 5000:
         return float_inf(sign, sem)
     if magnitude < -5100:
         return float_zero(sign, sem)
-    num = int(digits)
+    if len(digits) > _EXACT_DIGITS:
+        # More significant digits than any binary midpoint of these formats has (f80/f128 subnormal
+        # midpoints: under 11,600): the rest cannot change the rounding, a nonzero tail only breaks
+        # ties, which a sticky last digit keeps doing.
+        sticky = "1" if digits[_EXACT_DIGITS:].strip("0") else "0"
+        exp10 += len(digits) - _EXACT_DIGITS - 1
+        digits = digits[:_EXACT_DIGITS] + sticky
+    num = _decimal_int(digits)
     if exp10 >= 0:
         return round_to_float(sign, num * 10**exp10, 1, sem)
     return round_to_float(sign, num, 10**-exp10, sem)

@@ -70,7 +70,11 @@ PUNCTUATION = frozenset(
 
 # Possessive quantifiers: the character classes are disjoint, so backtracking could never match
 # differently, and without it an unterminated string fails in one linear scan.
-_STR = r'"[^"\\\n\v\f]*+(?:\\(?:["\\nt]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*+)*+"'
+# Lone surrogates that stand for no byte (only U+DC80-U+DCFF are `surrogateescape`d bytes) are not text:
+# they can reach the lexer from an editor (JSON's "\\ud800") but can never be written, so no string holds
+# one.
+BAD_SURROGATES = "\ud800-\udc7f\udd00-\udfff"
+_STR = rf'"[^"\\\n\v\f{BAD_SURROGATES}]*+(?:\\(?:["\\nt]|[0-9A-Fa-f]{{2}})[^"\\\n\v\f{BAD_SURROGATES}]*+)*+"'
 _SUFFIX = r"(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)"
 
 # Order matters only where alternatives share a first character: `{-#`/`#-}` before `{`/`#name`,
@@ -97,7 +101,12 @@ _GROUP_KINDS: list[str | None] = [None] * (_TOKEN_RE.groups + 1)
 for _name, _index in _TOKEN_RE.groupindex.items():
     _GROUP_KINDS[_index] = None if _name == "comment" else _name
 _WS_RE = re.compile(r"[ \t\r\n]*")
-_STRING_BODY_RE = re.compile(r'(?:[^"\\\n\v\f]++|\\(?:["\\nt]|[0-9A-Fa-f]{2}))*+')
+_STRING_BODY_RE = re.compile(rf'(?:[^"\\\n\v\f{BAD_SURROGATES}]++|\\(?:["\\nt]|[0-9A-Fa-f]{{2}}))*+')
+BAD_SURROGATE_RE = re.compile(f"[{BAD_SURROGATES}]")
+_ANY_STR_RE = re.compile(r'"[^"\\\n\v\f]*+(?:\\(?:["\\nt]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*+)*+"')
+MAX_DECIMAL_DIGITS = 20_000
+"""Longer decimal literals are refused: converting them costs time quadratic in their length (write wide
+values in hex, which converts in linear time)."""
 STRING_RE = re.compile(_STR)
 """A complete string literal (quotes included), for scanners that walk raw text."""
 _ESCAPE_RE = re.compile(r'\\(["\\nt]|[0-9A-Fa-f]{2})')
@@ -138,16 +147,43 @@ def decode_string(body: str) -> bytes:
     `surrogateescape`) turn back into the raw bytes they stood for.
     """
     if "\\" not in body:
-        return body.encode("utf-8", "surrogateescape")
+        return _utf8(body)
     out = bytearray()
     pos = 0
     for m in _ESCAPE_RE.finditer(body):
-        out += body[pos : m.start()].encode("utf-8", "surrogateescape")
+        out += _utf8(body[pos : m.start()])
         esc = m.group(1)
         out += _SIMPLE_ESCAPES[esc] if len(esc) == 1 else bytes((int(esc, 16),))
         pos = m.end()
-    out += body[pos:].encode("utf-8", "surrogateescape")
+    out += _utf8(body[pos:])
     return bytes(out)
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        # Only reachable for a token the lexer did not make (its strings hold no such surrogate):
+        # keep the code points rather than fail.
+        return text.encode("utf-8", "surrogatepass")
+
+
+def int_literal(text: str) -> int:
+    """The value of an INT token (`0x` hexadecimal or decimal); ValueError for a decimal literal of more
+    than MAX_DECIMAL_DIGITS digits."""
+    if text.startswith("0x"):
+        return int(text, 16)
+    digits = text.lstrip("0")
+    if len(digits) > MAX_DECIMAL_DIGITS:
+        raise ValueError(f"integer literal of {len(digits)} decimal digits is too long (at most "
+                         f"{MAX_DECIMAL_DIGITS}; write wider values in hexadecimal)")
+    if len(digits) <= 4000:
+        return int(digits or "0")
+    value = 0
+    for i in range(0, len(digits), 4000):  # below Python's per-conversion digit limit
+        chunk = digits[i:i + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
 def string_value(token: Token) -> bytes:
@@ -176,11 +212,17 @@ class Lexer:
         self.resume_at = start
         """After a lexical error: the offset just past the offending text, where a parser that
         recovers can go on lexing (`reset(resume_at)`)."""
+        self._ascii: bool | None = None  # whether the text is ASCII (found out when first needed)
+        self._failures: dict[int, tuple[str, TextSpan, int]] = {}
+        """Lexical errors by offset: a parser that recovers may lex the same bad text again, and a
+        50 MB unterminated string must not be scanned once per attempt."""
 
     # -- tokens -----------------------------------------------------------------------------------
 
     def next(self) -> Token:
         """Consume and return the next token."""
+        if self._failures and self.pos in self._failures:
+            self._fail(self.pos)
         m = _match(self.text, self.pos, self.end)
         if m is not None:
             i: int = m.lastindex  # type: ignore[assignment]  # always set: every branch is a group
@@ -190,7 +232,9 @@ class Lexer:
                 self.pos = end
                 tok_text = self.text[start:end]
                 return Token(tok_text if kind == "punct" else kind, tok_text, start, end)
-        tok = self.token_at(self.pos)
+            tok = self.token_at(self.pos)
+        else:
+            self._fail(self.pos)  # (matching again at the same offset would fail the same way)
         self.pos = tok.end
         return tok
 
@@ -203,6 +247,8 @@ class Lexer:
         stop = self.end
         offset = min(offset, stop)
         while True:
+            if self._failures and offset in self._failures:
+                self._fail(offset)
             m = _match(text, offset, stop)
             if m is None:
                 self._fail(offset)
@@ -229,18 +275,52 @@ class Lexer:
                 return out
 
     def _fail(self, offset: int) -> NoReturn:
+        known = self._failures.get(offset)
+        if known is not None:
+            message, span, self.resume_at = known
+            raise TextError(message, span)
+        try:
+            self._diagnose(offset)
+        except TextError as exc:
+            # (not the exception: its traceback would keep the frames alive)
+            self._failures[offset] = (exc.message, exc.span, self.resume_at)
+            raise
+
+    def _diagnose(self, offset: int) -> NoReturn:
         text = self.text
         start = _WS_RE.match(text, offset, self.end).end()  # type: ignore[union-attr]
         ch = text[start]
         self.resume_at = start + 1
         if ch == '"' or (ch == "@" and text.startswith('"', start + 1)):
             quote = start if ch == '"' else start + 1
-            # Where the well-formed part of the string ends (one regex scan: a huge unterminated
-            # string must not cost a Python loop per character): at a bad escape or a line break.
-            i = _STRING_BODY_RE.match(text, quote + 1, self.end).end()  # type: ignore[union-attr]
+            # Where the well-formed part of the string ends: at a bad escape or a line break.  The
+            # line break is found with `str.find` (fast); a regex runs only up to it, and only if
+            # something before it needs one (a huge unterminated string costs no second regex scan).
+            if self._ascii is None:
+                self._ascii = text.isascii()
+            i = -1
+            if self._ascii:
+                end = text.find("\n", quote + 1, self.end)
+                if end < 0:
+                    end = self.end
+                for stop in "\v\f":
+                    k = text.find(stop, quote + 1, end)
+                    if k >= 0:
+                        end = k
+                if text.find("\\", quote + 1, end) < 0:
+                    i = end  # (no quote can come before `end`, or the string would have lexed)
+            if i < 0:
+                i = _STRING_BODY_RE.match(text, quote + 1, self.end).end()  # type: ignore[union-attr]
             if text.startswith("\\", i):
                 self.resume_at = i + 1
                 raise TextError("unknown escape in string literal", self.span(i, i + 2))
+            if i < len(text) and BAD_SURROGATE_RE.match(text, i):
+                # Go on after the whole literal (a string that is fine apart from the surrogate), so
+                # the rest of the line is not lexed as if a new string started at its closing quote.
+                whole = _ANY_STR_RE.match(text, quote)
+                self.resume_at = whole.end() if whole is not None else i + 1
+                raise TextError(f"a lone surrogate (U+{ord(text[i]):04X}) is not text and cannot be "
+                                "in a string literal", self.span(i, i + 1))
             self.resume_at = i
             raise TextError("expected '\"' in string literal", self.span(quote, i))
         what = {

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..bytecode.ir_section import MAX_NESTING
 from ..bytecode.template import template_of
+from ..bytecode.writable import problems
 from ..errors import TextError, TextSpan
 from ..ir.attributes import (
     Attribute,
@@ -81,6 +84,7 @@ from ..syntax.lexer import (
     Comment,
     Lexer,
     Token,
+    int_literal,
     string_value,
 )
 from ..syntax.textlines import TextLines
@@ -88,6 +92,7 @@ from .printer import (
     BLOCK_USELIST_PREFIX,
     FALLBACK_PROPS_KEY,
     HEADER_PREFIX,
+    PARTIAL_PREFIX,
     USELIST_PREFIX,
     symbol_of,
 )
@@ -110,8 +115,47 @@ from .sourcemap import (
 _T = TypeVar("_T")
 _MEMO_SIZE = 1 << 16
 _FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
-_MLIRBC_COMMENT_RE = re.compile(r"^[ \t]*(// mlirbc: [^\n]*)", re.M)
-_ALIAS_DEF_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
+_MLIRBC_COMMENT_RE = re.compile(r"[ \t]*(// mlirbc: [^\n]*)")
+_ALIAS_DEF_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=")
+_ALIAS_LINE_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
+
+
+# Strings and comments (skipped whole), and runs of opening or closing brackets (one step each).
+_BRACKETS_RE = re.compile(r'"(?:[^"\\\n]|\\.)*+"|//[^\n]*|[({\[]+|[)}\]]+')
+
+
+def _line_start_matches(text: str, needle: str, pattern: re.Pattern[str], lo: int = 0,
+                        hi: int | None = None) -> Iterator[re.Match[str]]:
+    """Matches of `pattern` at line starts (after blanks) where `needle` occurs in text[lo:hi]: found
+    with `str.find`, which skips text far faster than a multi-line `^` pattern tried at every offset
+    (a 50 MB line)."""
+    hi = len(text) if hi is None else hi
+    at = text.find(needle, lo, hi)
+    while at >= 0:
+        start = at
+        while start > lo and text[start - 1] in " \t":
+            start -= 1
+        if start == 0 or text[start - 1] == "\n":
+            m = pattern.match(text, start, hi)
+            if m is not None:
+                yield m
+        at = text.find(needle, at + 1, hi)
+
+
+def _column0_matches(text: str, first: str, pattern: re.Pattern[str], lo: int = 0,
+                     hi: int | None = None) -> Iterator[re.Match[str]]:
+    """Matches of `pattern` at column 0 of a line starting with `first`, in text[lo:hi]."""
+    hi = len(text) if hi is None else hi
+    if (lo == 0 or text[lo - 1] == "\n") and text.startswith(first, lo, hi):
+        m = pattern.match(text, lo, hi)
+        if m is not None:
+            yield m
+    at = text.find("\n" + first, lo, hi)
+    while at >= 0:
+        m = pattern.match(text, at + 1, hi)
+        if m is not None:
+            yield m
+        at = text.find("\n" + first, at + 1, hi)
 
 
 @dataclass
@@ -208,6 +252,9 @@ class OpParser(Parser):
         self._isolated_names: dict[str, bool] = {}
         self._type_memo: dict[str, FunctionType] = {}
         self._props_memo: dict[str, DictionaryAttr] = {}
+        self.region_depth = 0
+        self.poisoned_groups: dict[int, int] = {}
+        """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
 
     # -- diagnostics ------------------------------------------------------------------------------
     def report(self, message: str, span: TextSpan, severity: str = "error") -> None:
@@ -265,7 +312,7 @@ class OpParser(Parser):
         by the offset where its line starts.
         """
         text = self.text
-        for m in _MLIRBC_COMMENT_RE.finditer(text, self.start, self.end):
+        for m in _line_start_matches(text, "// mlirbc: ", _MLIRBC_COMMENT_RE, self.start, self.end):
             body = m.group(1)
             cs, ce = m.start(1), m.end(1)
             if body.startswith(BLOB_COMMENT):
@@ -274,15 +321,21 @@ class OpParser(Parser):
                 self.uselist_lines[m.start()] = (body[len(USELIST_PREFIX):], cs, ce)
             elif body.startswith(BLOCK_USELIST_PREFIX):
                 self.block_uselist_lines[m.start()] = (body[len(BLOCK_USELIST_PREFIX):], cs, ce)
+            elif body.startswith(PARTIAL_PREFIX):
+                self.report("this view shows a file that decoded only part-way "
+                            f"({body[len(PARTIAL_PREFIX):]}); it cannot be encoded",
+                            self.lexer.span(cs, ce))
             elif body.startswith(HEADER_PREFIX) and not self.result.header:
                 self.map.part(PART_HEADER, cs, ce, None)
                 try:
                     facts = json.loads(body[len(HEADER_PREFIX):])
-                    if isinstance(facts, dict):
-                        self.result.header = facts
-                    else:
+                    if not isinstance(facts, dict):
                         raise ValueError("not an object")
-                except ValueError as exc:
+                    problem = header_problem(facts)
+                    if problem is not None:
+                        raise ValueError(problem)
+                    self.result.header = facts
+                except (ValueError, RecursionError) as exc:
                     self.report(f"malformed mlirbc header comment: {exc}", self.lexer.span(cs, ce))
 
     def _line_before(self, offset: int) -> int:
@@ -352,7 +405,8 @@ class OpParser(Parser):
         """
         # Definitions start a line at column 0 (ops are indented inside the module), so a regular
         # expression finds them without lexing the whole view an extra time.
-        starts = [m.start() for m in _ALIAS_DEF_RE.finditer(self.text, self.start, self.end)]
+        starts = sorted(m.start() for prefix in "#!"
+                        for m in _column0_matches(self.text, prefix, _ALIAS_DEF_RE, self.start, self.end))
         todo = starts
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
@@ -406,7 +460,10 @@ class OpParser(Parser):
                     n = lexer.token_at(nxt.end)
                     if n.kind != INT:
                         return
-                    count = max(1, int(n.text, 0))
+                    try:
+                        count = max(1, _result_count(n.text))
+                    except ValueError:
+                        count = MAX_STAND_INS
                     nxt = lexer.token_at(n.end)
                 names.append((tok.text, count, tok))
                 if nxt.kind != ",":
@@ -417,16 +474,21 @@ class OpParser(Parser):
         scope = self.scope
         assert scope is not None
         for name, count, tok in names:
-            keys = [name] + ([f"{name}#{j}" for j in range(count)] if count > 1 else [])
-            for key in keys:
-                if key in scope.values:
-                    continue
-                stand_in = Value(_none())
-                self.poisoned[id(stand_in)] = stand_in
-                self.define(key, stand_in, tok.start, quiet=True)
+            if name in scope.values:
+                continue
+            stand_in = Value(_none())
+            self.poisoned[id(stand_in)] = stand_in
+            self.define(name, stand_in, tok.start, quiet=True)
+            if count > 1:
+                # `%x#j` stand-ins are made when used (`%0:99999999` must not make a name per result)
+                self.poisoned_groups[id(stand_in)] = count
 
     def recover(self, start: Token) -> None:
         """Skip from `start` past the broken op: to the next line-start token at the same depth."""
+        if self.tok.kind == EOF:
+            # The op ran to the end of the text: nothing to skip.  (Rescanning from its start would make
+            # every enclosing op, each failing at the end in turn, rescan the rest of the text.)
+            return
         self.reset(start.start)
         depth = 0
         first = True
@@ -468,7 +530,10 @@ class OpParser(Parser):
                 count = 1
                 if self.consume_if(":"):
                     n = self.expect(INT, "expected result count")
-                    count = int(n.text, 0)
+                    try:
+                        count = _result_count(n.text)
+                    except ValueError as exc:
+                        raise self.error(str(exc), n) from None
                     if count < 1:
                         raise self.error("expected a positive result count", n)
                 if "#" in tok.text:
@@ -504,11 +569,15 @@ class OpParser(Parser):
                 if not self.consume_if(","):
                     break
             self.expect("]", "expected ']' after successors")
-        props_dict: DictionaryAttr | None = None
+        props_dict: Attribute | None = None
         props_start = self.tok
         if self.consume_if("<"):
             dict_start = self.tok.start
-            props_dict = self._memo(self._props_memo, "}>", 1, self.parse_attribute_dict)
+            if self.tok.kind == "{":
+                props_dict = self._memo(self._props_memo, "}>", 1, self.parse_attribute_dict)
+            else:
+                # Any attribute: an unregistered op's properties need not be a dictionary (`<"x">`).
+                props_dict = self.parse_attribute()
             m.piece(PIECE_PROPERTIES, dict_start, self.prev_end)
             self.expect(">", "expected '>' after properties")
         props_end = self.prev_end
@@ -580,7 +649,8 @@ class OpParser(Parser):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, tok.start, tok.end, op, i, handle))
-        op.properties = fallback_props or self.properties(full, props_dict)
+        op.properties = fallback_props or self.properties(
+            full, props_dict, self.lexer.span(props_start.start, props_end))
         if op.properties is None and self.template is None:
             self._fill_dictionary_defaults(op, full)
         op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
@@ -683,7 +753,7 @@ class OpParser(Parser):
             raise TextError(f"{FALLBACK_PROPS_KEY} must be a string of hex bytes \"0x...\"", span)
         return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
 
-    def properties(self, full: str, d: DictionaryAttr | None) -> Properties | None:
+    def properties(self, full: str, d: Attribute | None, span: TextSpan) -> Properties | None:
         lookup = self.registry.op(full)
         model = lookup.model
         dialect, _, short = full.partition(".")
@@ -691,6 +761,8 @@ class OpParser(Parser):
             return None if d is None else Properties(PROPS_ATTRIBUTE, attribute=d)
         if d is None:
             return None
+        if not isinstance(d, DictionaryAttr):
+            raise TextError(f"the properties of '{full}' must be a dictionary <{{...}}>", span)
         values = {k.text: v for k, v in d.entries}
         if self.template is None:
             # Text without an original file is encoded as mlir-opt encodes it: reading a `<{...}>`
@@ -727,6 +799,36 @@ class OpParser(Parser):
 
     # -- regions and blocks -------------------------------------------------------------------------
     def parse_region(self, region: Region, isolated: bool) -> None:
+        if self.region_depth >= MAX_NESTING:
+            self.skip_region()
+            return
+        self.region_depth += 1
+        try:
+            self._parse_region(region, isolated)
+        finally:
+            self.region_depth -= 1
+
+    def skip_region(self) -> None:
+        """A region nested deeper than the reader follows: report it, skip its balanced text (one linear
+        scan) and go on, instead of recursing as deep as the text goes."""
+        open_tok = self.expect("{", "expected '{' to begin a region")
+        self.report(f"regions nested deeper than {MAX_NESTING} levels (the bytecode reader's limit)",
+                    self.tok_span(open_tok))
+        text = self.text
+        depth = 1
+        for m in _BRACKETS_RE.finditer(text, open_tok.end):
+            run = m.group()
+            c = run[0]
+            if c in "({[":
+                depth += len(run)
+            elif c in ")}]":
+                if len(run) >= depth:
+                    self.lex_on(m.start() + depth, report=False)
+                    return
+                depth -= len(run)
+        self.lex_on(len(text), report=False)
+
+    def _parse_region(self, region: Region, isolated: bool) -> None:
         self.expect("{", "expected '{' to begin a region")
         scope = _Scope(region, isolated, self.scope)
         self.scope = scope
@@ -824,6 +926,8 @@ class OpParser(Parser):
             if base is not None:
                 name = name[:-2]
         value = self._lookup(name)
+        if value is None and "#" in name and self.poisoned_groups:
+            value = self._poisoned_result(name, tok.start)
         if value is not None:
             if id(value) in self.poisoned:
                 return value
@@ -843,6 +947,20 @@ class OpParser(Parser):
         placeholder = Value(t if t is not None else _none())
         self.placeholder_values[id(placeholder)] = pending
         return placeholder
+
+    def _poisoned_result(self, name: str, at: int) -> Value | None:
+        """`%x#j` of an op that failed to parse, named `%x:N` with j < N: a stand-in, made now."""
+        base_name, _, number = name.partition("#")
+        base = self._lookup(base_name)
+        if base is None or not number.isdigit() or len(number) > 10:
+            return None
+        count = self.poisoned_groups.get(id(base))
+        if count is None or int(number) >= count:
+            return None
+        stand_in = Value(_none())
+        self.poisoned[id(stand_in)] = stand_in
+        self.define(name, stand_in, at, quiet=True)
+        return stand_in
 
     def close_scope(self, scope: _Scope) -> None:
         # Successors name blocks of the region that holds the op.
@@ -998,6 +1116,56 @@ def is_isolated(registry: Registry, name: str) -> bool:
         return False
 
 
+MAX_STAND_INS = 4096
+"""The result count assumed for an op that failed to parse with a count that is not a number."""
+MAX_RESULT_COUNT = (1 << 31) - 1
+
+
+def _result_count(text: str) -> int:
+    """The N of `%x:N` (ValueError past 2^31 - 1: no op has that many results)."""
+    value = int_literal(text) if len(text) <= 12 else MAX_RESULT_COUNT + 1
+    if value > MAX_RESULT_COUNT:
+        raise ValueError(f"result count {text[:20]}{'...' if len(text) > 20 else ''} is too large")
+    return value
+
+
+def header_problem(facts: dict[str, object]) -> str | None:
+    """What in the `// mlirbc: {...}` header facts the writer could not write, or None."""
+    version = facts.get("version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)
+                                or not 0 <= version <= 6):
+        return f"version must be a bytecode version 0 to 6, not {json.dumps(version)[:40]}"
+    producer = facts.get("producer")
+    if producer is not None:
+        if not isinstance(producer, str):
+            return "producer must be a string"
+        if "\0" in producer:
+            return "the producer cannot contain a NUL character"
+        try:
+            producer.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            return f"the producer has a character that cannot be written ({exc.reason} at {exc.start})"
+    versions = facts.get("dialect_versions")
+    if versions is not None:
+        if not isinstance(versions, dict):
+            return "dialect_versions must be an object of dialect name -> hex bytes"
+        for name, hexv in versions.items():
+            try:
+                bytes.fromhex(hexv) if isinstance(hexv, str) else bytes.fromhex("?")
+            except ValueError:
+                return f"the version of dialect '{name[:80]}' must be a string of hex bytes"
+    return None
+
+
+def _next_token(lexer: Lexer) -> Token:
+    """The next token of a pre-scan, skipping text that does not lex (the main pass reports it)."""
+    while True:
+        try:
+            return lexer.next()
+        except TextError:
+            lexer.reset(lexer.resume_at)
+
+
 def _none() -> Type:
     from ..ir.types import NoneType
 
@@ -1017,6 +1185,9 @@ def parse_module(text: str, template: Module | None = None,
     come from it.  `lines` (the text's line table, when the caller has one) saves building it for
     messages."""
     reg = registry if registry is not None else default_registry()
+    # Regions nest MAX_NESTING deep at most (deeper ones are skipped with an error), a few frames each.
+    if sys.getrecursionlimit() < 8 * MAX_NESTING:
+        sys.setrecursionlimit(8 * MAX_NESTING)
     p = OpParser(text, reg, template, lines=lines)
     try:
         root = p.parse_top()
@@ -1031,8 +1202,20 @@ def parse_module(text: str, template: Module | None = None,
     result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
         return result
-    result.module = module_for(root, result.header, template)
-    result.module.resources = p.resources
+    module = module_for(root, result.header, template)
+    module.resources = p.resources
+    # What the writer could not write or the reader would refuse, located at the op.
+    found = problems(root, reg, module.version, module.dialects)
+    if found:
+        for problem in found:
+            span = result.map.op_span(problem.op)
+            result.diagnostics.append(TextDiagnostic(
+                problem.message, p.lexer.span(span.start, span.end) if span is not None else
+                p.lexer.span(0, 0)))
+        if result.errors:
+            result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+            return result
+    result.module = module
     return result
 
 
@@ -1089,7 +1272,7 @@ def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     has no operands, results or successors means the same here as in a full parse."""
     reg = registry if registry is not None else default_registry()
     p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
-    whole = _ALIAS_DEF_RE.search(text, start, end) is None
+    whole = _ALIAS_LINE_RE.search(text, start, end) is None
     op: Operation | None = None
     try:
         p.scan_comments()

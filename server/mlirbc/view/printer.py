@@ -51,6 +51,7 @@ from .sourcemap import (
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
+PARTIAL_PREFIX = "// mlirbc: partial decode: "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
 _FALLBACK_MARK = "mlirbc.fallback<"
@@ -462,6 +463,8 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
         line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
         p.map.part(PART_HEADER, 0, len(line), None)
         p.line(line)
+        if module.error is not None:  # a partial view says where decoding stopped, and why
+            p.line(PARTIAL_PREFIX + " ".join(str(module.error).split()))
     with elision_scope(elider):
         if module.root is not None:
             p.number(module.root)

@@ -1,4 +1,4 @@
-// expect: *:* nested too deeply
+// expect: *:* nested deeper than 512 levels
 // like: upstream/Dialect__SCF__ops.f08.mlirbc
 // disable-model: arith
 // mlirbc: {"producer": "MLIR22.1.8", "version": 6}

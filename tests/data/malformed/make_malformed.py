@@ -327,7 +327,7 @@ def cases() -> list[Case]:
              ["nesting too deep"], wild={0: "col"}))
     add(Case("deep_regions", "scf",
              lambda v: sub(v, '    "func.return"', '    "t.r"() ({\n' * DEEP + '    "func.return"'),
-             ["nested too deeply"], wild={0: "both"}))
+             ["nested deeper than 512 levels"], wild={0: "both"}))
     add(Case("huge_unterminated_string", "canon", unterminated_loc("x" * HUGE),
              ["expected '\"' in string literal"]))
     add(Case("huge_string_then_error", "canon",

@@ -19,7 +19,7 @@ from ...bytecode.chunks import Chunks, file_range
 from ...bytecode.template import template_of
 from ...bytecode.writer import encode_bytecode_chunks
 from ...errors import EncodeError, MlirbcError
-from ...fileio import atomic_write
+from ...fileio import FileRefused, atomic_write
 from ...ir.module import Module
 from ...summary import module_info
 from ...view.edits import unchanged_ops, writing
@@ -190,16 +190,23 @@ def register(server: MlirbcServer) -> None:
                                                                       None, None)])
             raise
         path = target or _key(uri)
+        # A relative `path` is relative to the document's folder, never to the server's working directory.
+        home = key_of(uri)
+        base = os.path.dirname(home) if home is not None and os.path.isabs(home) else None
         try:
-            await server.run_job(lambda: atomic_write(path, data), f"writing {path}",
-                                 "mlirbc: saving")
+            if base is None and not os.path.isabs(path):
+                raise FileRefused(path, "a relative path needs a document in a local folder")
+            written = await server.run_job(lambda: atomic_write(path, data, base_dir=base),
+                                           f"writing {path}", "mlirbc: saving")
         except OSError as exc:
-            msg = f"cannot write {path}: {exc.strerror or exc}"
+            msg = f"cannot write {exc}" if isinstance(exc, FileRefused) else \
+                f"cannot write {path}: {exc.strerror or exc}"
             server.set_diagnostics(uri, SOURCE_SAVE, [save_diagnostic(msg, None, None)])
             raise RequestFailed(msg) from None
         server.set_diagnostics(uri, SOURCE_SAVE, [])
+        path = written
         if decoded is not None and view is not None and \
-                os.path.abspath(path) == os.path.abspath(decoded.key):
+                os.path.realpath(path) == os.path.realpath(decoded.key):
             # The file now holds what the view shows: saving that text again gives these bytes.
             # The decoded module stays the template (template writes keep original numbering).
             decoded.saved = (view.text, data if isinstance(data, Chunks) else Chunks(data))

@@ -1,0 +1,106 @@
+"""The long fuzzing run: every target coverage-guided (atheris) for many inputs, then a table.
+
+    .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,cycle,server]
+                                              [--seed 1] [--out DIR] [--parallel 2] [--report-only]
+
+Each target runs in its own process (`tests/fuzzing/engine.py`), niced, with its statistics written to
+`OUT/TARGET.json` while it runs (so a run can be watched, and `--report-only` prints the table of runs made
+earlier).  Findings, unexpected exceptions, slow inputs and the slowest input are saved to
+`OUT/findings-TARGET/`: a finding becomes a regression input under `tests/data/hardening/`.
+
+The table: inputs, outcomes per class, findings (broken invariants), unexpected exceptions, inputs slower
+than 2 s, the slowest input, peak RSS, wall time and inputs per second.  Timings are under atheris'
+instrumentation (several times slower than plain runs) and on whatever else the machine is doing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+TARGETS = ("reader", "text", "cycle", "server")
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "server"), str(REPO / "tests"),
+                                         env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONHASHSEED"] = "0"  # deterministic coverage feedback for a given seed
+    return env
+
+
+def start(target: str, runs: int, seed: int, out: Path) -> subprocess.Popen[bytes]:
+    log = open(out / f"{target}.log", "wb")  # noqa: SIM115 - closed when the process ends
+    cmd = ["nice", "-n", "10", sys.executable, "-m", "fuzzing.engine", target, "--runs", str(runs),
+           "--seed", str(seed), "--stats", str(out / f"{target}.json"), "--warm-up",
+           "--findings", str(out / f"findings-{target}")]
+    return subprocess.Popen(cmd, cwd=REPO / "tests", env=_env(), stdout=log, stderr=subprocess.STDOUT)
+
+
+def table(out: Path, targets: list[str]) -> str:
+    rows = []
+    for t in targets:
+        p = out / f"{t}.json"
+        if not p.exists():
+            rows.append(f"| {t} | (no statistics) | | | | | | | |")
+            continue
+        s = json.loads(p.read_text())
+        outcomes = dict(s["outcomes"])
+        findings = outcomes.pop("finding", 0)
+        unexpected = outcomes.pop("unexpected", 0)
+        classes = ", ".join(f"{k} {v:,}" for k, v in sorted(outcomes.items(), key=lambda kv: -kv[1]))
+        rate = s["inputs"] / s["seconds"] if s["seconds"] else 0.0
+        rows.append(f"| {t} | {s['inputs']:,} | {classes} | {findings} | {unexpected} | {s['slow']} | "
+                    f"{s['slowest_seconds']:.2f} s ({s['slowest_input']}) | {s['peak_rss_mb']:.0f} MB | "
+                    f"{s['seconds'] / 60:.0f} min, {rate:.0f}/s |")
+        for message in s.get("messages", {}):
+            rows.append(f"|   | | {message} | | | | | | |")
+    head = ("| target | inputs | outcomes | findings | unexpected | > 2 s | slowest input | peak RSS | "
+            "time |\n|---|---:|---|---:|---:|---:|---|---:|---|")
+    return head + "\n" + "\n".join(rows)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=1_000_000)
+    p.add_argument("--targets", default=",".join(TARGETS))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", type=Path, default=REPO / "benchmarks" / "fuzz-out")
+    p.add_argument("--parallel", type=int, default=1)
+    p.add_argument("--report-only", action="store_true")
+    args = p.parse_args()
+    targets = [t for t in args.targets.split(",") if t]
+    for t in targets:
+        if t not in TARGETS:
+            p.error(f"unknown target {t!r} (choose from {', '.join(TARGETS)})")
+    args.out.mkdir(parents=True, exist_ok=True)
+    if not args.report_only:
+        pending = list(targets)
+        running: dict[str, subprocess.Popen[bytes]] = {}
+        failed = []
+        while pending or running:
+            while pending and len(running) < args.parallel:
+                t = pending.pop(0)
+                running[t] = start(t, args.runs, args.seed, args.out)
+            time.sleep(5)
+            for t, proc in list(running.items()):
+                if proc.poll() is not None:
+                    del running[t]
+                    if proc.returncode != 0:
+                        failed.append(f"{t} (exit {proc.returncode}; see {args.out / (t + '.log')})")
+        if failed:
+            print("libFuzzer stopped early (a crash, a timeout of 60 s or an out-of-memory): "
+                  + ", ".join(failed))
+    print(table(args.out, targets))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

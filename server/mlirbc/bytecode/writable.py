@@ -1,0 +1,119 @@
+"""What the writer can write and the reader will read back: structural checks shared by the three.
+
+The reader refuses some IR that the rest of the pipeline could otherwise produce: regions nested deeper
+than it follows (`MAX_NESTING`), a function whose entry block disagrees with its `function_type` (as
+upstream's verifier), and an op whose properties its model cannot encode (a registered op without a required
+property).  So that nothing is written that cannot be read again, the same checks run
+
+* in the reader (on what it decoded: a located `DecodeError`),
+* in the text parser (every problem a diagnostic at the op's span), and
+* in the writer (the first problem an `EncodeError`), for IR built any other way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..ir.module import DialectEntry
+from ..ir.operation import PROPS_DECODED, Operation
+from ..models.api import OpModel
+from ..models.registry import Registry
+from .ir_section import MAX_NESTING
+from .op_attrs import split_properties
+from .properties import accepts_version
+from .recorder import Recorder
+from .verify import function_signature_problem
+
+PROPERTIES_FROM = 5
+"""The first bytecode version that stores properties (below it, inherent attributes are in the dictionary)."""
+
+
+@dataclass
+class Problem:
+    op: Operation
+    message: str
+
+
+class PropertyCheck:
+    """Whether ops' properties encode with their models (as the writer will), remembered per distinct
+    (model, values)."""
+
+    def __init__(self, registry: Registry, version: int,
+                 dialect_versions: dict[str, bytes] | None = None) -> None:
+        self.registry = registry
+        self.version = version
+        self.dialect_versions = dialect_versions or {}
+        self._seen: dict[tuple[object, ...], str | None] = {}
+        self._models: dict[str, OpModel | None] = {}
+
+    def _model(self, name: str) -> OpModel | None:
+        if name not in self._models:
+            model = self.registry.op(name).model
+            try:
+                self._models[name] = model if model is not None and model.has_properties() else None
+            except Exception:
+                self._models[name] = None
+        return self._models[name]
+
+    def problem(self, op: Operation) -> str | None:
+        if self.version < PROPERTIES_FROM or not op.op_name.registered:
+            return None
+        props = op.properties
+        if props is None:
+            model = self._model(op.name)
+            if model is None:
+                return None
+            values, _ = split_properties(model, op.attributes)
+        elif props.kind == PROPS_DECODED:
+            if props.raw is not None:
+                return None  # decoded from a payload by this model: it encodes again (or is kept as is)
+            model = self.registry.op(op.name).model
+            if model is None:
+                return f"no model of '{op.name}' can encode its properties"
+            values = props.values
+        else:
+            return None
+        dialect_version = self.dialect_versions.get(op.op_name.dialect)
+        if dialect_version is not None and not accepts_version(model, dialect_version):
+            return (f"the module gives dialect '{op.op_name.dialect}' version 0x{dialect_version.hex()}, "
+                    f"which the model of '{op.name}' does not know: its properties would be written in a "
+                    "layout that version may not have")
+        key = (id(model), *sorted(values.items(), key=lambda kv: kv[0]))
+        if key in self._seen:
+            return self._seen[key]
+        try:
+            model.encode_properties(dict(values), Recorder(self.version))
+            found = None
+        except Exception as exc:  # a model's refusal (ModelError) or any failure: the writer's too
+            found = f"the properties of '{op.name}' cannot be encoded: {exc}"
+        self._seen[key] = found
+        return found
+
+
+def problems(root: Operation, registry: Registry, version: int, dialects: list[DialectEntry] | None = None,
+             first_only: bool = False) -> Iterator[Problem]:
+    """Every op the writer could not write or the reader would refuse, in text order."""
+    versions = {d.name: d.version for d in dialects or () if d.version is not None}
+    check = PropertyCheck(registry, version, versions)
+    # (op, nesting depth of its regions); an explicit stack, as IR may nest deeper than Python recurses.
+    stack: list[tuple[Operation, int]] = [(root, 1)]
+    while stack:
+        op, depth = stack.pop()
+        found = []
+        if op.regions and depth > MAX_NESTING:
+            found.append(f"regions nested deeper than {MAX_NESTING} levels (the reader's limit)")
+        sig = function_signature_problem(op)
+        if sig is not None:
+            found.append(sig)
+        prop = check.problem(op)
+        if prop is not None:
+            found.append(prop)
+        for message in found:
+            yield Problem(op, message)
+            if first_only:
+                return
+        if op.regions and depth <= MAX_NESTING:
+            inner = [(child, depth + 1) for region in op.regions for block in region.blocks
+                     for child in block.operations]
+            stack.extend(reversed(inner))

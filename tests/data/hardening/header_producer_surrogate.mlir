@@ -1,0 +1,4 @@
+// mlirbc: {"producer": "MLIR\ud800", "version": 6}
+"builtin.module"() ({
+  "test.op"() : () -> () loc(unknown)
+}) : () -> () loc(unknown)

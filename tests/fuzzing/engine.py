@@ -1,0 +1,277 @@
+"""Coverage-guided fuzzing of one target with atheris (libFuzzer), in a process of its own.
+
+    python -m fuzzing.engine TARGET --runs N --seed S --stats STATS.json [--findings DIR]
+
+(with `tests/` on `sys.path`.)  The mlirbc package is imported under atheris' instrumentation, so libFuzzer
+keeps the inputs that reach new code; new inputs come from the structure-aware mutators of this package
+(`custom_mutator`: half of the bytecode mutations, 85% of the text and JSON ones) and libFuzzer's own byte
+mutations (the rest), and crossover splices two corpus inputs.
+The seeds are the corpus files of `fuzzing.seeds`.
+
+Every input is classified, never allowed to stop the run: the target's outcome (`rejected`, `decoded`, ...),
+`finding` (a broken invariant, `targets.Finding`), `unexpected` (any other exception), plus `slow` for
+inputs taking more than `--slow` seconds of CPU time (the process's, worker threads included: on a shared
+machine wall time also counts everyone else's work; a real hang still ends the run at libFuzzer's 60 s
+`-timeout`, which is wall time).  Findings, unexpected exceptions and the slowest input are saved
+to `--findings`.  The statistics (counts per class, slowest input, peak RSS) go to `--stats` as JSON every few
+hundred inputs and after the last one, because libFuzzer ends the process without running Python's exit
+handlers.  `RLIMIT_AS` bounds memory so that a runaway allocation is a `MemoryError` (counted as unexpected),
+never a machine-wide out-of-memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TARGETS = ("reader", "text", "cycle", "server")
+SLOW_SECONDS = 2.0
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "server": 1 << 18}
+"""Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
+MEMORY_LIMIT = 6 << 30
+
+
+class Stats:
+    def __init__(self, target: str, path: Path, findings: Path, runs: int, slow: float) -> None:
+        self.target = target
+        self.path = path
+        self.findings = findings
+        self.runs = runs
+        self.slow_limit = slow
+        self.inputs = 0
+        self.outcomes: Counter[str] = Counter()
+        self.mutations: Counter[str] = Counter()
+        self.messages: dict[str, str] = {}
+        self.slow = 0
+        self.slowest = 0.0
+        self.slowest_input = ""
+        self.started = time.monotonic()
+
+    def save_input(self, data: bytes, kind: str) -> str:
+        self.findings.mkdir(parents=True, exist_ok=True)
+        name = f"{self.target}-{kind}-{hashlib.sha1(data).hexdigest()[:16]}"
+        (self.findings / name).write_bytes(data)
+        return name
+
+    def record(self, data: bytes, outcome: str, seconds: float, message: str = "") -> None:
+        self.inputs += 1
+        self.outcomes[outcome] += 1
+        if message:
+            key = message.splitlines()[0][:160] if message else ""
+            if key not in self.messages:
+                self.messages[key] = self.save_input(data, outcome)
+        if seconds > self.slow_limit:
+            self.slow += 1
+            self.save_input(data, "slow")
+        if seconds > self.slowest:
+            self.slowest = seconds
+            self.slowest_input = f"{len(data)} bytes, sha1 {hashlib.sha1(data).hexdigest()[:12]}"
+            if seconds > 0.25:
+                self.save_input(data, "slowest")
+        if self.inputs % 500 == 0 or self.inputs >= self.runs:
+            self.write()
+
+    def write(self) -> None:
+        peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        data = {
+            "target": self.target, "inputs": self.inputs, "outcomes": dict(self.outcomes),
+            "mutations": dict(self.mutations), "messages": self.messages, "slow": self.slow,
+            "slowest_seconds": round(self.slowest, 4), "slowest_input": self.slowest_input,
+            "peak_rss_mb": round(peak_kb / 1024, 1), "seconds": round(time.monotonic() - self.started, 1),
+        }
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1))
+        os.replace(tmp, self.path)
+
+
+def _seed_inputs(target: str) -> list[bytes]:
+    from . import seeds
+    from .text_mutator import encode_text
+
+    if target in ("reader", "cycle"):
+        return [p.read_bytes() for p in seeds.bytecode_seeds()]
+    if target == "text":
+        return [encode_text(t) for t in seeds.text_seeds()]
+    return seeds.server_seeds()
+
+
+def _mutators(target: str, seeds: list[bytes], stats: Stats) -> tuple[Any, Any]:
+    import atheris
+
+    from .bytecode_mutator import Mutator
+    from .text_mutator import JsonMutator, TextMutator, decode_text, encode_text
+
+    if target in ("reader", "cycle"):
+        bc = Mutator(seeds)
+
+        def mutate(data: bytes, max_size: int, seed: int) -> bytes:
+            rng = random.Random(seed)
+            if rng.random() < 0.5:  # (half: byte-level mutation reaches as far here, see docs/fuzzing.md)
+                stats.mutations["libfuzzer"] += 1
+                return bytes(atheris.Mutate(data, max_size))
+            out, kind = bc.mutate(data, rng)
+            stats.mutations[kind] += 1
+            return out[:max_size]
+
+        def cross(a: bytes, b: bytes, max_size: int, seed: int) -> bytes:
+            rng = random.Random(seed)
+            donor = Mutator([b])
+            out, _ = donor.mutate(a, rng, kind=rng.choice(("section", "splice")))
+            return out[:max_size]
+
+        return mutate, cross
+    if target == "text":
+        tm = TextMutator([decode_text(s) for s in seeds])
+
+        def mutate_text(data: bytes, max_size: int, seed: int) -> bytes:
+            rng = random.Random(seed)
+            if rng.random() < 0.15:
+                stats.mutations["libfuzzer"] += 1
+                return bytes(atheris.Mutate(data, max_size))
+            out, kind = tm.mutate(decode_text(data), rng)
+            stats.mutations[kind] += 1
+            return encode_text(out)[:max_size]
+
+        def cross_text(a: bytes, b: bytes, max_size: int, seed: int) -> bytes:
+            rng = random.Random(seed)
+            out, _ = TextMutator([decode_text(b)]).mutate(decode_text(a), rng, kind="splice")
+            return encode_text(out)[:max_size]
+
+        return mutate_text, cross_text
+    jm = JsonMutator()
+
+    def mutate_json(data: bytes, max_size: int, seed: int) -> bytes:
+        rng = random.Random(seed)
+        if rng.random() < 0.15:
+            stats.mutations["libfuzzer"] += 1
+            return bytes(atheris.Mutate(data, max_size))
+        out, kind = jm.mutate(data, rng)
+        stats.mutations[kind] += 1
+        return out[:max_size]
+
+    def cross_json(a: bytes, b: bytes, max_size: int, seed: int) -> bytes:
+        rng = random.Random(seed)
+        cut_a, cut_b = rng.randrange(len(a) + 1), rng.randrange(len(b) + 1)
+        return (a[:cut_a] + b[cut_b:])[:max_size]
+
+    return mutate_json, cross_json
+
+
+def _target_function(target: str) -> Callable[[bytes], str]:
+    from . import targets
+
+    if target == "server":
+        harness = targets.ServerHarness()
+        return harness.feed
+    fn: Callable[[bytes], str] = getattr(targets, target)
+    return fn
+
+
+def _warm_up() -> None:
+    """Load every dialect's models now: each is read lazily the first time a file uses the dialect, which
+    would make that input look slow."""
+    from mlirbc.models.registry import default_registry
+
+    reg = default_registry()
+    for name in sorted(reg.op_names()):
+        reg.op(name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="fuzzing.engine")
+    p.add_argument("target", choices=TARGETS)
+    p.add_argument("--runs", type=int, required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--stats", type=Path, required=True)
+    p.add_argument("--findings", type=Path, default=None)
+    p.add_argument("--slow", type=float, default=SLOW_SECONDS)
+    p.add_argument("--max-len", type=int, default=None)
+    p.add_argument("--warm-up", action="store_true",
+                   help="load every dialect's models first (long runs: the first use of a dialect would "
+                        "count as a slow input)")
+    p.add_argument("--no-instrument", action="store_true",
+                   help="no coverage feedback: mutation alone (for comparisons)")
+    p.add_argument("--mutator", choices=("structure", "libfuzzer"), default="structure",
+                   help="libfuzzer: byte-level mutations only (for comparisons)")
+    args = p.parse_args(argv)
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 8000))
+    import atheris
+
+    if args.no_instrument:
+        import mlirbc.lsp.server  # noqa: F401
+    else:
+        with atheris.instrument_imports(include=["mlirbc"]):
+            import mlirbc.bytecode.reader  # noqa: F401
+            import mlirbc.bytecode.writer  # noqa: F401
+            import mlirbc.lsp.server  # noqa: F401
+            import mlirbc.view.parser  # noqa: F401
+            import mlirbc.view.printer  # noqa: F401
+    from .targets import Finding
+
+    if args.warm_up:
+        _warm_up()
+    findings = args.findings or args.stats.parent / f"findings-{args.target}"
+    stats = Stats(args.target, args.stats, findings, args.runs, args.slow)
+    seeds = _seed_inputs(args.target)
+    fn = _target_function(args.target)
+    mutate, cross = _mutators(args.target, seeds, stats)
+    if args.mutator == "libfuzzer":
+        def mutate(data: bytes, max_size: int, seed: int) -> bytes:  # noqa: F811
+            stats.mutations["libfuzzer"] += 1
+            return bytes(atheris.Mutate(data, max_size))
+
+        cross = None
+    for s in seeds:  # first calls load lazily built tables: not what a slow input means
+        try:
+            fn(s)
+        except Exception:  # noqa: BLE001 - counted when libFuzzer runs the seed
+            pass
+
+    def one_input(data: bytes) -> None:
+        # CPU time, not wall time: on a shared machine the wall clock also counts other people's work.
+        start = time.process_time()
+        message = ""
+        try:
+            outcome = fn(data)
+        except Finding as exc:
+            outcome, message = "finding", str(exc)
+        except Exception as exc:  # noqa: BLE001 - every other exception is what fuzzing looks for
+            outcome = "unexpected"
+            tb = traceback.extract_tb(exc.__traceback__)
+            where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno} {tb[-1].name}" if tb else ""
+            message = f"{type(exc).__name__}: {str(exc)[:120]} @ {where}"
+        stats.record(data, outcome, time.process_time() - start, message)
+
+    corpus = Path(tempfile.mkdtemp(prefix=f"mlirbc-fuzz-{args.target}-"))
+    for i, s in enumerate(seeds):
+        (corpus / f"seed{i:04d}").write_bytes(s)
+    max_len = args.max_len or MAX_LEN[args.target]
+    findings.mkdir(parents=True, exist_ok=True)
+    # libFuzzer's own artifacts (a crash, a timeout) go with the findings, never into the working folder;
+    # slow inputs are counted here (CPU time), not reported by libFuzzer (wall time on a shared machine).
+    flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
+             "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1",
+             f"-artifact_prefix={findings}/", "-report_slow_units=1000000"]
+    extra: dict[str, Any] = {"custom_mutator": mutate}
+    if cross is not None:
+        extra["custom_crossover"] = cross
+    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, **extra)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Seed inputs for the fuzz targets, taken from the shared corpus by a fixed rule (deterministic).
+
+Bytecode seeds: small files of every producer and format version (upstream at versions 0-6, JAX, IREE,
+VHLO), chosen by a stable hash so the same checkout always gets the same seeds.  Text seeds: the views of
+some of them.  Server seeds: valid JSON-RPC messages of every kind the server handles, naming seed files.
+Regression inputs found by fuzzing (`tests/data/hardening/`) are seeds too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from corpus import CORPUS, REPO
+
+FINDINGS = REPO / "tests" / "data" / "hardening"
+
+
+def _rank(path: Path) -> str:
+    return hashlib.sha256(path.name.encode()).hexdigest()
+
+
+@cache
+def bytecode_seeds(count: int = 160, max_size: int = 3000) -> tuple[Path, ...]:
+    """`count` small corpus files: a stable sample of upstream files (each version) and a few others."""
+    upstream = sorted((p for p in (CORPUS / "upstream").glob("*.mlirbc") if p.stat().st_size <= max_size),
+                      key=_rank)
+    others = sorted((p for folder in ("jax", "iree", "vhlo")
+                     for p in (CORPUS / folder).glob("*.mlirbc") if p.stat().st_size <= 4 * max_size),
+                    key=_rank)
+    n_others = min(len(others), max(4, count // 10))
+    picked = upstream[:count - n_others] + others[:n_others]
+    findings = sorted(FINDINGS.glob("*.mlirbc")) if FINDINGS.is_dir() else []
+    return tuple(picked + findings)
+
+
+@cache
+def text_seeds(count: int = 60, max_chars: int = 1500) -> tuple[str, ...]:
+    """Views of small seed files (the fuzzer's text inputs stay small: the huge cases, 50 MB strings and
+    100,000-deep nesting, are regression tests of their own)."""
+    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.view.printer import print_module
+
+    out: list[str] = []
+    for p in bytecode_seeds():
+        m = read_bytecode(p.read_bytes())
+        if m.error is None and not m.fallbacks:
+            text = print_module(m).text
+            if len(text) <= max_chars:
+                out.append(text)
+        if len(out) >= count:
+            break
+    if FINDINGS.is_dir():
+        # (the big ones, a 30,000-digit literal or 600 nested regions, are regression tests enough)
+        out.extend(p.read_bytes().decode("utf-8", "surrogatepass") for p in sorted(FINDINGS.glob("*.mlir"))
+                   if p.stat().st_size <= 8 * max_chars)
+    return tuple(out)
+
+
+def server_seeds() -> list[bytes]:
+    """One message body per kind of request and notification the server handles."""
+    files = [p for p in bytecode_seeds()[:6]]
+    msgs: list[dict[str, Any]] = []
+    n = 0
+
+    def req(method: str, params: Any) -> None:
+        nonlocal n
+        n += 1
+        msgs.append({"jsonrpc": "2.0", "id": n, "method": method, "params": params})
+
+    def note(method: str, params: Any) -> None:
+        msgs.append({"jsonrpc": "2.0", "method": method, "params": params})
+
+    req("initialize", {"processId": None, "rootUri": None, "capabilities": {},
+                       "initializationOptions": {"limits": {"maxFileMB": 1}}})
+    for p in files:
+        uri = p.as_uri()
+        view = "mlirbc://" + p.as_posix()
+        req("mlir/convertFromBytecode", {"uri": uri})
+        req("mlirbc/info", {"uri": uri})
+        req("mlir/convertToBytecode", {"uri": view})
+        note("textDocument/didOpen", {"textDocument": {"uri": view, "languageId": "mlir", "version": 1,
+                                                       "text": "\"builtin.module\"() ({\n}) : () -> ()\n"}})
+        pos = {"line": 1, "character": 3}
+        td = {"uri": view}
+        req("textDocument/hover", {"textDocument": td, "position": pos})
+        req("textDocument/definition", {"textDocument": td, "position": pos})
+        req("textDocument/references", {"textDocument": td, "position": pos,
+                                        "context": {"includeDeclaration": True}})
+        req("textDocument/documentSymbol", {"textDocument": td})
+        req("textDocument/foldingRange", {"textDocument": td})
+        req("textDocument/semanticTokens/full", {"textDocument": td})
+        req("textDocument/semanticTokens/range", {"textDocument": td, "range": {"start": pos, "end": pos}})
+        req("textDocument/inlayHint", {"textDocument": td, "range": {"start": pos, "end": pos}})
+        req("textDocument/completion", {"textDocument": td, "position": pos})
+        req("textDocument/documentHighlight", {"textDocument": td, "position": pos})
+        note("textDocument/didChange", {"textDocument": {"uri": view, "version": 2},
+                                        "contentChanges": [{"range": {"start": pos, "end": pos},
+                                                            "text": "x"}]})
+        req("mlirbc/save", {"uri": view, "path": "/nonexistent-dir/out.mlirbc"})
+        note("textDocument/didClose", {"textDocument": td})
+    note("workspace/didChangeConfiguration", {"settings": {"mlirbc": {"limits": {"maxFileMB": 1}}}})
+    note("$/cancelRequest", {"id": 5})
+    req("completionItem/resolve", {"label": "arith.addi"})
+    req("mlirbc/unknownMethod", {"x": 1})
+    return [json.dumps(m).encode() for m in msgs]

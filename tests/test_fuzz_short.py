@@ -1,0 +1,61 @@
+"""A short, deterministic coverage-guided fuzzing run of every target, as part of the test suite.
+
+Each target (`tests/fuzzing/targets.py`: the reader, the text parser, the writer cycle and the server's
+message handling) runs in its own process under atheris for a fixed number of inputs with a fixed libFuzzer
+seed and hash seed, from the corpus seeds and the regression inputs of tests/data/hardening: the same inputs
+every time, about two minutes for the four on an idle machine.  Any finding (a broken invariant), unexpected
+exception or input taking more than 2 s of CPU fails the test, naming the saved input.  The long run is
+`benchmarks/fuzz_long.py`; docs/fuzzing.md says how the two relate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from corpus import REPO
+
+RUNS = {"reader": 4000, "text": 1200, "cycle": 2000, "server": 1200}
+"""Inputs per target: a fixed budget (about two minutes in all), never a time limit, so runs repeat."""
+
+
+def _have_atheris() -> bool:
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if not _have_atheris():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("CI=true but atheris (test extra) is missing: the fuzzing run cannot be skipped")
+    pytest.skip("atheris is not installed (pip install -e '.[test]')", allow_module_level=True)
+
+
+@pytest.mark.parametrize("target", list(RUNS))
+def test_short_fuzz_run(target: str, tmp_path: Path) -> None:
+    stats_path = tmp_path / f"{target}.json"
+    env = dict(os.environ, PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join([str(REPO / "server"), str(REPO / "tests")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "fuzzing.engine", target, "--runs", str(RUNS[target]), "--seed", "1",
+         "--stats", str(stats_path), "--findings", str(tmp_path / "findings")],
+        cwd=REPO / "tests", env=env, capture_output=True, timeout=1800)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    stats = json.loads(stats_path.read_text())
+    outcomes = stats["outcomes"]
+    print(f"\n{target}: {stats['inputs']} inputs {outcomes}, slowest {stats['slowest_seconds']} s CPU, "
+          f"peak RSS {stats['peak_rss_mb']} MB")
+    assert stats["inputs"] >= RUNS[target]
+    problems = {k: v for k, v in stats["messages"].items()}
+    assert outcomes.get("finding", 0) == 0 and outcomes.get("unexpected", 0) == 0, \
+        json.dumps(problems, indent=1)
+    assert stats["slow"] == 0, f"{stats['slow']} inputs over 2 s of CPU; slowest: {stats['slowest_input']}"
+    # the run reached past the first checks of each target
+    assert len(outcomes) >= 2, outcomes

@@ -1,0 +1,375 @@
+"""Regression tests for the bug classes of issue 15 (a fuzzing campaign), each on a minimal input in
+tests/data/hardening/ (made by make_hardening.py there, or kept as fuzzing found it: `found_*`).
+
+The rule behind them: the printer prints every module the reader returns; the reader accepts what the text
+form can say and upstream accepts (mlir-opt 22.1.8 decides where the format allows both); the parser refuses
+what the writer cannot write, with a located error; parsing is linear in the input; nesting is bounded by a
+located error.  The server-side rows (saves, special files, the protocol) are in test_fileio.py and
+test_lsp_hostile.py.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from corpus import CORPUS, REPO
+from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.errors import DecodeError, EncodeError
+from mlirbc.ir.attributes import StringAttr, TypeAttr, UnknownLoc
+from mlirbc.ir.module import Module
+from mlirbc.ir.operation import PROPS_DECODED, Operation, OpName, Properties
+from mlirbc.ir.types import FunctionType, IntegerType
+from mlirbc.syntax import lexer
+from mlirbc.view.parser import ParseResult, parse_module
+from mlirbc.view.printer import PARTIAL_PREFIX, print_module
+from oracle import GENERIC_FLAGS, mlir_opt_path, run_mlir_opt
+
+DATA = REPO / "tests" / "data" / "hardening"
+needs_oracle = pytest.mark.skipif(mlir_opt_path() is None, reason="the oracle (mlir-opt) is not installed")
+
+
+def _bytes(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+def _text(name: str) -> str:
+    return (DATA / name).read_bytes().decode("utf-8", "surrogatepass")
+
+
+def _errors(result: ParseResult) -> list[tuple[int, int, str]]:
+    return [(d.span.start_line + 1, d.span.start_col + 1, d.message) for d in result.errors]
+
+
+def _refusal(data: bytes) -> DecodeError:
+    """The reader's refusal of `data`: raised, or carried by the partial module it returns."""
+    try:
+        m = read_bytecode(data)
+    except DecodeError as exc:
+        return exc
+    assert m.error is not None, "the reader accepted it"
+    return m.error
+
+
+def _cycle(m: Module) -> str:
+    """print -> parse -> write -> read -> print: the view a complete decode comes back as."""
+    text = print_module(m).text
+    result = parse_module(text, template=m)
+    assert not result.errors, _errors(result)[:3]
+    assert result.module is not None
+    again = read_bytecode(write_bytecode(result.module, template=m))
+    assert again.error is None
+    out: str = print_module(again).text
+    assert out == text
+    return out
+
+
+# -- row 1: the printer prints partial modules, with the located error in the view -----------------
+def test_a_partial_module_prints_with_its_error() -> None:
+    data = _bytes("found_partial_undefined_value.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is not None and "used but never defined" in m.error.message
+    assert 0 < m.error.offset < len(data)
+    text = print_module(m).text
+    lines = text.splitlines()
+    assert lines[1] == PARTIAL_PREFIX + str(m.error)
+    assert "%<<UNKNOWN SSA VALUE>>" in text  # the operand whose definition never came
+    # and such a view is never encoded as if it were the whole file
+    result = parse_module(text, template=m)
+    assert _errors(result)[0][:2] == (2, 1) and "decoded only part-way" in result.errors[0].message
+
+
+@pytest.mark.parametrize("rel", ["upstream/Dialect__Affine__ops.p04.v3.mlirbc",
+                                 "upstream/Bytecode__uselist_orders.p01.mlirbc", "jax/mlp2.mlirbc"])
+def test_every_cut_of_the_ir_section_prints(rel: str) -> None:
+    """The IR section of a real file cut at every byte (the file re-framed around it): whatever decodes
+    part-way prints, saying where decoding stopped."""
+    from fuzzing.bytecode_mutator import parse_layout
+
+    path = CORPUS / rel
+    if not path.exists():
+        pytest.skip(f"{path} not in the corpus")
+    layout = parse_layout(path.read_bytes())
+    assert layout is not None
+    ir = layout.find(4)
+    assert ir is not None
+    content = layout.sections[ir].content
+    partial = 0
+    for cut in range(len(content)):
+        layout.sections[ir].content = content[:cut]
+        data = layout.assemble()
+        try:
+            m = read_bytecode(data)
+        except DecodeError as exc:
+            assert 0 <= exc.offset <= len(data)
+            continue
+        text = print_module(m).text
+        if m.error is not None:
+            partial += 1
+            assert text.splitlines()[1] == PARTIAL_PREFIX + str(m.error)
+    assert partial > len(content) // 2
+
+
+# -- row 2: integer types the text cannot say ------------------------------------------------------
+@pytest.mark.parametrize("name, words", [
+    ("integer_signedness_3.mlirbc", "signedness 3"),
+    ("found_integer_signedness_3.mlirbc", "signedness 3"),
+    ("integer_width_2p24.mlirbc", "width 16777216"),
+])
+def test_integer_types_the_text_cannot_say_are_refused(name: str, words: str) -> None:
+    data = _bytes(name)
+    exc = _refusal(data)
+    assert words in exc.message and exc.section == "AttrType" and 0 < exc.offset < len(data)
+
+
+@needs_oracle
+def test_upstream_prints_signedness_3_as_another_type() -> None:
+    """Why the reader refuses signedness 3 although mlir-opt reads it: mlir-opt prints it as `i32`, which
+    reads back as the signless type, a different one; the text form has no spelling for it."""
+    p = run_mlir_opt(GENERIC_FLAGS, _bytes("integer_signedness_3.mlirbc"))
+    assert p.returncode == 0 and "-> i32" in p.stdout.decode()
+    back = run_mlir_opt([*GENERIC_FLAGS, "--emit-bytecode"], p.stdout)
+    assert back.returncode == 0 and back.stdout != _bytes("integer_signedness_3.mlirbc")
+
+
+# -- row 3: lone surrogates ------------------------------------------------------------------------
+def test_a_lone_surrogate_in_a_string_is_a_located_error() -> None:
+    result = parse_module(_text("string_lone_surrogate.mlir"))
+    assert _errors(result) == [(3, 22, "a lone surrogate (U+D800) is not text and cannot be in a string "
+                                       "literal")]
+    assert lexer.decode_string("x\ud800") == b"x\xed\xa0\x80"  # never raises, whoever calls it
+
+
+# -- row 4: huge numbers ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name, expected", [
+    ("int_literal_5000_digits.mlir", [(3, 20, "integer constant out of range for attribute")]),
+    ("int_literal_30000_digits.mlir", [(3, 20, "integer literal of 30001 decimal digits is too long")]),
+    ("result_count_huge.mlir", [(3, 6, "result count 99999999999999999999 is too large")]),
+    ("result_count_broken_op.mlir", [(3, 33, "expected '('")]),
+])
+def test_huge_numbers_are_located_errors(name: str, expected: list[tuple[int, int, str]]) -> None:
+    got = _errors(parse_module(_text(name)))
+    assert len(got) == len(expected), got
+    for (line, col, message), (eline, ecol, words) in zip(got, expected, strict=True):
+        assert (line, col) == (eline, ecol) and words in message, got
+
+
+# -- row 5: linear parsing and recovery ------------------------------------------------------------
+@contextmanager
+def _counted() -> Iterator[dict[str, int]]:
+    """Counts the lexer's token attempts (every `next` and `token_at`), and regex matches per offset."""
+    counts: dict[str, int] = {"tokens": 0}
+    per_offset: dict[int, int] = {}
+    next_, token_at, match = lexer.Lexer.next, lexer.Lexer.token_at, lexer._match
+
+    def counting_next(self: lexer.Lexer) -> lexer.Token:
+        counts["tokens"] += 1
+        return next_(self)
+
+    def counting_token_at(self: lexer.Lexer, offset: int) -> lexer.Token:
+        counts["tokens"] += 1
+        return token_at(self, offset)
+
+    def counting_match(text: str, pos: int = 0) -> re.Match[str] | None:
+        per_offset[pos] = per_offset.get(pos, 0) + 1
+        counts["most_at_one_offset"] = max(counts.get("most_at_one_offset", 0), per_offset[pos])
+        return match(text, pos)
+
+    lexer.Lexer.next, lexer.Lexer.token_at = counting_next, counting_token_at  # type: ignore[method-assign]
+    lexer._match = counting_match
+    try:
+        yield counts
+    finally:
+        lexer.Lexer.next, lexer.Lexer.token_at = next_, token_at  # type: ignore[method-assign]
+        lexer._match = match
+
+
+def _clean_tokens(text: str) -> int:
+    lx = lexer.Lexer(text)
+    n = 0
+    while True:
+        try:
+            tok = lx.next()
+        except Exception:
+            lx.reset(lx.resume_at)
+            continue
+        n += 1
+        if tok.kind == lexer.EOF:
+            return n
+
+
+def test_recovery_from_a_thousand_unbalanced_tokens_is_linear() -> None:
+    text = _text("unbalanced_1000.mlir")
+    with _counted() as counts:
+        result = parse_module(text)
+    assert len(result.errors) > 500
+    assert counts["tokens"] <= 3 * _clean_tokens(text), counts
+
+
+def test_a_50_mb_unterminated_string_is_scanned_once() -> None:
+    text = '"builtin.module"() ({\n  "t.x"() {a = "' + "x" * 50_000_000
+    with _counted() as counts:
+        result = parse_module(text)
+    assert _errors(result)[0][:2] == (2, 16) and "expected '\"' in string literal" in _errors(result)[0][2]
+    assert counts["most_at_one_offset"] <= 2 and counts["tokens"] < 100, counts
+
+
+def test_100000_nested_regions_give_one_located_error() -> None:
+    depth = 100_000
+    text = '"builtin.module"() ({\n' + '"t.r"() ({\n' * depth + '}) : () -> ()\n' * depth + \
+        '}) : () -> ()\n'
+    with _counted() as counts:
+        result = parse_module(text)
+    assert _errors(result) == [(513, 10, "regions nested deeper than 512 levels (the bytecode reader's "
+                                        "limit)")]
+    assert counts["tokens"] < 20 * 512, counts  # the deep part is skipped as text, not lexed
+
+
+def test_600_nested_regions_from_a_file() -> None:
+    result = parse_module(_text("regions_nested_600.mlir"))
+    assert _errors(result) == [(514, 12, "regions nested deeper than 512 levels (the bytecode reader's "
+                                         "limit)")]
+
+
+def test_damaged_views_stay_linear() -> None:
+    """Random bracket damage of a real view: work stays within a small multiple of a clean lex."""
+    rng = random.Random(15)
+    m = read_bytecode((CORPUS / "upstream" / "Dialect__SCF__ops.f08.mlirbc").read_bytes())
+    text = print_module(m).text
+    for _ in range(20):
+        chars = list(text)
+        for _ in range(rng.choice((10, 100, 1000))):
+            chars.insert(rng.randrange(len(chars) + 1), rng.choice("(){}[]<>"))
+        damaged = "".join(chars)
+        with _counted() as counts:
+            parse_module(damaged)
+        assert counts["tokens"] <= 4 * _clean_tokens(damaged) + 100, counts
+
+
+# -- row 6: what the reader decodes, the view must say and the parser read back --------------------
+@pytest.mark.parametrize("name, words", [
+    ("dict_repeated_name.mlirbc", "dictionary repeats the name 'a'"),
+    ("dict_empty_name.mlirbc", "dictionary entry with an empty name"),
+    ("dense_wrong_size.mlirbc", "dense elements blob of 7 bytes does not fit 4 elements"),
+    ("dense_array_index_elements.mlirbc", "dense array of element type IndexType"),
+    ("dense_array_wrong_size.mlirbc", "dense array of 2 elements has 3 bytes"),
+    ("float_attr_integer_type.mlirbc", "float attribute of a type that is not a float type"),
+    ("location_child_not_a_location.mlirbc", "a ArrayAttr where a location belongs"),
+    ("location_affine_map.mlirbc", "op location is not a location attribute"),
+    ("found_location_affine_map.mlirbc", "op location is not a location attribute"),
+    ("found_location_array.mlirbc", "where a location belongs"),
+    ("found_dense_resource_not_shaped.mlirbc", "dense resource elements need a shaped type"),
+    ("op_name_registered_and_not.mlirbc", "listed both as registered and as unregistered"),
+    ("found_op_name_registered_and_not.mlirbc", "listed both as registered and as unregistered"),
+])
+def test_what_the_text_cannot_say_is_refused_with_its_offset(name: str, words: str) -> None:
+    data = _bytes(name)
+    exc = _refusal(data)
+    assert words in exc.message and 0 < exc.offset < len(data)
+
+
+@needs_oracle
+@pytest.mark.parametrize("name", ["dict_repeated_name.mlirbc", "dict_empty_name.mlirbc",
+                                  "dense_wrong_size.mlirbc", "location_child_not_a_location.mlirbc"])
+def test_upstream_refuses_them_too(name: str) -> None:
+    p = run_mlir_opt(GENERIC_FLAGS, _bytes(name))
+    assert p.returncode != 0, p.stdout.decode()[:300]
+
+
+@pytest.mark.parametrize("name", ["dict_unsorted.mlirbc", "found_dict_unsorted.mlirbc",
+                                  "props_not_a_dictionary.mlirbc"])
+def test_what_upstream_accepts_round_trips(name: str) -> None:
+    """Dictionaries stored out of order read sorted (as DictionaryAttr::get sorts them); an unregistered
+    op's properties may be any attribute (`<"input0">`, `<loc(unknown)>`): the view reads back as is."""
+    m = read_bytecode(_bytes(name))
+    assert m.error is None
+    text = _cycle(m)
+    if name == "dict_unsorted.mlirbc":
+        assert "{a, b}" in text
+    if name == "props_not_a_dictionary.mlirbc":
+        assert '"hal.thing"() <"input0">' in text and '"hal.other"() <loc(unknown)>' in text
+
+
+@needs_oracle
+def test_upstream_reads_non_dictionary_properties() -> None:
+    text = print_module(read_bytecode(_bytes("props_not_a_dictionary.mlirbc"))).text
+    p = run_mlir_opt(GENERIC_FLAGS, text.encode())
+    assert p.returncode == 0, p.stderr.decode()
+    assert '<"input0">' in p.stdout.decode() and "<loc(unknown)>" in p.stdout.decode()
+
+
+# -- row 7: what the writer writes, the reader reads ----------------------------------------------
+@pytest.mark.parametrize("name, line, words", [
+    ("func_signature_mismatch.mlir", 3, "entry block argument #0 does not have the type"),
+    ("missing_required_property.mlir", 3, "func.func requires property function_type"),
+    ("header_dialect_version_edit.mlir", 3, "dialect 'func' version 0x01, which the model"),
+])
+def test_the_parser_refuses_what_the_reader_would(name: str, line: int, words: str) -> None:
+    got = _errors(parse_module(_text(name)))
+    assert len(got) == 1 and got[0][0] == line and words in got[0][2], got
+
+
+def test_the_reader_refuses_a_registered_op_without_its_required_property() -> None:
+    data = _bytes("found_missing_required_property.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is not None and "pdl.pattern requires property benefit" in m.error.message
+    assert m.error.offset == 142
+
+
+def _func(arg: IntegerType, declared: IntegerType) -> Operation:
+    f = Operation(OpName("func", "func", True))
+    f.properties = Properties(PROPS_DECODED, values={
+        "function_type": TypeAttr.get(FunctionType.get((declared,), ())), "sym_name": StringAttr.get("f")})
+    block = f.add_region().add_block()
+    block.add_argument(arg, UnknownLoc.get())
+    block.append(Operation(OpName("func", "return", True)))
+    return f
+
+
+def test_the_writer_refuses_what_its_reader_would() -> None:
+    i32, i64 = IntegerType.get(32), IntegerType.get(64)
+    root = Operation(OpName("builtin", "module", True))
+    root.add_region().add_block().append(_func(i64, i32))
+    with pytest.raises(EncodeError, match="entry block argument #0"):
+        write_bytecode(Module(root), template=None)
+    deep = Operation(OpName("builtin", "module", True))
+    op = deep
+    for _ in range(600):
+        inner = Operation(OpName("t", "r", False))
+        op.add_region().add_block().append(inner)
+        op = inner
+    with pytest.raises(EncodeError, match="nested deeper than 512"):
+        write_bytecode(Module(deep), template=None)
+    ok = Operation(OpName("builtin", "module", True))
+    ok.add_region().add_block().append(_func(i32, i32))
+    assert read_bytecode(write_bytecode(Module(ok), template=None)).error is None
+
+
+# -- row 8: the header's producer ----------------------------------------------
+def test_a_producer_the_writer_cannot_write_is_refused_by_the_parser() -> None:
+    got = _errors(parse_module(_text("header_producer_surrogate.mlir")))
+    assert len(got) == 1 and got[0][:2] == (1, 1) and "producer" in got[0][2]
+    root = Operation(OpName("builtin", "module", True))
+    with pytest.raises(EncodeError, match="producer"):
+        write_bytecode(Module(root), producer="MLIR\ud800", template=None)
+
+
+# -- every regression input that decodes survives the whole cycle ----------------------------------
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.mlirbc")), ids=lambda p: p.name)
+def test_regression_inputs_never_escape(path: Path) -> None:
+    data = path.read_bytes()
+    try:
+        m = read_bytecode(data)
+    except DecodeError as exc:
+        assert 0 <= exc.offset <= len(data)
+        return
+    if m.error is None:
+        _cycle(m)
+    else:
+        print_module(m)

@@ -1,0 +1,307 @@
+"""Hostile requests over a real pipe: the server answers every request (or logs a notification), never with
+a traceback, and keeps answering afterwards.
+
+Malformed JSON and envelopes, params of the wrong shape, absurd positions, URIs naming special files, and
+saves to special paths.  Each request is sent raw (`lsp_wire.WireClient`), its answer awaited; a silent
+server fails the test at the wait's limit.  How long each answer takes is what
+`benchmarks/hostile_requests.py` prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus import CORPUS
+from lsp_wire import WireClient
+
+SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
+WAIT = 10.0
+"""Seconds to wait for an answer before calling the server silent (machines running the suite are loaded;
+the benchmark measures the real latency)."""
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+REQUEST_FAILED = -32803
+
+
+@pytest.fixture(scope="module")
+def wire(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WireClient]:
+    cwd = tmp_path_factory.mktemp("server-cwd")
+    client = WireClient(cwd=cwd)
+    client.initialize()
+    yield client
+    client.close()
+
+
+def _answer(wire: WireClient, msg_id: Any) -> dict[str, Any]:
+    resp = wire.response(msg_id, timeout=WAIT)
+    assert resp is not None, f"no answer to request {msg_id!r}"
+    assert "traceback" not in json.dumps(resp).lower(), resp
+    return resp
+
+
+def _error(wire: WireClient, msg_id: Any) -> dict[str, Any]:
+    resp = _answer(wire, msg_id)
+    assert "error" in resp, resp
+    err: dict[str, Any] = resp["error"]
+    return err
+
+
+def _still_answers(wire: WireClient) -> None:
+    resp = wire.request("mlir/convertFromBytecode", {"uri": SMALL.as_uri()}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    assert '"builtin.module"' in resp["result"]["output"]
+
+
+# -- malformed JSON and envelopes ------------------------------------------------------------------
+@pytest.mark.parametrize("body, code", [
+    (b'{"jsonrpc": "2.0", "id": 1, ', PARSE_ERROR),
+    (b"\xff\xfe{}", PARSE_ERROR),
+    (b"[1, 2]", INVALID_REQUEST),
+    (b"42", INVALID_REQUEST),
+    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "shutdown"}', INVALID_REQUEST),
+    (b'{"jsonrpc": "2.0", "id": true, "method": "shutdown"}', INVALID_REQUEST),
+    (b'{"jsonrpc": "2.0", "id": 1.5, "method": "shutdown"}', INVALID_REQUEST),
+])
+def test_unreadable_messages_are_answered_with_id_null(wire: WireClient, body: bytes, code: int) -> None:
+    wire.send_bytes(body)
+    resp = wire.wait_for(lambda m: m.get("id", "absent") is None and "error" in m, WAIT)
+    assert resp is not None, f"no answer to {body[:40]!r}"
+    assert resp["error"]["code"] == code, resp
+    _still_answers(wire)
+
+
+@pytest.mark.parametrize("message, code, words", [
+    ({"jsonrpc": "2.0", "method": 123, "params": {}}, INVALID_REQUEST, "method must be a string"),
+    ({"jsonrpc": "1.0", "method": "mlirbc/info", "params": {"uri": "file:///x"}}, INVALID_REQUEST,
+     'jsonrpc must be "2.0"'),
+    ({"method": "mlirbc/info", "params": {"uri": "file:///x"}}, INVALID_REQUEST, "jsonrpc"),
+    ({"jsonrpc": "2.0", "method": "no/such/method"}, METHOD_NOT_FOUND, "no/such/method"),
+    ({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 1}}, INVALID_REQUEST,
+     "notification"),
+    ({"jsonrpc": "2.0", "method": "textDocument/hover", "params": "x"}, INVALID_PARAMS,
+     "params must be an object"),
+])
+def test_bad_envelopes_are_answered_with_their_id(wire: WireClient, message: dict[str, Any], code: int,
+                                                  words: str) -> None:
+    msg_id = wire.new_id()
+    wire.send({**message, "id": msg_id})
+    err = _error(wire, msg_id)
+    assert err["code"] == code and words in err["message"], err
+    _still_answers(wire)
+
+
+def test_json_nested_100000_deep(wire: WireClient) -> None:
+    msg_id = wire.new_id()
+    deep = b"[" * 100_000 + b"]" * 100_000
+    wire.send_bytes(b'{"jsonrpc": "2.0", "id": %d, "method": "mlirbc/info", "params": {"uri": %s}}'
+                    % (msg_id, deep))
+    err = _error(wire, msg_id)
+    assert err["code"] == INVALID_PARAMS and "nested too deeply" in err["message"], err
+    other = wire.new_id()
+    wire.send_bytes(b'{"jsonrpc": "2.0", "id": %d, "method": "shutdown", "x": %s}' % (other, deep))
+    assert _error(wire, other)["code"] == INVALID_REQUEST
+    _still_answers(wire)
+
+
+# -- params ------------------------------------------------------------------------------------------
+def _hover(line: Any, character: Any) -> dict[str, Any]:
+    return {"textDocument": {"uri": "mlirbc:///nowhere.mlirbc"},
+            "position": {"line": line, "character": character}}
+
+
+@pytest.mark.parametrize("params, field", [
+    (_hover(-1, 0), "params.position"),
+    (_hover(2**31, 0), "params.position"),
+    (_hover(0, 2**31), "params.position"),
+    (_hover("x", 0), "params.position.line"),
+    ({"textDocument": {"uri": "mlirbc:///x"}}, "params.position"),
+    ({"position": {"line": 0, "character": 0}}, "params.textDocument"),
+])
+def test_malformed_lsp_params_name_the_field(wire: WireClient, params: dict[str, Any], field: str) -> None:
+    resp = wire.request("textDocument/hover", params, timeout=WAIT)
+    assert resp is not None, "no answer"
+    err = resp["error"]
+    assert err["code"] == INVALID_PARAMS and field in err["message"], err
+
+
+@pytest.mark.parametrize("method, params, words", [
+    ("mlir/convertFromBytecode", {}, "params.uri: required field missing"),
+    ("mlir/convertFromBytecode", {"uri": 5}, "params.uri: expected a non-empty string, got number"),
+    ("mlirbc/info", {"uri": ""}, "params.uri"),
+    ("mlirbc/save", {"uri": "file:///x", "path": ["a"]}, "params.path"),
+    ("mlir/convertToBytecode", [1, 2], "expects params {uri}"),
+])
+def test_malformed_custom_params_name_the_field(wire: WireClient, method: str, params: Any,
+                                                words: str) -> None:
+    resp = wire.request(method, params, timeout=WAIT)
+    assert resp is not None, "no answer"
+    assert resp["error"]["code"] == INVALID_PARAMS and words in resp["error"]["message"], resp
+
+
+def test_malformed_notifications_are_logged_not_fatal(wire: WireClient) -> None:
+    wire.notify("textDocument/didOpen", {"textDocument": {"uri": 5}})
+    wire.notify("textDocument/didChange", "x")
+    wire.notify("textDocument/didClose", {"textDocument": {"uri": "mlirbc:///never-opened"}})
+    bad = "file://[x/a.mlirbc"
+    wire.notify("textDocument/didOpen", {"textDocument": {"uri": bad, "languageId": "mlir", "version": 1,
+                                                          "text": "x"}})
+    wire.notify("textDocument/didChange", {"textDocument": {"uri": "mlirbc:///never-opened", "version": 2},
+                                           "contentChanges": [{"text": "y"}]})
+    resp = wire.request("textDocument/hover", {"textDocument": {"uri": bad},
+                                               "position": {"line": 0, "character": 0}}, timeout=WAIT)
+    assert resp is not None and resp["error"]["code"] == INVALID_PARAMS, resp
+    assert "params.textDocument.uri: not a URI" in resp["error"]["message"]
+    _still_answers(wire)
+    assert b"Error in server" not in b"".join(wire.raw_bodies)
+
+
+# -- URIs and special files ----------------------------------------------------------------------------
+def _special_files(tmp: Path) -> dict[str, str]:
+    fifo = tmp / "pipe.mlirbc"
+    os.mkfifo(fifo)
+    sock = tmp / "sock.mlirbc"
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(sock))
+    s.close()  # the socket file stays
+    return {
+        "file:///tmp/a%00b.mlirbc": "NUL",
+        "http://example.com/x.mlirbc": "does not name a local file",
+        "file://otherhost/x.mlirbc": "does not name a local file",
+        "file://[x/a.mlirbc": "does not name a local file",  # urlsplit: "Invalid IPv6 URL" (fuzzing)
+        "mlirbc:/x.mlirbc?scheme=vscode-remote": "does not name a local file",
+        "file:///dev/zero": "character device",
+        "file:///dev/null": "character device",
+        fifo.as_uri(): "FIFO",
+        sock.as_uri(): "socket",
+        tmp.as_uri(): "directory",
+        (tmp / "missing.mlirbc").as_uri(): "No such file",
+    }
+
+
+@pytest.mark.parametrize("method", ["mlir/convertFromBytecode", "mlirbc/info"])
+def test_special_files_are_refused(wire: WireClient, tmp_path: Path, method: str) -> None:
+    for uri, words in _special_files(tmp_path).items():
+        resp = wire.request(method, {"uri": uri}, timeout=WAIT)
+        assert resp is not None, f"no answer for {uri}"
+        assert resp["error"]["code"] == REQUEST_FAILED and words in resp["error"]["message"], (uri, resp)
+    _still_answers(wire)
+
+
+# -- saves to special paths ------------------------------------------------------------------------------
+def _open_copy(wire: WireClient, tmp: Path) -> tuple[Path, str]:
+    path = tmp / "doc" / "model.mlirbc"
+    path.parent.mkdir()
+    shutil.copyfile(SMALL, path)
+    resp = wire.request("mlir/convertFromBytecode", {"uri": path.as_uri()}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    return path, "mlirbc://" + path.as_posix()
+
+
+def test_saves_to_special_paths_are_refused(wire: WireClient, tmp_path: Path) -> None:
+    path, view = _open_copy(wire, tmp_path)
+    fifo = tmp_path / "fifo.mlirbc"
+    os.mkfifo(fifo)
+    for target, words in {"/dev/null": "character device", str(fifo): "FIFO",
+                          str(tmp_path): "directory", str(tmp_path / "no" / "x.mlirbc"): "does not exist",
+                          "a\0b.mlirbc": "NUL"}.items():
+        resp = wire.request("mlirbc/save", {"uri": view, "path": target}, timeout=WAIT * 3)
+        assert resp is not None, f"no answer saving to {target!r}"
+        assert resp["error"]["code"] == REQUEST_FAILED and words in resp["error"]["message"], resp
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    _still_answers(wire)
+
+
+def test_relative_save_paths_are_relative_to_the_document(wire: WireClient, tmp_path: Path) -> None:
+    path, view = _open_copy(wire, tmp_path)
+    resp = wire.request("mlirbc/save", {"uri": view, "path": "copy.mlirbc"}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    assert resp["result"]["written"] == str(path.parent / "copy.mlirbc")
+    assert (path.parent / "copy.mlirbc").read_bytes() == SMALL.read_bytes()
+
+
+def test_saving_through_a_symlink_keeps_the_link(wire: WireClient, tmp_path: Path) -> None:
+    path, view = _open_copy(wire, tmp_path)
+    link = tmp_path / "link.mlirbc"
+    target = tmp_path / "target.mlirbc"
+    target.write_bytes(b"old")
+    link.symlink_to(target)
+    resp = wire.request("mlirbc/save", {"uri": view, "path": str(link)}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    assert link.is_symlink() and target.read_bytes() == SMALL.read_bytes()
+    assert resp["result"]["written"] == str(target)
+
+
+# -- internal errors -----------------------------------------------------------------------------------
+def test_internal_errors_carry_no_traceback() -> None:
+    """A handler that fails unexpectedly: the answer names the error in one line; the traceback is
+    logged only."""
+    from fuzzing.targets import ServerHarness
+
+    harness = ServerHarness()
+
+    @harness.server.feature("mlirbc/explode")
+    def explode(params: Any) -> None:
+        raise KeyError("boom")
+
+    harness.server.protocol.receive(b'{"jsonrpc": "2.0", "id": 7, "method": "mlirbc/explode"}')
+    resp = harness._wait(7, WAIT)
+    assert resp is not None
+    assert resp["error"]["code"] == -32603 and "KeyError" in resp["error"]["message"]
+    assert "data" not in resp["error"] or "traceback" not in json.dumps(resp["error"]["data"])
+
+
+# -- rapid edits ---------------------------------------------------------------------------------------------
+def test_a_thousand_rapid_edits_keep_the_document_exact(wire: WireClient, tmp_path: Path) -> None:
+    """1,000 incremental edits sent without waiting (random inserts, then their undoing in reverse, then a
+    comment typed a character at a time): the server's copy is exactly the client's, so encoding it gives
+    the original bytes (a comment changes no byte)."""
+    import random
+
+    path, view = _open_copy(wire, tmp_path)
+    resp = wire.request("mlir/convertFromBytecode", {"uri": path.as_uri()}, timeout=WAIT * 3)
+    assert resp is not None
+    text = resp["result"]["output"]
+    wire.notify("textDocument/didOpen", {"textDocument": {"uri": view, "languageId": "mlir", "version": 1,
+                                                          "text": text}})
+    lines = text.split("\n")
+    rng = random.Random(1000)
+    version = 1
+    inserted: list[tuple[int, int]] = []
+
+    def change(sl: int, sc: int, el: int, ec: int, new: str) -> None:
+        nonlocal version
+        version += 1
+        wire.notify("textDocument/didChange", {
+            "textDocument": {"uri": view, "version": version},
+            "contentChanges": [{"range": {"start": {"line": sl, "character": sc},
+                                          "end": {"line": el, "character": ec}}, "text": new}]})
+
+    for _ in range(400):
+        line = rng.randrange(1, len(lines))
+        col = rng.randrange(len(lines[line]) + 1)
+        lines[line] = lines[line][:col] + "x" + lines[line][col:]
+        change(line, col, line, col, "x")
+        inserted.append((line, col))
+    for line, col in reversed(inserted):
+        lines[line] = lines[line][:col] + lines[line][col + 1:]
+        change(line, col, line, col + 1, "")
+    change(1, 0, 1, 0, "\n")
+    comment = "// typed one character at a time, " * 8
+    for i, ch in enumerate(comment):
+        change(1, i, 1, i, ch)
+    assert version > 1000
+    resp = wire.request("mlir/convertToBytecode", {"uri": view}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    import base64
+
+    assert base64.b64decode(resp["result"]["output"]) == SMALL.read_bytes()
