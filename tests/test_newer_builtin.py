@@ -16,6 +16,7 @@ from typing import cast
 import pytest
 
 from corpus import CORPUS
+from iree_support import reference_print
 from mlirbc.bytecode import builtin_codec
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.stream import ByteReader, ByteWriter
@@ -39,9 +40,9 @@ IREE = CORPUS / "iree"
 FILES = sorted(IREE.glob("*.mlirbc"))
 
 
-def _generic_for(path: Path) -> Path:
+def _generic_for(path: Path) -> str:
     # mlp2.flow.vN.mlirbc are the same module written at older bytecode versions.
-    return IREE / (re.sub(r"\.v\d$", "", path.stem) + ".generic.txt")
+    return reference_print(path)
 
 
 def _new_code_entries(m: Module) -> list[tuple[int, int, Attribute]]:
@@ -157,7 +158,7 @@ def _validated(path: Path) -> tuple[Module, set[int], list[str]]:
     compare identical, mismatches)."""
     m = read_bytecode(path.read_bytes())
     assert m.error is None and m.root is not None, f"{path.name}: {m.error}"
-    parsed = parse_module(_generic_for(path).read_text())
+    parsed = parse_module(_generic_for(path))
     assert parsed.module is not None and parsed.module.root is not None, parsed.errors[:3]
     ours, theirs = list(m.root.walk()), list(parsed.module.root.walk())
     assert [o.name for o in ours] == [o.name for o in theirs], f"{path.name}: the ops differ"
@@ -178,7 +179,7 @@ def test_every_new_code_entry_is_what_the_generic_print_shows(path: Path) -> Non
     m, found, bad = _validated(path)
     assert not bad, "\n".join(bad[:10])
     entries = _new_code_entries(m)
-    generic = _generic_for(path).read_text()
+    generic = _generic_for(path)
     missing = [f"attr #{i} (code {code}) = {getattr(v, 'text', v)!r}" for i, code, v in entries
                if id(v) not in found]
     assert not missing, f"{path.name}: entries not found in matching ops:\n" + "\n".join(missing)
@@ -204,12 +205,36 @@ def test_new_code_census() -> None:
     assert counts == {23: 145, 25: 1}
 
 
+def _hal_memrefs(m: Module) -> list[MemRefType]:
+    assert m.source is not None
+    return [e.value for e in m.source.types if isinstance(e.value, MemRefType)
+            and isinstance(e.value.memory_space, DialectAttr) and e.value.memory_space.dialect_name == "hal"]
+
+
+def test_hal_memory_spaces_decode_with_the_iree_models() -> None:
+    # With IREE's models (the `iree` plugin) the tool that reads the view (iree-opt) knows `hal`: the
+    # memrefs decode, their memory space is the `#hal.descriptor_type<...>` text iree-opt prints.
+    reg = models(entry_points=False)
+    from mlirbc.models.iree import register
+
+    register(reg, "test")
+    m = read_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes(), reg)
+    assert m.source is not None and not m.fallbacks
+    spaces = {t.memory_space for t in _hal_memrefs(m)}
+    assert spaces == {DialectAttr.get("hal", "#hal.descriptor_type<storage_buffer>")}
+    assert "memref<8x10xf32, strided<[10, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>" in \
+        print_module(m).text
+
+
 def test_models_and_reasons_are_recorded() -> None:
-    m = read_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes())
+    # Without IREE's models (mlir-opt 22 reads the view), hal memory spaces stay opaque.
+    m = read_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes(),
+                      models(entry_points=False))
     assert m.source is not None
     new = {i for i, _, _ in _new_code_entries(m)}
     assert new and all(m.source.attrs[i].model == BUILTIN_ORIGIN for i in new)
     # memrefs whose memory space is `#hal.descriptor_type<...>` stay opaque, with the reason
+    assert not _hal_memrefs(m)
     opaque = [e for e in m.source.types if isinstance(e.value, FallbackType)]
     assert opaque and all("memory space" in e.fallback_reason for e in opaque)
     decoded = [_structural(m, e.value) for e in opaque if isinstance(e.value, Type)]
@@ -378,7 +403,8 @@ PARSE_ONLY = ["--allow-unregistered-dialect", "--mlir-very-unsafe-disable-verifi
 @_needs_oracle
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_mlir_opt_accepts_the_view(path: Path) -> None:
-    m = read_bytecode(path.read_bytes())
+    # Without IREE's models: mlir-opt 22 knows no IREE dialect (their ops stay fallbacks).
+    m = read_bytecode(path.read_bytes(), models(entry_points=False))
     text = print_module(m).text.encode("utf-8", "surrogateescape")
     proc = run_mlir_opt(PARSE_ONLY, text)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[:500]

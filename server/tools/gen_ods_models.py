@@ -10,6 +10,13 @@ parent) or enum-only files; they are listed, not fatal.  Output is deterministic
 mtime 0, ops deduplicated by full name in file order.
 
     python server/tools/gen_ods_models.py [--out DIR] [--jobs N] [--check]
+
+`--set newer` writes the models of newer producers instead (`newer_models.py`): the MLIR 24 overlay
+(`models/data_mlir24/`) and IREE's dialects (`models/iree/data/`) from `llvm-tblgen --dump-json` files
+(default: `../shared/ods/newer/`) checked against, and where they disagree replaced by, the op bindings of
+an installed `iree-base-compiler`:
+
+    python server/tools/gen_ods_models.py --set newer [--mlir24-ods DIR] [--iree-ods DIR] [--bindings DIR]
 """
 
 from __future__ import annotations
@@ -30,10 +37,14 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mlirbc.models.ods_derive import derive_ops, dialects_of  # noqa: E402
 
 DEFAULT_OUT = ROOT / "server" / "mlirbc" / "models" / "data"
+MLIR24_OUT = ROOT / "server" / "mlirbc" / "models" / "data_mlir24"
+IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "data"
+NEWER_ODS = ROOT.parent / "shared" / "ods" / "newer"
 
 
 def package_dir(name: str) -> Path:
@@ -86,13 +97,8 @@ def version_of(dist: str) -> str:
         return "?"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
-    ap.add_argument("--check", action="store_true", help="fail if the output would change")
-    args = ap.parse_args()
-
+def mlir22_outputs(jobs: int) -> dict[str, bytes]:
+    """The MLIR 22 data (`models/data/`) from the installed MLIR `.td` files."""
     mlir_dir = package_dir("mlir")
     llvm_dir = package_dir("llvm")
     include = mlir_dir / "include"
@@ -104,7 +110,7 @@ def main() -> int:
     sources: dict[str, str] = {}
     dialect_docs: dict[str, dict[str, str]] = {}
     failed: list[tuple[str, str]] = []
-    with tempfile.TemporaryDirectory() as tmpdir, ThreadPoolExecutor(args.jobs) as pool:
+    with tempfile.TemporaryDirectory() as tmpdir, ThreadPoolExecutor(jobs) as pool:
         results = pool.map(lambda td: dump_json(tblgen, env, include, td, Path(tmpdir)), files)
         for td, result in zip(files, results, strict=True):
             rel = td.relative_to(include).as_posix()
@@ -126,7 +132,6 @@ def main() -> int:
         dialect = op.pop("dialect")
         by_dialect.setdefault(dialect, {})[op.pop("name")] = op
 
-    out: Path = args.out
     files_out: dict[str, bytes] = {}
     registered = set(oracle_dialects(mlir_dir, env))
     index: dict[str, Any] = {
@@ -141,29 +146,102 @@ def main() -> int:
         files_out[fname] = gzip_json({"dialect": dialect, **doc, "ops": dops})
         index["dialects"][dialect] = {"file": fname, "ops": sorted(dops), "summary": doc["summary"],
                                       "registered_by_mlir_opt": dialect in registered}
-    files_out["index.json"] = (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
+    files_out["index.json"] = index_json(index)
+    nprops = sum(1 for d in by_dialect.values() for o in d.values() if o["fields"] or o["natives"])
+    print(f"{len(files)} entry files ({len(files) - len(failed)} dumped), {len(ops)} ops "
+          f"({nprops} with properties) in {len(by_dialect)} dialects")
+    for rel, why in failed:
+        print(f"  not dumped alone: {rel}: {why.replace(str(include) + '/', '')[:110]}")
+    return files_out
+
+
+def index_json(index: dict[str, Any]) -> bytes:
+    return (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
+
+
+def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path,
+                  bindings_dir: Path) -> dict[Path, dict[str, bytes]]:
+    """The MLIR 24 overlay and the IREE plugin data (see `newer_models.py`)."""
+    from newer_models import dialect_files, plan, read_data_dir, read_json_dir
+    from op_bindings import load_bindings
+
+    for what, path in (("MLIR 24 ODS JSON", mlir24_ods), ("IREE ODS JSON", iree_ods),
+                       ("op bindings", bindings_dir)):
+        if not path.is_dir():
+            raise SystemExit(f"{what} not found: {path}")
+    base = read_data_dir(mlir22_dir)
+    m24_ops, m24_docs, m24_files = read_json_dir(mlir24_ods)
+    iree_ops, iree_docs, iree_files = read_json_dir(iree_ods)
+    bindings = load_bindings(bindings_dir)
+    overlay, iree = plan(base, m24_ops, iree_ops, bindings)
+    wheel = {"iree-base-compiler": version_of("iree-base-compiler")}
+    out: dict[Path, dict[str, bytes]] = {}
+    base_dialects = {k.split(".", 1)[0] for k in base}
+    for target, ops, docs, inputs, name in ((MLIR24_OUT, overlay, m24_docs, m24_files, "mlir24"),
+                                            (IREE_OUT, iree, iree_docs, iree_files, "iree")):
+        contents, entries = dialect_files(ops, docs, base_dialects if name == "iree" else set())
+        files_out = {fname: gzip_json(data) for fname, data in contents.items()}
+        from_bindings = sorted(k for k, op in ops.items() if op.get("layout") == "bindings")
+        index: dict[str, Any] = {
+            "generator": "server/tools/gen_ods_models.py --set newer",
+            "set": name,
+            "source": {"ods_json": inputs, "bindings": wheel},
+            "layout_from_bindings": from_bindings,
+            "dialects": entries,
+        }
+        if name == "mlir24":
+            index["base"] = "mlir22"
+        files_out["index.json"] = index_json(index)
+        out[target] = files_out
+        print(f"{name}: {len(ops)} ops in {len(entries)} dialects ({len(from_bindings)} laid out from the "
+              "bindings)")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", choices=("mlir22", "newer"), default="mlir22",
+                    help="mlir22: models/data from the installed MLIR .td files; newer: the MLIR 24 overlay "
+                         "and the IREE plugin data from ODS JSON files and op bindings")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder of --set mlir22")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    ap.add_argument("--mlir24-ods", type=Path, default=NEWER_ODS / "upstream-mlir24-approx")
+    ap.add_argument("--iree-ods", type=Path, default=NEWER_ODS / "iree-89ece87b-approx")
+    ap.add_argument("--bindings", type=Path, default=None,
+                    help="folder of _*_ops_gen.py files (default: the installed iree-base-compiler's)")
+    ap.add_argument("--check", action="store_true", help="fail if the output would change")
+    args = ap.parse_args()
+
+    if args.set == "mlir22":
+        outputs = {args.out: mlir22_outputs(args.jobs)}
+    else:
+        from op_bindings import iree_dialects_dir
+
+        bindings = args.bindings or iree_dialects_dir()
+        if bindings is None:
+            raise SystemExit("op bindings not found: pip install iree-base-compiler==3.13.0, or --bindings")
+        outputs = newer_outputs(DEFAULT_OUT, args.mlir24_ods, args.iree_ods, bindings)
 
     if args.check:
-        stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]
-        extra = [p.name for p in out.glob("*.json.gz") if p.name not in files_out] if out.exists() else []
-        if stale or extra:
-            print(f"out of date: {sorted(stale + extra)}", file=sys.stderr)
+        bad = []
+        for out, files_out in outputs.items():
+            stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]
+            extra = [p.name for p in out.glob("*.json.gz") if p.name not in files_out] if out.exists() else []
+            bad += [str(out / n) for n in sorted(stale + extra)]
+        if bad:
+            print(f"out of date: {bad}", file=sys.stderr)
             return 1
         print("data is up to date")
         return 0
 
-    out.mkdir(parents=True, exist_ok=True)
-    for p in out.glob("*.json.gz"):
-        if p.name not in files_out:
-            p.unlink()
-    for name, data in files_out.items():
-        (out / name).write_bytes(data)
-    total = sum(len(b) for b in files_out.values())
-    nprops = sum(1 for d in by_dialect.values() for o in d.values() if o["fields"] or o["natives"])
-    print(f"{len(files)} entry files ({len(files) - len(failed)} dumped), {len(ops)} ops "
-          f"({nprops} with properties) in {len(by_dialect)} dialects, {total} bytes in {out}")
-    for rel, why in failed:
-        print(f"  not dumped alone: {rel}: {why.replace(str(include) + '/', '')[:110]}")
+    for out, files_out in outputs.items():
+        out.mkdir(parents=True, exist_ok=True)
+        for p in out.glob("*.json.gz"):
+            if p.name not in files_out:
+                p.unlink()
+        for name, data in files_out.items():
+            (out / name).write_bytes(data)
+        print(f"{sum(len(b) for b in files_out.values())} bytes in {out}")
     return 0
 
 

@@ -60,6 +60,7 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
                           f"({SECTION_NAMES[11 - present]})", sections[present].header_offset, "header")
     strings = decompile_strings(sections[0].data)
     dialects, op_names = decompile_dialects(sections[1].data, version, strings)
+    reg = reg.for_file(producer, {d.name: d.version for d in dialects})
     resources = []
     if 5 in sections:
         resources = decompile_resources(sections[6], sections[5], strings, dialects)
@@ -67,7 +68,8 @@ def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | Non
                           has_resource_sections=5 in sections)
     source.sections = {sid: (s.header_offset, s.data.end) for sid, s in sections.items()}
     fallbacks: list[FallbackNote] = []
-    module = Module(None, version, producer, dialects, resources, source, fallbacks)
+    module = Module(None, version, producer, dialects, resources, source, fallbacks,
+                    model_set=reg.model_set, model_set_note=reg.model_set_note)
     table = AttrTypeTable(buf, version, strings, dialects, reg, dialect_resource_keys(resources),
                           sections[3], sections[2], producer)
     props = decompile_properties_table(sections[8]) if version >= 5 and 8 in sections else None

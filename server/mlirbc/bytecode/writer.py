@@ -90,6 +90,9 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     if "\0" in producer:
         raise EncodeError("the producer string cannot contain a NUL character")
     reg = registry if registry is not None else default_registry()
+    if reg.model_set is None and module.model_set is not None:
+        reg = reg.with_set(module.model_set, module.model_set_note)
+    reg = reg.for_file(producer, {d.name: d.version for d in base.dialects})
 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)

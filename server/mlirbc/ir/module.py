@@ -115,6 +115,9 @@ class Module:
     source: SourceTables | None = None
     fallbacks: list[FallbackNote] = field(default_factory=list)
     error: DecodeError | None = None
+    model_set: str | None = None
+    """The model set that decoded it (`models/sets.py`), and why that one."""
+    model_set_note: str = ""
 
     def dialect_version(self, name: str) -> bytes | None:
         for d in self.dialects:

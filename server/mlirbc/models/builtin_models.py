@@ -1,7 +1,8 @@
 """Registers the models that ship with mlirbc.
 
 * every upstream MLIR 22 dialect's ops (builtin included), from the ODS-derived data in `models/data/`,
-  one lazy provider per dialect;
+  one lazy provider per dialect, for every model set;
+* for the `mlir24` set only, the dialects whose layouts changed by MLIR 24 (`models/data_mlir24/`);
 * codecs for upstream dialects with custom attribute/type encodings (`quant` types);
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
   producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24).
@@ -10,15 +11,18 @@
 from __future__ import annotations
 
 from .builtin_newer import NewerBuiltinCodec
-from .ods import register_ods_dialects
+from .ods import MLIR24_DIR, register_ods_dialects, register_ods_overlay
 from .quant import QuantTypeCodec
 from .registry import Registry
+from .sets import MLIR24
 
 BUILTIN_ORIGIN = "builtin (mlirbc)"
+MLIR24_ORIGIN = "builtin (mlirbc, MLIR 24 layouts)"
 
 
 def register_builtin_models(reg: Registry) -> None:
-    register_ods_dialects(reg, BUILTIN_ORIGIN)
+    base = register_ods_dialects(reg, BUILTIN_ORIGIN)
+    register_ods_overlay(reg, MLIR24_ORIGIN, MLIR24_DIR, base, MLIR24)
     reg.register_type_codec(QuantTypeCodec(), BUILTIN_ORIGIN)
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)

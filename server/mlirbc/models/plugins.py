@@ -69,10 +69,18 @@ def entry_points(group: str = ENTRY_POINT_GROUP) -> Iterator[PluginEntryPoint]:
                     yield PluginEntryPoint(dist, name, value)
 
 
+OWN_DIST = "mlirbc"
+
+
 def load_entry_point_plugins(reg: Registry) -> list[ModelProblem]:
-    """Call every plugin's `register(registry, origin)`; return the ones that failed, with why."""
+    """Call every plugin's `register(registry, origin)`; return the ones that failed, with why.
+
+    The project's own plugins (IREE's models) load first, so any other package's registration of the
+    same op or dialect comes later and replaces ours.
+    """
     problems: list[ModelProblem] = []
-    for ep in entry_points(ENTRY_POINT_GROUP):
+    ordered = sorted(entry_points(ENTRY_POINT_GROUP), key=lambda ep: ep.dist.lower() != OWN_DIST)
+    for ep in ordered:
         origin = f"plugin {ep.dist}:{ep.name}"
         try:
             register = ep.load()

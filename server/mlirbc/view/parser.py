@@ -202,6 +202,29 @@ class OpParser(Parser):
                 except ValueError as exc:
                     self.report(f"malformed mlirbc header comment: {exc}",
                                 self.lexer.span(c.start, c.end))
+        self.registry = self._bound(self.registry, self.template)
+
+    def _bound(self, registry: Registry, template: Module | None) -> Registry:
+        """The registry bound to the model set of the text's producer (header, else template)."""
+        if registry.model_set is not None:
+            return registry
+        if template is not None and template.model_set is not None \
+                and self.result.header.get("producer", template.producer) == template.producer:
+            return registry.with_set(template.model_set, template.model_set_note)
+        producer = self.result.header.get("producer")
+        if not isinstance(producer, str):
+            producer = template.producer if template is not None else Module(None).producer
+        versions: dict[str, bytes | None] = {}
+        if template is not None:
+            versions.update((d.name, d.version) for d in template.dialects)
+        header_versions = self.result.header.get("dialect_versions")
+        if isinstance(header_versions, dict):
+            for name, hexv in header_versions.items():
+                try:
+                    versions[str(name)] = bytes.fromhex(str(hexv))
+                except ValueError:
+                    continue
+        return registry.for_file(producer, versions)
 
     def _use_orders(self, text: str, targets: list[Value], span: TextSpan) -> None:
         for item in text.split():
@@ -805,7 +828,7 @@ def parse_module(text: str, template: Module | None = None,
     header = result.header
     version = header.get("version")
     producer = header.get("producer")
-    module = Module(root)
+    module = Module(root, model_set=p.registry.model_set, model_set_note=p.registry.model_set_note)
     if template is not None:
         module.version = template.version
         module.producer = template.producer

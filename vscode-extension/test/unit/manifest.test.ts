@@ -28,7 +28,7 @@ describe('package.json', () => {
     const keys = Object.keys(contributes.configuration.properties).sort();
     assert.deepStrictEqual(
       keys,
-      ['models.disabled', 'models.odsJson', 'models.plugins', 'output.producer', 'output.version', 'server.args', 'server.command']
+      ['models.disabled', 'models.odsJson', 'models.plugins', 'models.set', 'output.producer', 'output.version', 'server.args', 'server.command']
         .map((k) => `${SECTION}.${k}`)
         .sort(),
     );

@@ -9,6 +9,7 @@ from ...bytecode.stream import ByteReader
 from ...errors import DecodeError
 from ...ir.module import Module
 from ...ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, BlockArgument, Operation
+from ...models.registry import Registry
 from .. import backend
 from ..analysis import ensure_index
 from ..diagnostics import _entry_for
@@ -62,6 +63,8 @@ def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
     op = snap.op(entry)
     module = snap.module
     registry = server.registry()
+    if registry.model_set is None and module is not None and module.model_set is not None:
+        registry = registry.with_set(module.model_set, module.model_set_note)
     lookup = registry.op(entry.name)
     parts = [f"### `{entry.name}`"]
     if lookup.model is not None:
@@ -75,9 +78,9 @@ def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
             if info.description:
                 desc = info.description.strip()
                 parts.append(desc if len(desc) < 3000 else desc[:3000] + " …")
-        parts.append(f"Model: {lookup.origin}")
+        parts.append(f"Model: {lookup.origin}{_set_text(registry)}")
     else:
-        parts.append(f"No model: {lookup.reason}")
+        parts.append(f"No model: {lookup.reason}{_set_text(registry)}")
     if op is None:
         if entry.fallback_props is not None:
             parts.append("Properties are kept verbatim (fallback).")
@@ -92,6 +95,13 @@ def _op_hover(server: MlirbcServer, entry: OpEntry, snap: Snapshot) -> str:
     if op.offset >= 0:
         parts.append(f"Read at file offset {op.offset}")
     return "\n\n".join(p for p in parts if p)
+
+
+def _set_text(registry: Registry) -> str:
+    if registry.model_set is None:
+        return ""
+    note = f" ({registry.model_set_note})" if registry.model_set_note else ""
+    return f" · model set {registry.model_set}{note}"
 
 
 def _props_section(op: Operation, module: Module | None) -> str:
