@@ -27,7 +27,7 @@ from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation
 from mlirbc.ir.types import FallbackType, MemRefType, Type
 from mlirbc.models.api import EntryReader, EntryWriter
 from mlirbc.models.build import models
-from mlirbc.models.builtin_models import BUILTIN_ORIGIN
+from mlirbc.models.builtin_models import BUILTIN_ORIGIN, MLIR24_ORIGIN
 from mlirbc.models.builtin_newer import NewerBuiltinCodec
 from mlirbc.models.ods import register_ods_dialects
 from mlirbc.models.registry import Registry
@@ -232,7 +232,7 @@ def test_models_and_reasons_are_recorded() -> None:
                       models(entry_points=False))
     assert m.source is not None
     new = {i for i, _, _ in _new_code_entries(m)}
-    assert new and all(m.source.attrs[i].model == BUILTIN_ORIGIN for i in new)
+    assert new and all(m.source.attrs[i].model == MLIR24_ORIGIN for i in new)  # the mlir24 set's codec
     # memrefs whose memory space is `#hal.descriptor_type<...>` stay opaque, with the reason
     assert not _hal_memrefs(m)
     opaque = [e for e in m.source.types if isinstance(e.value, FallbackType)]
@@ -295,11 +295,15 @@ def test_a_failing_model_keeps_the_fallback_and_says_why() -> None:
     assert "newer-builtin model (api test) failed" in reason and "boom" in reason
 
 
-def test_the_writer_keeps_new_entries_as_text() -> None:
-    codec = models(entry_points=False).attr_codec("builtin")[0]
-    assert codec is not None
-    w = cast(EntryWriter, ByteWriter())
-    assert codec.encode_attribute(DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>"), w) is False
+def test_the_writer_keeps_new_entries_as_text_for_mlir22_and_binary_for_mlir24() -> None:
+    reg = models(entry_points=False)
+    attr = DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>")
+    for model_set, expected in ((None, None), ("mlir22", None), ("mlir24", bytes([0x2F, 0x09]))):
+        codec = reg.with_set(model_set).attr_codec("builtin")[0]
+        assert codec is not None
+        w = ByteWriter()
+        assert codec.encode_attribute(attr, cast(EntryWriter, w)) is (expected is not None)
+        assert (bytes(w.buf) or None) == expected
 
 
 # -- the printer against the oracle ----------------------------------------------------------------

@@ -27,3 +27,5 @@ def register_builtin_models(reg: Registry) -> None:
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
+    # MLIR 24 writes affine maps, integer sets and strided layouts in binary (codes 23-25).
+    reg.register_attr_codec(NewerBuiltinCodec(binary=True), MLIR24_ORIGIN, model_set=MLIR24)
