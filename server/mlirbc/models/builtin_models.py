@@ -28,4 +28,6 @@ def register_builtin_models(reg: Registry) -> None:
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
     # MLIR 24 writes affine maps, integer sets and strided layouts in binary (codes 23-25).
-    reg.register_attr_codec(NewerBuiltinCodec(binary=True), MLIR24_ORIGIN, model_set=MLIR24)
+    binary = NewerBuiltinCodec(binary=True)
+    reg.register_attr_codec(binary, MLIR24_ORIGIN, model_set=MLIR24)
+    reg.register_type_codec(binary, MLIR24_ORIGIN, model_set=MLIR24)

@@ -15,7 +15,11 @@ Codes (the entry's first varint; the table continues format 5.3):
   raw byte per constraint (1: `== 0`, 0: `>= 0`).
 * 25 StridedLayoutAttr: offset (svarint), then `varint n` and n strides (svarint); INT64_MIN is `?`.
 
-Other codes (every type code above 20) are not known here: the entry stays a fallback.
+Types: MLIR 24 gives the small float types their own codes (MLIR 22 stores them as text), in this order:
+21 tf32, 22 f8E5M2, 23 f8E4M3, 24 f8E4M3FN, 25 f8E5M2FNUZ, 26 f8E4M3FNUZ, 27 f8E4M3B11FNUZ, 28 f8E3M4,
+29 f4E2M1FN, 30 f6E2M3FN, 31 f6E3M2FN, 32 f8E8M0FNU (established with iree-opt 3.13: each type alone).
+
+Other codes are not known here: the entry stays a fallback.
 
 Writing: the codec registered for every model set answers False (the text form, which MLIR 22 reads);
 the one registered for the `mlir24` set (`binary=True`) writes codes 23-25 as MLIR 24 does, from the
@@ -27,12 +31,19 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from ..ir.attributes import Attribute, DialectAttr
-from ..ir.types import Type
+from ..ir.types import FloatType, Type
 from .api import EntryReader, EntryWriter, ModelError
 
 AFFINE_MAP = 23
 INTEGER_SET = 24
 STRIDED_LAYOUT = 25
+
+FLOAT_TYPE_CODES: dict[int, str] = {
+    21: "tf32", 22: "f8E5M2", 23: "f8E4M3", 24: "f8E4M3FN", 25: "f8E5M2FNUZ", 26: "f8E4M3FNUZ",
+    27: "f8E4M3B11FNUZ", 28: "f8E3M4", 29: "f4E2M1FN", 30: "f6E2M3FN", 31: "f6E3M2FN", 32: "f8E8M0FNU",
+}
+"""MLIR 24's builtin type codes for float types that MLIR 22 writes as text."""
+_FLOAT_CODE_OF = {name: code for code, name in FLOAT_TYPE_CODES.items()}
 
 IDENTITY, PERMUTATION, PROJECTED_PERMUTATION, GENERAL = 0, 1, 2, 3
 DIM, SYMBOL, CONSTANT, ADD, MUL, MOD, FLOORDIV, CEILDIV = range(8)
@@ -225,6 +236,9 @@ class NewerBuiltinCodec:
 
     def decode_type(self, r: EntryReader) -> Type:
         code = r.varint()
+        name = FLOAT_TYPE_CODES.get(code)
+        if name is not None:
+            return FloatType.get(name)
         raise ModelError(f"builtin type code {code} is not known to the newer-codes model either")
 
     def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool:
@@ -237,5 +251,9 @@ class NewerBuiltinCodec:
         return encode_affine_text(a.text, w)
 
     def encode_type(self, t: Type, w: EntryWriter) -> bool:
-        """False: builtin types this model cannot decode are never produced by it."""
-        return False
+        """MLIR 24's code for a small float type when `binary`, else False (the text form)."""
+        code = _FLOAT_CODE_OF.get(t.name) if self.binary and isinstance(t, FloatType) else None
+        if code is None:
+            return False
+        w.varint(code)
+        return True
