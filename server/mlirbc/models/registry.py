@@ -94,7 +94,7 @@ class _Table(Generic[M]):
         if reg.model_set is None:
             # Serves every set from now on: replaces the all-sets registration and every override.
             olds = [slots[k] for k in sorted(slots, key=lambda k: (k is not None, k or ""))]
-            reg.replaced = [r for old in olds for r in old.as_replaced()]
+            reg.replaced = list(dict.fromkeys(r for old in olds for r in old.as_replaced()))
             slots.clear()
         else:
             old = slots.get(reg.model_set) or slots.get(None)
