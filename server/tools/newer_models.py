@@ -34,7 +34,6 @@ from op_bindings import FLAGGED, SEGMENTS, BindingOp
 from mlirbc.models.ods_derive import derive_ops, dialects_of
 
 Op = dict[str, Any]
-LAYOUT_KEYS = ("fields", "natives", "custom_encoding")
 
 
 def read_data_dir(data_dir: Path) -> dict[str, Op]:
@@ -81,8 +80,6 @@ def binding_fields(b: BindingOp) -> list[list[Any]]:
 
 def binding_layout_matches(op: Op, b: BindingOp) -> bool:
     """Whether a model's layout says what the bindings say (fields, kinds, segment counts, natives)."""
-    if op.get("custom_encoding"):
-        return False
     fields = [list(f) for f in op.get("fields", [])]
     natives = [n for n, _ in op.get("natives", [])]
     return fields == binding_fields(b) and sorted(natives) == sorted(b.natives)
@@ -117,6 +114,8 @@ def from_bindings(full: str, b: BindingOp, prev: Op | None) -> Op:
         op["defaults"] = defaults
     if prev.get("isolated"):
         op["isolated"] = True
+    if prev.get("custom_encoding"):  # hand-written C++ encoding: the bindings cannot say otherwise
+        op["custom_encoding"] = True
     op["dialect"] = dialect
     return op
 
