@@ -166,11 +166,17 @@ def _read_unit(r: BuiltinReader) -> A.Attribute:
 
 def _read_integer(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    # MLIR only builds integer attributes of integer and index types; anything else is damage, and its
+    # text (`5 : f32`) would not read back.
+    if not isinstance(t, (T.IntegerType, T.IndexType)):
+        raise ValueError("integer attribute whose type is neither integer nor index")
     return A.IntegerAttr.get(t, read_apint(r, bit_width(t)))
 
 
 def _read_float(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    if not isinstance(t, T.FloatType):
+        raise ValueError("float attribute whose type is not a float type")
     return A.FloatAttr.get(t, read_apint(r, bit_width(t)))
 
 
