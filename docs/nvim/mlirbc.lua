@@ -275,29 +275,91 @@ function M.write(bufnr, path)
   end
   local result
   if client then
-    -- the request flushes pending didChange notifications first
-    result, err = M.request(client, "mlir/convertToBytecode", { uri = uri_of(bufnr) }, bufnr)
+    -- mlirbc/save: the server encodes its copy of the view and writes `path` itself, atomically and
+    -- streamed (a model-sized file never passes through the editor); the request flushes pending
+    -- didChange notifications first.
+    result, err = M.request(client, "mlirbc/save", { uri = uri_of(bufnr), path = path }, bufnr)
   end
-  if result == nil or type(result.output) ~= "string" then
-    report("not saved, " .. path .. " is unchanged: " .. tostring(err or "no bytecode in the answer"))
-    return false
-  end
-  local data, derr = M.base64_decode(result.output)
-  if data == nil then
-    report("not saved, " .. path .. " is unchanged: " .. derr)
-    return false
-  end
-  local ok, werr = M.write_atomic(path, data)
-  if not ok then
-    report("not saved: " .. werr)
+  if result == nil or type(result.bytes) ~= "number" then
+    report("not saved, " .. path .. " is unchanged: " .. tostring(err or "no answer"))
     return false
   end
   if vim.fn.fnamemodify(path, ":p") == vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":p") then
     vim.bo[bufnr].modified = false
   end
-  vim.notify(string.format('mlirbc: "%s" %d bytes written', vim.fn.fnamemodify(path, ":~:."), #data),
+  vim.notify(string.format('mlirbc: "%s" %d bytes written', vim.fn.fnamemodify(path, ":~:."), result.bytes),
     vim.log.levels.INFO)
   return true
+end
+
+local function cursor_target(uri, pos)
+  if type(uri) == "string" and type(pos) == "table" then
+    return uri, pos
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local cur = vim.api.nvim_win_get_cursor(0)
+  return uri_of(bufnr), { line = cur[1] - 1, character = cur[2] }
+end
+
+--- :MlirbcShowValue (and the code action "mlirbc: Show Full Value"): the elided value at the cursor,
+--- fetched from the server in chunks (progress in the message area) into a read-only scratch buffer.
+function M.show_value(uri, pos)
+  uri, pos = cursor_target(uri, pos)
+  local client, err = M.client()
+  if not client then
+    report(tostring(err))
+    return nil
+  end
+  local lines, from = {}, 0
+  while true do
+    local res, rerr = M.request(client, "mlirbc/valueText",
+      { uri = uri, position = pos, fromLine = from, maxLines = 2000 })
+    if res == nil then
+      report(tostring(rerr))
+      return nil
+    end
+    if from == 0 then
+      table.insert(lines, res.header)
+    end
+    vim.list_extend(lines, vim.split(res.text, "\n", { plain = true }))
+    from = res.nextLine
+    vim.api.nvim_echo({ { string.format("mlirbc: value %d/%d lines", from, res.totalLines) } }, false, {})
+    if res.done then
+      break
+    end
+  end
+  vim.cmd("new")
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = "nofile"
+  vim.bo[buf].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].readonly = true
+  vim.bo[buf].filetype = M.config.filetype
+  return buf
+end
+
+--- :MlirbcExportValue [PATH] (and the code action "mlirbc: Export Value (.npy)"): the elided value at
+--- the cursor written by the server as a .npy file.
+function M.export_value(uri, pos, path)
+  uri, pos = cursor_target(uri, pos)
+  if not path or path == "" then
+    path = vim.fn.input("Export value to: ", vim.fn.getcwd() .. "/value.npy", "file")
+  end
+  if path == "" then
+    return nil
+  end
+  local client, err = M.client()
+  local result
+  if client then
+    result, err = M.request(client, "mlirbc/exportValue", { uri = uri, position = pos, path = path })
+  end
+  if result == nil then
+    report(tostring(err))
+    return nil
+  end
+  vim.notify(string.format("mlirbc: wrote %s, %d bytes", result.written, result.bytes), vim.log.levels.INFO)
+  return result
 end
 
 --- :MlirbcInfo: `mlirbc/info` for the current buffer's file.
@@ -345,6 +407,19 @@ function M.setup(opts)
   vim.api.nvim_create_user_command("MlirbcInfo", function()
     M.info()
   end, { desc = "mlirbc/info for the current bytecode file" })
+  vim.api.nvim_create_user_command("MlirbcShowValue", function()
+    M.show_value()
+  end, { desc = "the elided value at the cursor, in full, in a read-only buffer" })
+  vim.api.nvim_create_user_command("MlirbcExportValue", function(a)
+    M.export_value(nil, nil, a.args)
+  end, { nargs = "?", complete = "file", desc = "write the elided value at the cursor as .npy" })
+  -- The server's code actions on an elided placeholder run these.
+  vim.lsp.commands["mlirbc.showFullValue"] = function(cmd)
+    M.show_value(cmd.arguments and cmd.arguments[1], cmd.arguments and cmd.arguments[2])
+  end
+  vim.lsp.commands["mlirbc.exportValue"] = function(cmd)
+    M.export_value(cmd.arguments and cmd.arguments[1], cmd.arguments and cmd.arguments[2])
+  end
 end
 
 return M

@@ -11,6 +11,11 @@ export interface Converter {
   fromBytecode(fileUri: vscode.Uri): Promise<string>;
   /** Bytes of the server's copy of the open view `viewUri` (`mlir/convertToBytecode`). */
   toBytecode(viewUri: vscode.Uri): Promise<Uint8Array>;
+  /**
+   * Has the server encode its copy of the view and write the file itself (`mlirbc/save`: streamed and
+   * atomic, so a model-sized file never passes through the extension); returns the bytes written.
+   */
+  save?(viewUri: vscode.Uri): Promise<number>;
 }
 
 /** Access to the real files (defaults to `vscode.workspace.fs`; replaced in tests). */
@@ -62,13 +67,21 @@ export interface BytecodeFsOptions {
   onSaved?: (fileUri: vscode.Uri, size: number) => void;
   /** Milliseconds during which change events caused by our own write are ignored. */
   ownWriteQuietMs?: number;
+  /** Runs long work with visible progress (the status bar in VS Code). */
+  progress?: <T>(title: string, work: () => Promise<T>) => Promise<T>;
 }
+
+/** Views of bytecode files from this size on report the size of their text, not of the file, so that VS
+ * Code's large-file guards look at what it really holds (an elided view of a 1 GB model is small). */
+const LARGE_FILE = 50 * 1024 * 1024;
 
 export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
   /** File URI (string) -> time of our last write, to ignore the watcher echo of our own saves. */
   private readonly recentWrites = new Map<string, number>();
+  /** File URI (string) -> bytes of its view's text, once read. */
+  private readonly viewSizes = new Map<string, number>();
 
   constructor(
     private readonly converter: Converter,
@@ -86,8 +99,11 @@ export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
   }
 
   async stat(viewUri: vscode.Uri): Promise<vscode.FileStat> {
-    const st = await this.files.stat(fileUriFor(viewUri));
-    return { type: st.type, ctime: st.ctime, mtime: st.mtime, size: st.size };
+    const fileUri = fileUriFor(viewUri);
+    const st = await this.files.stat(fileUri);
+    const text = this.viewSizes.get(fileUri.toString());
+    const size = text ?? (st.size < LARGE_FILE ? st.size : 0);
+    return { type: st.type, ctime: st.ctime, mtime: st.mtime, size };
   }
 
   async readDirectory(viewUri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -97,12 +113,16 @@ export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
   async readFile(viewUri: vscode.Uri): Promise<Uint8Array> {
     const fileUri = fileUriFor(viewUri);
     let text: string;
+    const name = path.posix.basename(fileUri.path);
+    const convert = () => this.converter.fromBytecode(fileUri);
     try {
-      text = await this.converter.fromBytecode(fileUri);
+      text = await (this.options.progress ? this.options.progress(`mlirbc: opening ${name}`, convert) : convert());
     } catch (err) {
       throw new Error(`mlirbc: cannot open ${fileUri.fsPath || fileUri.toString()}: ${messageOf(err)}`);
     }
-    return new TextEncoder().encode(text);
+    const bytes = new TextEncoder().encode(text);
+    this.viewSizes.set(fileUri.toString(), bytes.byteLength);
+    return bytes;
   }
 
   async writeFile(
@@ -113,6 +133,20 @@ export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
     const fileUri = fileUriFor(viewUri);
     if (!options.create) {
       await this.files.stat(fileUri); // throws FileNotFound when the file is gone
+    }
+    if (this.converter.save) {
+      let size: number;
+      this.recentWrites.set(fileUri.toString(), Date.now());
+      try {
+        size = await this.converter.save(viewUri);
+      } catch (err) {
+        this.recentWrites.delete(fileUri.toString());
+        const refused = new SaveRefusedError(fileUri, messageOf(err));
+        this.options.onSaveRefused?.(refused);
+        throw refused;
+      }
+      this.options.onSaved?.(fileUri, size);
+      return;
     }
     let bytes: Uint8Array;
     try {

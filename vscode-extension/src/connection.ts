@@ -111,6 +111,11 @@ export class ServerConnection implements Converter {
     return decodeBase64Output(await this.request<unknown>(CONVERT_TO_BYTECODE, { uri: viewUri.toString() }));
   }
 
+  async save(viewUri: vscode.Uri): Promise<number> {
+    const result = await this.request<{ bytes?: unknown } | null>('mlirbc/save', { uri: viewUri.toString() });
+    return typeof result?.bytes === 'number' ? result.bytes : 0;
+  }
+
   async info(fileUri: vscode.Uri): Promise<BytecodeInfo> {
     const result = await this.request<unknown>(BYTECODE_INFO, { uri: fileUri.toString() });
     if (result === null || typeof result !== 'object') {

@@ -11,6 +11,7 @@ import { resolveServerCommand } from './serverCommand';
 import { readLaunchSettings, readServerSettings, SECTION, withExtraSettings, type SettingGetter } from './settings';
 import { CLIENT_ID, CLIENT_NAME, createClientOptions, createServerOptions } from './startup';
 import { VIEW_SCHEME } from './uris';
+import { registerValueCommands } from './values';
 import { registerViewLanguage } from './views';
 
 let connection: ServerConnection | undefined;
@@ -42,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
   const fsProvider = new BytecodeFileSystemProvider(conn, workspaceFileAccess(), {
     onSaveRefused: (err) => log(`save refused for ${err.file.toString()}: ${err.reason}`),
     onSaved: (file, size) => log(`saved ${file.toString()} (${size} bytes)`),
+    // Opening a model-sized file shows in the status bar while the server maps and prints it.
+    progress: (title, work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, work)),
   });
   const info = (file: vscode.Uri) => conn.info(file);
 
@@ -54,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
     vscode.workspace.registerTextDocumentContentProvider(INFO_SCHEME, new InfoDocumentProvider(info)),
     new InfoStatusBar(info),
     registerCommands(conn, log),
+    registerValueCommands(conn),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.server`)) {
         log('server settings changed: restarting');

@@ -26,6 +26,7 @@ from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError
 from ..models.registry import Registry
 from . import builtin_codec
+from .chunks import Chunks, FileRange
 from .sections import Section
 from .stream import ByteReader, ByteWriter
 
@@ -385,7 +386,7 @@ class AttrTypeTable:
 
     def _fallback(self, kind: int, idx: int, e: _RawEntry, dialect: str, reason: str) -> Value:
         self.reasons[kind][idx] = reason
-        data = bytes(self.data[e.offset:e.offset + e.size])
+        data = self.data[e.offset:e.offset + e.size]  # kept as a view when large (frozen)
         return FallbackAttr.get(dialect, data) if kind == ATTR else FallbackType.get(dialect, data)
 
     def _textual(self, kind: int, idx: int, e: _RawEntry, dialect: str) -> Value:
@@ -486,15 +487,21 @@ class _ResolvingDecoder(EntryDecoder):
         return v if v is not None else self.table.resolve(kind, idx)
 
 
-def compile_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[int, bool, bytes]],
-                       groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, bytes]:
+Encoding = bytes | memoryview | FileRange | Chunks
+"""An entry's bytes: a template entry's original bytes may be a view of the mapped file, a new entry
+holding a large payload is `Chunks` (see `chunks`)."""
+
+
+def compile_attr_types(attrs: list[tuple[int, bool, Encoding]], types: list[tuple[int, bool, Encoding]],
+                       groups: tuple[list[int], list[int]] | None = None) -> tuple[bytes, Chunks]:
     """(offset section, data section) for entries given as (dialect#, custom, encoding) in final order.
 
     Each maximal run of entries of one dialect becomes one group (format 11.4), except that the first
-    entries follow `groups` (a template's group sizes for attributes and types), when given.
+    entries follow `groups` (a template's group sizes for attributes and types), when given.  Large
+    encodings are kept by reference in the data section (`Chunks`).
     """
     off = ByteWriter()
-    data = bytearray()
+    data = Chunks()
     off.varint(len(attrs))
     off.varint(len(types))
     for kind, entries in enumerate((attrs, types)):
@@ -513,9 +520,9 @@ def compile_attr_types(attrs: list[tuple[int, bool, bytes]], types: list[tuple[i
             off.varint(j - i)
             for _, custom, payload in entries[i:j]:
                 off.varint_flag(len(payload), custom)
-                data += payload
+                data.write(payload)
             i = j
-    return bytes(off.buf), bytes(data)
+    return bytes(off.buf), data
 
 
 def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:

@@ -215,12 +215,12 @@ def _read_dense_resource(r: BuiltinReader) -> A.Attribute:
 def _read_dense_array(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     count = r.varint()
-    return A.DenseArrayAttr.get(t, count, bytes(r.blob()))
+    return A.DenseArrayAttr.get(t, count, r.blob())  # a large array stays a view of the file
 
 
 def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
-    return A.DenseElementsAttr.get(t, bytes(r.blob()))
+    return A.DenseElementsAttr.get(t, r.blob())  # a large tensor stays a view of the file
 
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:

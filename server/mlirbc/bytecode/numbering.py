@@ -22,6 +22,7 @@ from ..ir.attributes import (
     DictionaryAttr,
     FallbackAttr,
 )
+from ..ir.digest import LARGE
 from ..ir.module import SourceTables
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -38,6 +39,7 @@ from ..models.api import OpModel
 from ..models.registry import Registry
 from ..syntax import attr_printer
 from . import builtin_codec
+from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
@@ -67,7 +69,7 @@ class Entry:
         self.index = -1
         self.tokens: list[Token] = []
         self.custom = True
-        self.raw: bytes | None = None
+        self.raw: bytes | memoryview | FileRange | None = None
         """The template's original bytes (written verbatim), None for new entries."""
 
 
@@ -129,7 +131,10 @@ class Numbering:
                 e = Entry(te.value, te.dialect)
                 e.index = i
                 e.custom = te.custom
-                e.raw = bytes(data[te.offset:te.offset + te.size])
+                # A large entry (a tensor of a mapped file) stays a view, written by reference (copied
+                # by the kernel from the original when it is a range of the mapped file).
+                e.raw = file_range(data[te.offset:te.offset + te.size], te.offset, t.mapped) \
+                    if te.size >= LARGE else bytes(data[te.offset:te.offset + te.size])
                 first = m.setdefault(te.value, e)
                 if first is not e:
                     self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
@@ -411,7 +416,7 @@ class Numbering:
                               f"{self.template_version})")
         raise EncodeError(f"op '{op.name}' has properties of unknown kind '{props.kind}'")
 
-    def _reuse_raw(self, raw: bytes | None) -> bool:
+    def _reuse_raw(self, raw: bytes | memoryview | None) -> bool:
         return raw is not None and self.template is not None and \
             self.version == self.template_version
 

@@ -6,6 +6,8 @@ decoded before the failure, the module keeps what was decoded and carries the er
 
 from __future__ import annotations
 
+import os
+
 from ..errors import DecodeError
 from ..ir.module import FallbackNote, Module, SourceTables
 from ..ir.verify import verify
@@ -14,6 +16,7 @@ from .attrtypes import ATTR, TYPE, AttrTypeTable
 from .dialects import decompile_dialects
 from .header import read_header
 from .ir_section import IRDecoder
+from .mapped import open_mapped
 from .properties import decompile_properties_table
 from .resources import decompile_resources, dialect_resource_keys
 from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, read_section
@@ -34,6 +37,20 @@ def read_sections(r: ByteReader) -> dict[int, Section]:
             raise DecodeError(f"duplicate top-level section {sec.name} (id {sec.id})", at, "header")
         sections[sec.id] = sec
     return sections
+
+
+def read_bytecode_file(path: str | os.PathLike[str], registry: Registry | None = None,
+                       decode_all_entries: bool = True, max_size: int | None = None,
+                       strategy: str | None = None) -> Module:
+    """Decode the file at `path` from a read-only memory map (see `mapped`): large payloads stay views of
+    the map and nothing proportional to them is copied.  `module.source.mapped` is the `MappedFile`.
+
+    Raises OSError (cannot open), FileTooLarge (over `max_size`, nothing read) and DecodeError."""
+    mapped = open_mapped(path, max_size, strategy)
+    module = read_bytecode(mapped.data, registry, decode_all_entries)
+    if module.source is not None:
+        module.source.mapped = mapped
+    return module
 
 
 def read_bytecode(data: bytes | bytearray | memoryview, registry: Registry | None = None,

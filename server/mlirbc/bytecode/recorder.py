@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from ..ir.attributes import Attribute
 from ..ir.types import Type
+from .chunks import Chunks
 from .stream import encode_varint, zigzag
 
 REF_ATTR = 0
@@ -23,7 +24,11 @@ REF_OPT_ATTR = 4
 """An optional attribute that is present: rendered as `varint((attr# << 1) | 1)`."""
 
 Ref = tuple[int, object]
-Token = bytes | Ref
+Token = bytes | memoryview | Ref
+"""Plain bytes, a large payload kept by reference (a view, see `blob`), or a reference."""
+
+BY_REFERENCE = 64 * 1024
+"""Blobs from this size on are recorded by reference, not copied (dense tensors of a mapped file)."""
 
 
 class Recorder:
@@ -64,12 +69,18 @@ class Recorder:
     def byte(self, b: int) -> None:
         self._buf.append(b)
 
-    def raw(self, data: bytes) -> None:
+    def raw(self, data: bytes | memoryview) -> None:
         self._buf += data
 
-    def blob(self, data: bytes) -> None:
+    def blob(self, data: bytes | memoryview) -> None:
         self.varint(len(data))
-        self._buf += data
+        if len(data) >= BY_REFERENCE:
+            if self._buf:
+                self.tokens.append(bytes(self._buf))
+                self._buf.clear()
+            self.tokens.append(memoryview(data))
+        else:
+            self._buf += data
 
     def sparse_array(self, values: list[int]) -> None:
         """ODS segment sizes at v6 (format 7.3): dense when more than half are non-zero or the last non-zero
@@ -110,13 +121,19 @@ class Recorder:
         self._ref(REF_RESOURCE, key)
 
 
-def render(tokens: list[Token], out: bytearray, attr_index: Callable[[object], int],
+def has_reference(tokens: list[Token]) -> bool:
+    """Whether `tokens` hold a payload kept by reference (render those into `Chunks`)."""
+    return any(type(t) is memoryview for t in tokens)
+
+
+def render(tokens: list[Token], out: bytearray | Chunks, attr_index: Callable[[object], int],
            type_index: Callable[[object], int], string_index: Callable[[bytes], int],
            resource_index: Callable[[str], int]) -> None:
     """Append the bytes of `tokens` to `out`, with final numbers from the index functions."""
+    extend = out.extend
     for t in tokens:
-        if type(t) is bytes:
-            out += t
+        if type(t) is bytes or type(t) is memoryview:
+            extend(t)
             continue
         kind, obj = t
         if kind == REF_ATTR:
@@ -132,4 +149,4 @@ def render(tokens: list[Token], out: bytearray, attr_index: Callable[[object], i
         if v < 0x80:
             out.append((v << 1) | 1)
         else:
-            out += encode_varint(v)
+            extend(encode_varint(v))

@@ -6,6 +6,7 @@ Blobs are exposed as zero-copy `memoryview`s into the file buffer.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import EncodeError
 from ..ir.module import (
@@ -16,8 +17,9 @@ from ..ir.module import (
     ResourceEntry,
     ResourceGroup,
 )
+from .chunks import Chunks, file_range
 from .sections import Section
-from .stream import ByteReader, ByteWriter
+from .stream import ByteReader, ByteWriter, encode_varint
 
 
 def decompile_resources(
@@ -92,7 +94,8 @@ def _read_entry(sub: ByteReader, key: str, kind: int, size: int, group: Resource
             pad_at = sub.pos
             if sub.byte() != 0xCB:
                 raise sub.error("blob padding byte is not 0xcb", pad_at)
-        entry = ResourceEntry(key, kind, blob=sub.bytes(length), alignment=alignment)
+        at = sub.pos
+        entry = ResourceEntry(key, kind, blob=sub.bytes(length), alignment=alignment, offset=at)
     if not sub.at_end():
         raise sub.error(f"resource '{key}' has {sub.remaining} unexpected trailing bytes")
     return entry
@@ -157,37 +160,40 @@ def resource_handles(groups: list[ResourceGroup]) -> dict[str, int]:
 
 def compile_resources(
     groups: list[ResourceGroup], intern: Callable[[bytes], int], dialect_index: Callable[[str], int],
-) -> tuple[bytes, bytes, int]:
+    source: Any = None,
+) -> tuple[bytes, Chunks, int]:
     """Return (offset section data, resource section data, alignment the resource section needs).
 
     Strings are interned in upstream's order: an external group's string values, then its name, then its
     keys; a dialect group's values, then its keys.  Blob padding is relative to the section start, which
-    the caller aligns to the largest blob alignment.
+    the caller aligns to the largest blob alignment.  Blobs are kept by reference (views of the original
+    file stay views): the resource data is `Chunks`, streamed when written.  A blob read from `source`
+    (the template's `MappedFile`) is a `FileRange` of it, which the kernel can copy.
     """
     off = ByteWriter()
-    pay = ByteWriter(0)
+    pay = Chunks()
     max_align = 1
     externals = [g for g in groups if not g.is_dialect]
     off.varint(len(externals))
     for g in [*externals, *[g for g in groups if g.is_dialect]]:
         sizes = []
         for e in g.entries:
-            start = len(pay.buf)
+            start = pay.size
             if e.kind == RESOURCE_BOOL:
-                pay.byte(1 if e.flag else 0)
+                pay.append(1 if e.flag else 0)
             elif e.kind == RESOURCE_STRING:
-                pay.varint(intern(e.string))
+                pay.write(encode_varint(intern(e.string)))
             elif e.blob is not None:
                 if e.alignment < 1 or e.alignment & (e.alignment - 1):
                     raise EncodeError(f"resource '{e.key}' has alignment {e.alignment}, which is not a "
                                       "power of two")
-                pay.varint(e.alignment)
-                pay.varint(len(e.blob))
+                pay.write(encode_varint(e.alignment))
+                pay.write(encode_varint(len(e.blob)))
                 if e.alignment > 1:
                     pay.align(e.alignment)
                     max_align = max(max_align, e.alignment)
-                pay.raw(e.blob)
-            sizes.append(len(pay.buf) - start)
+                pay.write(file_range(e.blob, e.offset, source))
+            sizes.append(pay.size - start)
         off.varint(dialect_index(g.name) if g.is_dialect
                    else intern(g.name.encode("utf-8", "surrogateescape")))
         off.varint(len(g.entries))
@@ -195,4 +201,4 @@ def compile_resources(
             off.varint(intern(e.key.encode("utf-8", "surrogateescape")))
             off.varint(size)
             off.byte(e.kind)
-    return bytes(off.buf), bytes(pay.buf), max_align
+    return bytes(off.buf), pay, max_align

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .stream import ByteReader, ByteWriter
+from .chunks import Chunks
+from .stream import ByteReader, ByteWriter, encode_varint
 
 SECTION_NAMES = {
     0: "String", 1: "Dialect", 2: "AttrType", 3: "AttrTypeOffset", 4: "IR", 5: "Resource",
@@ -60,3 +61,17 @@ def write_section(w: ByteWriter, sid: int, data: bytes | bytearray, alignment: i
         w.varint(alignment)
         w.align(alignment)
     w.raw(data)
+
+
+def frame_section(out: Chunks, sid: int, data: bytes | bytearray | Chunks, alignment: int = 1,
+                  force_alignment: bool = False) -> None:
+    """`write_section` onto streamed output: the frame is written, the data is kept by reference."""
+    head = bytearray((sid,))
+    head += encode_varint(len(data))
+    at = out.size + len(head)
+    if force_alignment or (alignment > 1 and at % alignment):
+        head[0] |= 0x80
+        head += encode_varint(alignment)
+        head += b"\xcb" * ((-(out.size + len(head))) % alignment)
+    out.write(head)
+    out.write(data)

@@ -91,7 +91,19 @@ class ByteReader:
         end = self.end
         data = self.data
         if isinstance(data, memoryview):
-            idx = bytes(data[self.pos:end]).find(b"\0")
+            # Search in growing windows: copying the rest of a mapped file to find one NUL would copy
+            # the whole file (the header's producer string is read this way).
+            idx = -1
+            start = self.pos
+            step = 64
+            while start < end:
+                stop = min(end, start + step)
+                i = bytes(data[start:stop]).find(b"\0")
+                if i >= 0:
+                    idx = start + i - self.pos
+                    break
+                start = stop
+                step *= 4
         else:
             idx = data.find(b"\0", self.pos, end)
             idx = -1 if idx < 0 else idx - self.pos

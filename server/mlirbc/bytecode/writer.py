@@ -20,15 +20,16 @@ from typing import Literal
 from ..errors import EncodeError
 from ..ir.module import RESOURCE_BLOB, Module, SourceTables
 from ..models.registry import Registry, default_registry
-from .attrtypes import compile_attr_types, template_groups
+from .attrtypes import Encoding, compile_attr_types, template_groups
+from .chunks import Chunks
 from .dialects import compile_dialects, template_op_name_groups
 from .header import MAX_VERSION, write_header
 from .ir_writer import IRWriter
 from .numbering import ATTR, TYPE, Numbering
 from .properties import compile_properties_table
-from .recorder import render
+from .recorder import has_reference, render
 from .resources import compile_resources, plan_resources, resource_handles
-from .sections import Section, read_section, write_section
+from .sections import Section, frame_section, read_section
 from .stream import ByteReader, ByteWriter
 from .strings import StringTable, compile_strings
 
@@ -43,6 +44,14 @@ def write_bytecode(module: Module, version: int | None = None, producer: str | N
                    template: Template = "auto", registry: Registry | None = None) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
     `template="auto"` uses the file the module was read from, if any."""
+    return write_bytecode_chunks(module, version, producer, template, registry).tobytes()
+
+
+def write_bytecode_chunks(module: Module, version: int | None = None, producer: str | None = None,
+                          template: Template = "auto", registry: Registry | None = None) -> Chunks:
+    """`write_bytecode` as `Chunks`: large payloads (views of the template's mapped file, or of the
+    module's own) are kept by reference, so the output can be streamed to a file (`Chunks.write_to`)
+    without ever being held whole."""
     # The writer allocates many small objects that live until it returns; the cyclic collector would
     # rescan the whole IR again and again meanwhile (a third of the time on large modules).
     gc_was_enabled = gc.isenabled()
@@ -61,7 +70,7 @@ def write_bytecode(module: Module, version: int | None = None, producer: str | N
 
 
 def _write(module: Module, version: int | None, producer: str | None, template: Template,
-           registry: Registry | None) -> bytes:
+           registry: Registry | None) -> Chunks:
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
@@ -128,7 +137,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     strings = StringTable(src.strings if src is not None else None)
     intern = strings.intern
-    sections: dict[int, bytes] = {}
+    sections: dict[int, bytes | Chunks] = {}
 
     # Dialect section: names (and version payloads), then op names; strings are numbered as written.
     dialect_entries: list[tuple[int, bytes | None]] = []
@@ -148,12 +157,17 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     sections[1] = compile_dialects(version, dialect_entries, op_entries, op_groups)
 
     # Attribute and type entries in final order; strings in entry order.
-    rendered: list[list[tuple[int, bool, bytes]]] = [[], []]
+    rendered: list[list[tuple[int, bool, Encoding]]] = [[], []]
     for kind in (ATTR, TYPE):
         out = rendered[kind]
         for e in num.ordered[kind]:
             if e.raw is not None:
                 out.append((e.dialect, e.custom, e.raw))
+                continue
+            if has_reference(e.tokens):
+                big = Chunks()
+                render(e.tokens, big, num.attr_index, num.type_index, intern, resource_index)
+                out.append((e.dialect, e.custom, big))
                 continue
             buf = bytearray()
             render(e.tokens, buf, num.attr_index, num.type_index, intern, resource_index)
@@ -166,7 +180,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
                   source=src.data if src is not None and tmpl is module else None)
     sections[4] = ir.write(root)
 
-    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__)
+    res_offsets, res_data, res_align = compile_resources(groups, intern, num.dialects.__getitem__,
+                                                         src.mapped if src is not None else None)
     if src is None or src.has_resource_sections or groups:
         sections[6] = res_offsets
         sections[5] = res_data
@@ -185,17 +200,18 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     w = ByteWriter()
     write_header(w, version, producer)
+    output = Chunks(w.buf)
     for sid in _section_order(src, sections):
         if sid == 5:
-            write_section(w, sid, sections[sid], res_align)
+            frame_section(output, sid, sections[sid], res_align)
         elif sid in frames:
-            write_section(w, sid, sections[sid], frames[sid], force_alignment=True)
+            frame_section(output, sid, sections[sid], frames[sid], force_alignment=True)
         else:
-            write_section(w, sid, sections[sid])
-    return bytes(w.buf)
+            frame_section(output, sid, sections[sid])
+    return output
 
 
-def _section_order(src: SourceTables | None, sections: dict[int, bytes]) -> list[int]:
+def _section_order(src: SourceTables | None, sections: dict[int, bytes | Chunks]) -> list[int]:
     if src is None:
         return [s for s in SECTION_ORDER if s in sections]
     kept = [sid for sid, _ in sorted(src.sections.items(), key=lambda kv: kv[1][0]) if sid in sections]

@@ -11,9 +11,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..bytecode.reader import read_bytecode
+from ..bytecode.chunks import Chunks, FileRange
+from ..bytecode.reader import read_bytecode_file
 from ..bytecode.sections import SECTION_NAMES
-from ..bytecode.writer import write_bytecode
+from ..bytecode.writer import write_bytecode_chunks
 from ..errors import MlirbcError
 from ..fileio import atomic_write
 from ..ir.module import Module
@@ -35,21 +36,18 @@ def _registry(args: argparse.Namespace) -> Registry:
     return reg
 
 
-def _read(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
 class _UsageError(Exception):
     pass
 
 
 def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
-    data = _read(path)
+    """Decode `path` from a read-only memory map (large values stay views of the file)."""
     progress.phase(f"decoding {path}")
-    return read_bytecode(data, reg), len(data)
+    try:
+        module = read_bytecode_file(path, reg)
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return module, len(module.source.data) if module.source is not None else 0
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -57,7 +55,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     with Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
-        text = print_module(module).text
+        text = print_module(module, elide_larger_than=args.elide_larger_than).text
     if module.error is not None:
         print(f"{args.file}: error: {module.error}", file=sys.stderr)
     if args.output:
@@ -146,9 +144,11 @@ def cmd_encode(args: argparse.Namespace) -> int:
             print(f"{args.text}: not written: the text has errors", file=sys.stderr)
             return 1
         progress.phase("encoding")
-        data = write_bytecode(module, version=args.version, producer=args.producer,
-                              template=template, registry=reg)
-    atomic_write(args.output, data)
+        # Chunks: the values elided in the view are copied from the template's map as it is written.
+        data = write_bytecode_chunks(module, version=args.version, producer=args.producer,
+                                     template=template, registry=reg)
+        progress.phase(f"writing {args.output}")
+        atomic_write(args.output, data)
     return 0
 
 
@@ -168,33 +168,55 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         if module.error is not None:
             print(f"{args.file}: error: {module.error}", file=sys.stderr)
             return 1
-        original = bytes(module.source.data) if module.source is not None else b""
+        original = module.source.data if module.source is not None else memoryview(b"")
         progress.phase("printing")
-        text = print_module(module).text
+        text = print_module(module, elide_larger_than=args.elide_larger_than).text
         progress.phase("parsing")
         result = parse_module(text, template=module, registry=reg)
         if result.module is None:
             _print_diagnostics(f"{args.file} (view)", result.diagnostics)
             return 1
         progress.phase("encoding")
-        data = write_bytecode(result.module, template=module, registry=reg)
-    if data == original:
+        chunks = write_bytecode_chunks(result.module, template=module, registry=reg)
+        progress.phase("comparing")
+        n = _first_difference(chunks, original)
+    if n is None:
         print("identical")
         return 0
-    n = next((i for i, (a, b) in enumerate(zip(data, original, strict=False)) if a != b),
-             min(len(data), len(original)))
     print(f"differs at byte {n} (0x{n:x}) in the {_section_at(module, n)} section "
-          f"({len(data)} bytes written, {len(original)} original)")
+          f"({len(chunks)} bytes written, {len(original)} original)")
     return 1
+
+
+def _first_difference(chunks: Chunks, original: memoryview) -> int | None:
+    """The first byte offset where `chunks` and `original` differ (None: identical), compared piece by
+    piece without joining either."""
+    at = 0
+    for piece in chunks.buffers():
+        view = memoryview(piece.view if isinstance(piece, FileRange) else piece)
+        n = len(view)
+        theirs = original[at:at + n]
+        if view != theirs:
+            for i in range(0, n, 1 << 16):
+                a, b = bytes(view[i:i + (1 << 16)]), bytes(theirs[i:i + (1 << 16)])
+                if a != b:
+                    j = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                             min(len(a), len(b)))
+                    return at + i + j
+        at += n
+    return None if at == len(original) else min(at, len(original))
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    data = _read(args.file)
-    if data[:4] == b"ML\xefR":
+    try:
+        with open(args.file, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        raise _UsageError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    if magic == b"ML\xefR":
         with Progress("checking") as progress:
-            progress.phase(f"decoding {args.file}")
-            module = read_bytecode(data, reg)
+            module, _ = _decode(args.file, reg, progress)
         for note in module.fallbacks:
             print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
                   f"{note.reason}", file=sys.stderr)
@@ -204,8 +226,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     template = None
     if args.like:
-        template = read_bytecode(_read(args.like), reg)
+        with Progress("checking") as progress:
+            template, _ = _decode(args.like, reg, progress)
     return 0 if _parse_text(args.file, reg, template) is not None else 1
+
+
+def _byte_count(text: str) -> int:
+    try:
+        n = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("a number of bytes cannot be negative")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,6 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("decode", help="print the text view of a .mlirbc file")
     d.add_argument("file")
     d.add_argument("-o", "--output", help="write the text here (atomically) instead of stdout")
+    d.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
+                   help="print values with a payload over N bytes as elided placeholders that "
+                        "`encode --like` turns back into the original bytes (default 0: never)")
     model_opts(d)
     d.set_defaults(func=cmd_decode)
 
@@ -246,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("roundtrip", help="decode, print, parse and encode; report identity")
     r.add_argument("file")
+    r.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
+                   help="print the view with elided placeholders (see decode)")
     model_opts(r)
     r.set_defaults(func=cmd_roundtrip)
 

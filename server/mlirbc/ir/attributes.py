@@ -6,6 +6,9 @@ Integer and float payloads are kept as raw bit patterns so that nothing is lost 
 
 from __future__ import annotations
 
+from typing import Any
+
+from .digest import Bytes, frozen, payload_key
 from .types import NoneType, Type
 from .uniquer import Uniqued, unique
 
@@ -132,28 +135,42 @@ class FloatAttr(Attribute):
 
 
 class DenseArrayAttr(Attribute):
-    """`array<T: ...>`: raw storage, one byte per i1 element, little-endian otherwise."""
+    """`array<T: ...>`: raw storage, one byte per i1 element, little-endian otherwise.
+
+    `data` of a large array read from a file is a read-only view of the file (see `digest.frozen`)."""
 
     __slots__ = ("element_type", "count", "data")
     element_type: Type
     count: int
-    data: bytes
+    data: Bytes
 
     @classmethod
-    def get(cls, element_type: Type, count: int, data: bytes) -> DenseArrayAttr:
-        return unique(cls, (element_type, count, bytes(data)))
+    def get(cls, element_type: Type, count: int, data: bytes | memoryview) -> DenseArrayAttr:
+        fields = (element_type, count, frozen(data))
+        return unique(cls, fields, cls.key_fields(fields))
+
+    @staticmethod
+    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (*fields[:-1], payload_key(fields[-1]))
 
 
 class DenseElementsAttr(Attribute):
-    """DenseIntOrFPElementsAttr: `data` is the bytecode blob (i1 bit-packed; a splat stores one element)."""
+    """DenseIntOrFPElementsAttr: `data` is the bytecode blob (i1 bit-packed; a splat stores one element).
+
+    `data` of a large tensor read from a file is a read-only view of the file, never a copy."""
 
     __slots__ = ("type", "data")
     type: Type
-    data: bytes
+    data: Bytes
 
     @classmethod
-    def get(cls, type: Type, data: bytes) -> DenseElementsAttr:
-        return unique(cls, (type, bytes(data)))
+    def get(cls, type: Type, data: bytes | memoryview) -> DenseElementsAttr:
+        fields = (type, frozen(data))
+        return unique(cls, fields, cls.key_fields(fields))
+
+    @staticmethod
+    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (fields[0], payload_key(fields[1]))
 
 
 class DenseStringElementsAttr(Attribute):
@@ -286,15 +303,21 @@ class DialectAttr(Attribute):
 
 
 class FallbackAttr(Attribute):
-    """A custom-encoded attribute that no model decodes: its dialect and the exact encoding bytes."""
+    """A custom-encoded attribute that no model decodes: its dialect and the exact encoding bytes (a view
+    of the file when large: a VHLO tensor constant of a JAX export is such a payload)."""
 
     __slots__ = ("dialect_name", "data")
     dialect_name: str
-    data: bytes
+    data: Bytes
 
     @classmethod
-    def get(cls, dialect: str, data: bytes) -> FallbackAttr:
-        return unique(cls, (dialect, bytes(data)))
+    def get(cls, dialect: str, data: bytes | memoryview) -> FallbackAttr:
+        fields = (dialect, frozen(data))
+        return unique(cls, fields, cls.key_fields(fields))
+
+    @staticmethod
+    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (fields[0], payload_key(fields[1]))
 
     @property
     def dialect(self) -> str:

@@ -8,7 +8,7 @@ language server uses the offsets for hover.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .attributes import Attribute
 from .operation import Operation, OpName, Region
@@ -35,6 +35,9 @@ class ResourceEntry:
     alignment: int = 1
     flag: bool = False
     string: bytes = b""
+    offset: int = -1
+    """Absolute file offset of the blob's bytes when it was read from a file (a writer copies them
+    from there), -1 otherwise."""
 
 
 @dataclass
@@ -86,6 +89,8 @@ class SourceTables:
     declared_values: dict[Region, tuple[int, int]] = field(default_factory=dict)
     """Regions whose stored value count exceeds the values they define (upstream accepts that):
     region -> (declared, defined).  The writer keeps such a count so the value numbering stays as read."""
+    mapped: Any = None
+    """The `bytecode.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
 
 
 @dataclass

@@ -77,7 +77,7 @@ class Properties:
     kind: str
     values: dict[str, Attribute] = field(default_factory=dict)
     attribute: Attribute | None = None
-    raw: bytes | None = None
+    raw: bytes | memoryview | None = None
     model: str = ""
     reason: str = ""
     offset: int = -1

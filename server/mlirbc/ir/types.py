@@ -5,8 +5,9 @@ Every type is uniqued (see `uniquer`), so `is` compares values.  Construct them 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .digest import Bytes, frozen, payload_key
 from .uniquer import Uniqued, unique
 
 if TYPE_CHECKING:
@@ -207,11 +208,16 @@ class FallbackType(Type):
 
     __slots__ = ("dialect_name", "data")
     dialect_name: str
-    data: bytes
+    data: Bytes
 
     @classmethod
-    def get(cls, dialect: str, data: bytes) -> FallbackType:
-        return unique(cls, (dialect, bytes(data)))
+    def get(cls, dialect: str, data: bytes | memoryview) -> FallbackType:
+        fields = (dialect, frozen(data))
+        return unique(cls, fields, cls.key_fields(fields))
+
+    @staticmethod
+    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (fields[0], payload_key(fields[1]))
 
     @property
     def dialect(self) -> str:

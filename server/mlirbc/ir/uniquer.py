@@ -46,12 +46,14 @@ def _forget(ref: _KeyedRef) -> None:
                 del _table[ref.key]
 
 
-def unique(cls: type[T], fields: tuple[Any, ...]) -> T:
+def unique(cls: type[T], fields: tuple[Any, ...], key_fields: tuple[Any, ...] | None = None) -> T:
     """Return the one instance of `cls` with these field values, creating it on first use.
 
-    `cls.__slots__` (without `__weakref__`) names the fields in order.
+    `cls.__slots__` (without `__weakref__`) names the fields in order.  `key_fields`, when given, stands
+    for `fields` in the table (equal exactly when the fields are): large payloads are keyed by a sampled
+    fingerprint with content equality instead of being hashed whole (see `digest.payload_key`).
     """
-    key = (cls, *fields)
+    key = (cls, *(fields if key_fields is None else key_fields))
     ref = _table.get(key)
     if ref is not None:
         obj = ref()
@@ -79,8 +81,11 @@ class Uniqued:
 
     def __reduce__(self) -> Any:
         # Pickling (for worker processes) must re-intern on the other side.
-        return (_reintern, (type(self), tuple(getattr(self, n) for n in type(self).__slots__)))
+        fields = tuple(bytes(v) if isinstance(v, memoryview) else v
+                       for v in (getattr(self, n) for n in type(self).__slots__))
+        return (_reintern, (type(self), fields))
 
 
 def _reintern(cls: type[T], fields: tuple[Any, ...]) -> T:
-    return unique(cls, fields)
+    keyed = getattr(cls, "key_fields", None)  # payload classes key large data by fingerprint
+    return unique(cls, fields, keyed(fields) if keyed is not None else None)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from ..bytecode.reader import read_bytecode
+from ..bytecode.chunks import Chunks
+from ..bytecode.reader import read_bytecode, read_bytecode_file
 from ..errors import TextSpan
 from ..ir.module import Module
 from ..ir.operation import Operation
@@ -50,9 +51,14 @@ def decode(data: bytes, registry: Registry) -> Module:
     return read_bytecode(data, registry)
 
 
-def print_view(module: Module) -> Any:
+def decode_file(path: str, registry: Registry, max_size: int | None = None) -> Module:
+    """Decode the file at `path` from a read-only memory map (large values stay views of it)."""
+    return read_bytecode_file(path, registry, max_size=max_size)
+
+
+def print_view(module: Module, elide_larger_than: int = 0) -> Any:
     """`print_module(module)`: a PrintResult (text, ops, names, block_names, header_lines)."""
-    return _load(PRINTER).print_module(module)
+    return _load(PRINTER).print_module(module, elide_larger_than=elide_larger_than)
 
 
 def print_attribute(a: Any) -> str:
@@ -133,13 +139,15 @@ def parse(text: str, template: Module | None, registry: Registry) -> ParseOutcom
 
 
 def encode(module: Module, version: int | None, producer: str | None,
-           template: Module | None, registry: Registry) -> bytes:
-    """`write_bytecode` with the original module as template (raises EncodeError)."""
+           template: Module | None, registry: Registry) -> Chunks:
+    """`write_bytecode` with the original module as template (raises EncodeError), as `Chunks`: the
+    elided values stay views of the original's map and are streamed when written."""
     mod = _load(WRITER)
-    data = mod.write_bytecode(module, version=version, producer=producer,
-                              template=template if template is not None else "auto",
-                              registry=registry)
-    return bytes(data)
+    data = mod.write_bytecode_chunks(module, version=version, producer=producer,
+                                     template=template if template is not None else "auto",
+                                     registry=registry)
+    assert isinstance(data, Chunks)
+    return data
 
 
 def walk_ops(module: Module | None) -> list[Operation]:

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bytecode.chunks import Chunks
 from ..ir.module import Module
 from ..ir.operation import Block, Operation, Value
 from ..models.registry import Registry
@@ -23,7 +24,8 @@ from .textindex import VALUE, Occurrence, OpEntry, TextIndex
 @dataclass
 class Decoded:
     key: str
-    data: bytes
+    data: bytes | memoryview
+    """The file's bytes: a read-only view of its memory map (see `bytecode.mapped`)."""
     module: Module
     printed: Any
     """The PrintResult of `module`."""
@@ -33,8 +35,13 @@ class Decoded:
     mtime_ns: int = 0
     index_job: asyncio.Future[TextIndex] | None = None
     """Indexing of a large view, started right after decoding."""
-    saved: tuple[str, bytes] | None = None
-    """The last view text saved over this file by `mlirbc/save`, with the bytes written."""
+    saved: tuple[str, Chunks] | None = None
+    """The last view text saved over this file by `mlirbc/save`, with the bytes written (as `Chunks`:
+    the elided values in them are views of the original's map, not copies)."""
+    elide_larger_than: int = 0
+    """The elision threshold the view was printed with."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Per-file state of features (the elided values' resolver and statistics)."""
 
 
 @dataclass

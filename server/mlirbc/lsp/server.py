@@ -16,6 +16,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..bytecode.mapped import FileTooLarge
 from ..errors import DecodeError
 from ..models.registry import Registry
 from . import backend
@@ -196,16 +197,19 @@ class MlirbcServer(LanguageServer):
                                 "(setting mlirbc.limits.maxFileMB)")
         registry = self.registry()
         max_index = self.settings.max_index_mb * 1e6
+        elide = self.settings.elide_larger_than
 
         def work() -> Decoded:
-            with open(key, "rb") as f:
-                data = f.read(limit + 1)
-            if len(data) > limit:
-                raise RequestFailed(f"{key} grew over the size limit while being read")
-            module = backend.decode(data, registry)
-            printed = backend.print_view(module)
+            # The file is mapped, not read: its large values stay views of the map (bytecode.mapped).
+            try:
+                module = backend.decode_file(key, registry, limit)
+            except FileTooLarge:
+                raise RequestFailed(f"{key} grew over the size limit while being opened") from None
+            printed = backend.print_view(module, elide)
             text: str = printed.text
-            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns)
+            data = module.source.data if module.source is not None else b""
+            decoded = Decoded(key, data, module, printed, text, registry, mtime_ns=st.st_mtime_ns,
+                              elide_larger_than=elide)
             if len(text) <= SMALL_INDEX:
                 decoded.index = TextIndex(text)
             return decoded
@@ -223,6 +227,8 @@ class MlirbcServer(LanguageServer):
             raise RequestFailed(f"{name}: {exc}") from None
         except (RequestFailed, asyncio.CancelledError):
             raise
+        except OSError as exc:
+            raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         except Exception as exc:  # a reader bug on a hostile file must not take the server down
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
@@ -256,7 +262,7 @@ def param(params: Any, name: str, default: Any = None) -> Any:
 
 FEATURES = (
     "sync", "conversion", "hover", "navigation", "symbols", "folding", "semantic_tokens",
-    "inlay_hints", "completion", "configuration",
+    "inlay_hints", "completion", "configuration", "elided",
 )
 
 

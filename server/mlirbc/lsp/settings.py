@@ -45,8 +45,9 @@ class Settings:
     models_plugins: tuple[str, ...] = ()
     models_set: str | None = None
     """A model set forced for every file (`mlir22`, `mlir24`); None: each file's producer chooses."""
-    max_file_mb: float = 1024.0
-    """Files larger than this are refused before decoding (a size guard against hostile input)."""
+    max_file_mb: float = float(1 << 20)
+    """Files larger than this are refused before decoding.  Files are memory-mapped and their large
+    values elided, so the default is 1 TiB: a guard against absurd input, not a working limit."""
     decode_timeout_s: float = 300.0
     """Decoding, printing or encoding one file is abandoned after this long."""
     debounce_ms: float = 300.0
@@ -55,6 +56,8 @@ class Settings:
     inlay_hints: bool = True
     max_index_mb: float = 200.0
     """Views larger than this get no navigation index (hover on decoded ops still works)."""
+    elide_larger_than: int = 1024
+    """Values with a payload over this many bytes print as elided placeholders (0: never)."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
         return (self.models_disabled, self.models_ods_json, self.models_plugins,
@@ -77,7 +80,7 @@ def parse_settings(obj: Any) -> Settings:
         models_ods_json=tuple(_str_list(_get(obj, "models.odsJson"))),
         models_plugins=tuple(_str_list(_get(obj, "models.plugins"))),
         models_set=_model_set(_get(obj, "models.set")),
-        max_file_mb=_num(_get(obj, "limits.maxFileMB"), d.max_file_mb, 1e-6, 1 << 20),
+        max_file_mb=_num(_get(obj, "limits.maxFileMB"), d.max_file_mb, 1e-6, 1 << 30),
         decode_timeout_s=_num(_get(obj, "limits.decodeTimeoutSeconds"), d.decode_timeout_s, 0.1,
                               86400),
         debounce_ms=_num(_get(obj, "diagnostics.debounceMs"), d.debounce_ms, 0, 10000),
@@ -86,6 +89,8 @@ def parse_settings(obj: Any) -> Settings:
         fallback_diagnostics=_get(obj, "diagnostics.fallbacks") is not False,
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
         max_index_mb=_num(_get(obj, "limits.maxIndexMB"), d.max_index_mb, 0.001, 1 << 20),
+        elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
+                                   1 << 62)),
     )
 
 

@@ -72,6 +72,19 @@ from .attr_printer import (
     print_type,
     static_shape,
 )
+from .elision import (
+    ARRAY,
+    ELEMENTS,
+    FALLBACK_ATTR,
+    FALLBACK_TYPE,
+    FINGERPRINT_RE,
+    OPAQUE_NAME,
+    TOKEN_PREFIX,
+    Placeholder,
+    Resolver,
+    token_placeholder,
+)
+from .elision import STRING as ELIDED_STRING
 from .floats import (
     SEMANTICS,
     decimal_to_float_exact,
@@ -107,6 +120,8 @@ _MAX_INT_WIDTH = (1 << 24) - 1
 _U32_MAX = (1 << 32) - 1
 
 _SIMPLE_TYPES: dict[str, Type] = {}
+_PROPS_KEY = b"mlirbc.properties"
+"""A fallback op's payload key: its placeholder string is resolved by the op parser, not here."""
 
 
 def _simple_type(name: str) -> Type | None:
@@ -189,6 +204,7 @@ class Parser:
         *,
         attr_aliases: dict[str, Attribute] | None = None,
         type_aliases: dict[str, Type] | None = None,
+        elided: Resolver | None = None,
     ) -> None:
         self.lexer = source if isinstance(source, Lexer) else Lexer(source)
         self.text = self.lexer.text
@@ -199,6 +215,10 @@ class Parser:
         self._names: dict[bytes, StringAttr] = {}
         self.attr_aliases: dict[str, Attribute] = attr_aliases if attr_aliases is not None else {}
         self.type_aliases: dict[str, Type] = type_aliases if type_aliases is not None else {}
+        self.elided = elided
+        """Resolves elided placeholders (`syntax.elision`) to the template's values; without one they
+        are read as the plain MLIR they are (a resource key, a string, an opaque attribute)."""
+        self._raw_string_value = False  # the value of `mlirbc.properties`: resolved by the op parser
         # Last: lexing the first token may fail, and a parser that recovers from lexical errors
         # (view.parser.OpParser) then still has every other field.
         self.tok: Token = self.lexer.next()
@@ -487,6 +507,8 @@ class Parser:
         if ident == "mlirbc.fallback" and has_body:
             dialect, data = self._parse_fallback_body()
             return FallbackType.get(dialect, data)
+        if ident == OPAQUE_NAME and has_body and self.elided is not None:
+            return self._elided_opaque(tok, is_type=True)  # type: ignore[return-value]
         end = self._skip_body(self.tok.start) if has_body else tok.end
         if has_body:
             self.reset(end)
@@ -518,6 +540,9 @@ class Parser:
             self.prev_end = tok.end
             self.tok = self.lexer.next()
             value = string_value(tok)
+            if self.elided is not None and value.startswith(b"mlirbc.elided.") and \
+                    not self._raw_string_value:
+                return self._elided_string(tok, value)
             if self.tok.kind == ":":
                 self.advance()
                 return StringAttr.get(value, self._type())
@@ -566,7 +591,14 @@ class Parser:
                     name = key.decode("utf-8", "replace")
                     raise self.error(f"duplicate key '{name}' in dictionary attribute", key_tok)
                 if self.consume_if("="):
-                    entries[key] = self._attr()
+                    if key == _PROPS_KEY:
+                        self._raw_string_value = True
+                        try:
+                            entries[key] = self._attr()
+                        finally:
+                            self._raw_string_value = False
+                    else:
+                        entries[key] = self._attr()
                 else:
                     entries[key] = UnitAttr.get()
                 if not self.consume_if(","):
@@ -597,6 +629,8 @@ class Parser:
         if ident == "mlirbc.fallback" and has_body:
             dialect, data = self._parse_fallback_body()
             return FallbackAttr.get(dialect, data)
+        if ident == OPAQUE_NAME and has_body and self.elided is not None:
+            return self._elided_opaque(tok, is_type=False)  # type: ignore[return-value]
         end = tok.end
         if has_body:
             end = self._skip_body(self.tok.start)
@@ -1013,6 +1047,11 @@ class Parser:
         self.advance()
         self.expect(">", "expected '>'")
         t = self._parse_shaped_literal_type(kw)
+        if self.elided is not None and key.startswith(TOKEN_PREFIX) and \
+                not self.elided.is_literal_key(key):
+            ph = token_placeholder(key, ELEMENTS, t)
+            if ph is not None:
+                return self.elided.elements(ph, self.span(kw.start, self.prev_end))
         return DenseResourceElementsAttr.get(t, key)
 
     def _parse_dense_array(self) -> Attribute:
@@ -1060,6 +1099,55 @@ class Parser:
                     break
         self.expect(">", "expected '>' to close an array attribute")
         return DenseArrayAttr.get(et, count, bytes(out))
+
+    # -- elided placeholders (syntax.elision) ----------------------------------------------------
+
+    def _elided_string(self, tok: Token, value: bytes) -> Attribute:
+        t: Type | None = None
+        if self.tok.kind == ":":
+            self.advance()
+            t = self._type()
+        assert self.elided is not None
+        ph = token_placeholder(value.decode("ascii", "replace"), ELIDED_STRING, t)
+        if ph is None or self.elided.is_literal_string(value):
+            return StringAttr.get(value, t)
+        return self.elided.string(ph, self.span(tok.start, self.prev_end))
+
+    def _elided_opaque(self, tok: Token, is_type: bool) -> Attribute | Type:
+        """`#mlirbc.elided<KIND, SIZE, "FP">` (`!` for a type); KIND is `array<T>` or "dialect"."""
+        assert self.elided is not None
+        self.expect("<")
+        what = "type" if is_type else "attribute"
+        kind_tok = self.tok
+        element: Type | None = None
+        dialect = ""
+        if kind_tok.kind == STRING:
+            dialect = string_value(self.advance()).decode("utf-8", "surrogateescape")
+        elif not is_type and self.at_keyword("array"):
+            empty = self._parse_dense_array()
+            assert isinstance(empty, DenseArrayAttr)
+            if empty.count:
+                raise self.error("an elided array placeholder names its kind as `array<T>`, without "
+                                 "elements", kind_tok)
+            element = empty.element_type
+        else:
+            raise self.error(f"expected the kind of the elided {what}: a dialect name in quotes"
+                             + ("" if is_type else " or array<T>"), kind_tok)
+        self.expect(",", "expected ',' after the kind of the elided value")
+        size_tok = self.expect(INT, "expected the size of the elided value in bytes")
+        self.expect(",", "expected ',' after the size of the elided value")
+        fp_tok = self.expect(STRING, "expected the fingerprint of the elided value")
+        self.expect(">", "expected '>' to close the elided placeholder")
+        fp = string_value(fp_tok).decode("ascii", "replace")
+        if not FINGERPRINT_RE.fullmatch(fp):
+            raise self.error("a fingerprint is 16 hex digits, or full_ and 16 hex digits", fp_tok)
+        span = self.span(tok.start, self.prev_end)
+        size = _int_literal(size_tok.text)
+        if is_type:
+            return self.elided.fallback_type(Placeholder(FALLBACK_TYPE, size, fp, dialect=dialect), span)
+        if element is not None:
+            return self.elided.array(Placeholder(ARRAY, size, fp, element), span)
+        return self.elided.fallback_attr(Placeholder(FALLBACK_ATTR, size, fp, dialect=dialect), span)
 
     def _parse_distinct(self) -> Attribute:
         self.advance()

@@ -11,10 +11,12 @@ FileLineColRange whose ends coincide keeps its `to line:col` part, an empty symb
 
 from __future__ import annotations
 
+import contextlib
 import re
 import weakref
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, Protocol
 
 from ..ir.attributes import (
     ArrayAttr,
@@ -42,6 +44,7 @@ from ..ir.attributes import (
     UnitAttr,
     UnknownLoc,
 )
+from ..ir.digest import Bytes
 from ..ir.types import (
     DYNAMIC,
     ComplexType,
@@ -112,9 +115,36 @@ def symbol_ref(data: bytes) -> str:
 _type_cache: weakref.WeakKeyDictionary[Type, str] = weakref.WeakKeyDictionary()
 
 
+class ElisionHook(Protocol):
+    """What the printers ask while a view elides large values (`syntax.elision.Elider`): the placeholder
+    of an attribute or type (None: print it in full), and print caches of its own, since the text of a
+    container depends on whether its payloads are elided."""
+
+    attrs: weakref.WeakKeyDictionary[Attribute, str]
+    types: weakref.WeakKeyDictionary[Type, str]
+    locs: weakref.WeakKeyDictionary[Attribute, str]
+
+    def attribute(self, a: Attribute) -> str | None: ...
+    def type(self, t: Type) -> str | None: ...
+
+
+_elision: ContextVar[ElisionHook | None] = ContextVar("mlirbc_elision", default=None)
+
+
+@contextlib.contextmanager
+def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
+    """Print with `hook` deciding which large values become placeholders (this thread/context only)."""
+    token = _elision.set(hook)
+    try:
+        yield
+    finally:
+        _elision.reset(token)
+
+
 def print_type(t: Type) -> str:
     """A type as MLIR text (`i32`, `tensor<2x?xf32>`, `(i32) -> i64`, `!llvm.ptr`, ...)."""
-    s = _type_cache.get(t)
+    el = _elision.get()
+    s = (_type_cache if el is None else el.types).get(t)
     if s is None:
         try:
             s = _render_type(t)
@@ -128,8 +158,14 @@ def _render_type(t: Type) -> str:
     printer = _TYPE_PRINTERS.get(type(t))
     if printer is None:
         raise TypeError(f"cannot print type {t!r}")
-    s = printer(t)
-    _type_cache[t] = s
+    el = _elision.get()
+    if el is None:
+        s = printer(t)
+        _type_cache[t] = s
+        return s
+    placeholder = el.type(t) if type(t) in _ELIDABLE_TYPES else None
+    s = printer(t) if placeholder is None else placeholder
+    el.types[t] = s
     return s
 
 
@@ -219,7 +255,8 @@ _UNCACHED_SIZE = 4096  # big payloads (dense data, long strings) are printed on 
 
 def print_attribute(a: Attribute) -> str:
     """An attribute as MLIR text, with its `: type` suffix where MLIR prints one."""
-    s = _attr_cache.get(a)
+    el = _elision.get()
+    s = (_attr_cache if el is None else el.attrs).get(a)
     if s is None:
         try:
             s = _render_attribute(a)
@@ -233,9 +270,17 @@ def _render_attribute(a: Attribute) -> str:
     printer = _ATTR_PRINTERS.get(type(a))
     if printer is None:
         raise TypeError(f"cannot print attribute {a!r}")
-    s = printer(a)
+    el = _elision.get()
+    cache = _attr_cache
+    s = None
+    if el is not None:
+        cache = el.attrs
+        if type(a) in _BULKY or type(a) is FallbackAttr:
+            s = el.attribute(a)
+    if s is None:
+        s = printer(a)
     if len(s) <= _UNCACHED_SIZE or type(a) not in _BULKY:
-        _attr_cache[a] = s
+        cache[a] = s
     return s
 
 
@@ -383,7 +428,7 @@ def _is_bool(t: Type) -> bool:
     return isinstance(t, IntegerType) and t.width == 1
 
 
-def dense_is_splat(data: bytes, element: Type, count: int) -> bool:
+def dense_is_splat(data: Bytes, element: Type, count: int) -> bool:
     """Whether a dense blob stores a single element standing for all of them."""
     if _is_bool(element):
         if count > 8:
@@ -393,7 +438,7 @@ def dense_is_splat(data: bytes, element: Type, count: int) -> bool:
     return size is not None and len(data) == size
 
 
-def _scalar_printer(element: Type) -> Callable[[bytes, int], str] | None:
+def _scalar_printer(element: Type) -> Callable[[Bytes, int], str] | None:
     """A function printing element `i` of a (non-bool) blob; None for unsupported element types."""
     if isinstance(element, IntegerType | IndexType):
         width = _int_width(element)
@@ -430,7 +475,7 @@ def _nest(shape: tuple[int, ...], items: list[str]) -> str:
     return "[" + ", ".join(level) + "]"
 
 
-def dense_body(data: bytes, t: Type, allow_hex: bool = True) -> str:
+def dense_body(data: Bytes, t: Type, allow_hex: bool = True) -> str:
     """What goes between `dense<` and `>` for a DenseIntOrFPElementsAttr blob of type `t`."""
     shape = static_shape(t)
     element = t.element if isinstance(t, RankedTensorType | VectorType | MemRefType) else None
@@ -554,6 +599,8 @@ _BULKY = frozenset(
 )
 """Payload attributes whose long prints are not cached; they hold no nested structure."""
 
+_ELIDABLE_TYPES = frozenset([FallbackType])
+
 
 # ================================================================================================
 # Locations
@@ -578,7 +625,8 @@ def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 def print_location(loc: Attribute) -> str:
     """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ..."""
-    s = _loc_cache.get(loc)
+    el = _elision.get()
+    s = (_loc_cache if el is None else el.locs).get(loc)
     if s is None:
         try:
             s = _render_location(loc)
@@ -618,7 +666,8 @@ def _render_location(loc: Attribute) -> str:
     else:
         # Any other attribute in a location slot (mlir-opt rejects those): print it as one.
         s = print_attribute(loc)
-    _loc_cache[loc] = s
+    hook = _elision.get()
+    (_loc_cache if hook is None else hook.locs)[loc] = s
     return s
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..errors import TextError, TextSpan
 from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
+from ..ir.digest import Bytes
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -46,6 +47,15 @@ from ..ir.types import Type
 from ..models.api import OpModel
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
+from ..syntax.elision import (
+    BLOB_COMMENT,
+    BLOB_RE,
+    PROPERTIES,
+    TOKEN_PREFIX,
+    Resolver,
+    blob_placeholder,
+    token_placeholder,
+)
 from ..syntax.lexer import BARE, BLOCK, EOF, HASH, INT, STRING, VALUE, Comment, Lexer, Token, string_value
 from .printer import BLOCK_USELIST_PREFIX, FALLBACK_PROPS_KEY, HEADER_PREFIX, USELIST_PREFIX
 
@@ -126,6 +136,10 @@ class OpParser(Parser):
             self.tok = Token(EOF, "", 0, 0)  # the text does not lex at its start: parse_top reports it
         self.registry = registry
         self.template = template
+        self.resolver = Resolver(template)
+        self.elided = self.resolver
+        self.blob_comments: list[tuple[int, Comment]] = []
+        """`// mlirbc: elided blob` lines (offset, comment), merged into their resource groups."""
         self.result = ParseResult(None)
         self.scope: _Scope | None = None
         self.placeholder_values: dict[int, _Pending] = {}
@@ -188,7 +202,9 @@ class OpParser(Parser):
             line += text.count("\n", last, m.start())
             last = m.start()
             c = Comment(m.group(1), m.start(1), m.end(1))
-            if c.text.startswith(USELIST_PREFIX):
+            if c.text.startswith(BLOB_COMMENT):
+                self.blob_comments.append((c.start, c))
+            elif c.text.startswith(USELIST_PREFIX):
                 self.uselist_lines[line] = c.text[len(USELIST_PREFIX):]
             elif c.text.startswith(BLOCK_USELIST_PREFIX):
                 self.block_uselist_lines[line] = c.text[len(BLOCK_USELIST_PREFIX):]
@@ -269,6 +285,7 @@ class OpParser(Parser):
             else:
                 root = op
         self.close_scope(self.scope)
+        self.report_stray_blob_comments()
         if root is None and not self.result.errors:
             self.report("expected an op in generic form (\"dialect.op\"(...) : ...)",
                         self.tok_span(self.tok))
@@ -516,7 +533,12 @@ class OpParser(Parser):
         return self.registry.op(f"{dialect}.{short}" if short else dialect).model is not None
 
     def fallback_properties(self, value: Attribute, span: TextSpan) -> Properties:
-        raw: bytes | None = None
+        raw: Bytes | None = None
+        if isinstance(value, StringAttr) and value.value.startswith(TOKEN_PREFIX.encode()):
+            ph = token_placeholder(value.value.decode("ascii", "replace"), PROPERTIES)
+            if ph is not None:
+                raw = self.resolver.properties(ph, span)
+                return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
         if isinstance(value, StringAttr) and value.value.startswith(b"0x"):
             try:
                 raw = bytes.fromhex(value.value[2:].decode("ascii"))
@@ -725,13 +747,16 @@ class OpParser(Parser):
                         gname = self._resource_key()
                         group = ResourceGroup(gname, section.text == "dialect_resources")
                         self.expect(":")
-                        self.expect("{")
+                        opened = self.expect("{").end
+                        starts: list[int] = []
                         if not self.consume_if("}"):
                             while True:
+                                starts.append(self.tok.start)
                                 group.entries.append(self._resource_entry())
                                 if not self.consume_if(","):
                                     break
                             self.expect("}", "expected '}' after resource entries")
+                        self._merge_elided_blobs(group, starts, opened, self.prev_end)
                         groups.append(group)
                         if not self.consume_if(","):
                             break
@@ -744,6 +769,40 @@ class OpParser(Parser):
             self.consume_if("#-}")
         self.resources.extend(groups)
         return groups
+
+    def _merge_elided_blobs(self, group: ResourceGroup, starts: list[int], opened: int,
+                            closed: int) -> None:
+        """Put the elided blobs whose comment lines stand inside this group's braces among its
+        entries, at their places."""
+        mine = [(at, c) for at, c in self.blob_comments if opened <= at < closed]
+        if not mine:
+            return
+        self.blob_comments = [(at, c) for at, c in self.blob_comments if not opened <= at < closed]
+        placed: list[tuple[int, ResourceEntry]] = list(zip(starts, group.entries, strict=True))
+        for at, c in mine:
+            span = self.lexer.span(c.start, c.end)
+            m = BLOB_RE.match(c.text)
+            if m is None:
+                self.report("malformed elided blob line: expected `// mlirbc: elided blob KEY: SIZE "
+                            "bytes, alignment A, fingerprint FP`", span)
+                continue
+            key_text = m.group(1)
+            key = (string_value(Token(STRING, key_text, 0, len(key_text))).decode(
+                "utf-8", "surrogateescape") if key_text.startswith('"') else key_text)
+            ph = blob_placeholder(c.text, key)
+            assert ph is not None
+            try:
+                placed.append((at, self.resolver.blob(ph, span)))
+            except TextError as exc:
+                self.report(exc.message, exc.span)
+        placed.sort(key=lambda p: p[0])
+        group.entries = [e for _, e in placed]
+
+    def report_stray_blob_comments(self) -> None:
+        for _, c in self.blob_comments:
+            self.report("an elided blob line must stand inside a group of the resource trailer "
+                        "(`{-# dialect_resources: { builtin: { ... } } #-}`)",
+                        self.lexer.span(c.start, c.end))
 
     def _resource_key(self) -> str:
         tok = self.tok

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..ir.attributes import Attribute, DictionaryAttr, StringAttr
+from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnitAttr
 from ..ir.module import RESOURCE_BLOB, RESOURCE_BOOL, Module, ResourceGroup
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -24,7 +25,15 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import FunctionType, Type
-from ..syntax.attr_printer import print_attribute, print_location, print_type
+from ..syntax.attr_printer import (
+    elision_scope,
+    keyword_or_string,
+    print_attribute,
+    print_location,
+    print_type,
+    quote_bytes,
+)
+from ..syntax.elision import Elider, mlir_opt_dialects
 
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
@@ -68,6 +77,8 @@ class PrintResult:
     """id(value) -> printed name (`%0`, `%arg1`, `%3#1`)."""
     block_names: dict[int, str]
     header_lines: int
+    elided: int = 0
+    """How many values were printed as elided placeholders."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -79,15 +90,16 @@ def header_facts(module: Module) -> dict[str, object]:
 
 
 class _Printer:
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, elider: Elider | None = None) -> None:
         self.module = module
+        self.elider = elider
         self.lines: list[str] = []
         self.ops: list[OpSpan] = []
         self.names: dict[int, str] = {}
         self.block_names: dict[int, str] = {}
         self.block_order: dict[int, int] = {}
         self._op_names: dict[OpName, str] = {}
-        self._props_text: dict[tuple[tuple[str, Attribute], ...], str] = {}
+        self._props_text: dict[tuple[str, tuple[tuple[str, Attribute], ...]], str] = {}
         self._signatures: dict[tuple[tuple[Type, ...], tuple[Type, ...]], str] = {}
 
     # -- naming (mlir-opt's generic form numbers values uniquely, regions in LIFO order) --------
@@ -144,7 +156,7 @@ class _Printer:
         name_start = len(head)
         name_text = self._op_names.get(op.op_name)
         if name_text is None:
-            name_text = print_attribute(StringAttr.get(op.name))
+            name_text = quote_bytes(op.name.encode("utf-8", "surrogateescape"))
             self._op_names[op.op_name] = name_text
         head += name_text
         name_end = len(head)
@@ -158,26 +170,34 @@ class _Printer:
             if p.kind == PROPS_DECODED:
                 if p.values:
                     key = tuple(p.values.items())
-                    props = self._props_text.get(key)
+                    props = self._props_text.get((op.op_name.dialect, key))
                     if props is None:
-                        props = self._props_text[key] = _dict_text(p.values)
+                        if self.elider is not None:
+                            props = _props_text(p.values, self.elider.for_properties(op.op_name.dialect))
+                        else:
+                            props = _dict_text(p.values)
+                        self._props_text[(op.op_name.dialect, key)] = props
                     head += " <" + props + ">"
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
                 head += " <" + print_attribute(p.attribute) + ">"
             elif p.kind == PROPS_FALLBACK:
                 # In the discardable dictionary, not in <{...}>: upstream refuses properties on ops it
                 # knows to have none (a newer op layout), but accepts any discardable attribute.
-                fallback_props = FALLBACK_PROPS_KEY + ' = "0x' + (p.raw or b"").hex().upper() + '"'
+                raw = p.raw or b""
+                value = self.elider.properties(raw) if self.elider is not None else None
+                if value is None:
+                    value = '"0x' + raw.hex().upper() + '"'
+                fallback_props = FALLBACK_PROPS_KEY + " = " + value
         span = OpSpan(op, start_line, len(pad), start_line, 0, start_line, name_start, name_end)
         self.ops.append(span)
         tail = ""
         if fallback_props is not None:
             rest = ""
             if op.attributes is not None and op.attributes.entries:
-                rest = ", " + print_attribute(op.attributes)[1:-1]
+                rest = ", " + self._attr_dict_text(op, op.attributes)[1:-1]
             tail += " {" + fallback_props + rest + "}"
         elif op.attributes is not None and op.attributes.entries:
-            tail += " " + print_attribute(op.attributes)
+            tail += " " + self._attr_dict_text(op, op.attributes)
         # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
         # building (and uniquing) a function type or dictionary per op.
         sig_key = (tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
@@ -206,6 +226,15 @@ class _Printer:
             span.parts.append(PartSpan("properties", span.end_line, at, at + len(fallback_props),
                                        fallback_props))
         self._find_parts(span, span.end_line)
+
+    def _attr_dict_text(self, op: Operation, attrs: DictionaryAttr) -> str:
+        """The op's attribute dictionary; with elision, an op mlir-opt registers reads its inherent
+        attributes from here (files before version 5), so its entries follow `Elider.for_properties`."""
+        if self.elider is None or not self.elider.upstream_safe or \
+                op.op_name.dialect not in mlir_opt_dialects():
+            return print_attribute(attrs)
+        return _props_text({k.text: v for k, v in attrs.entries},
+                           self.elider.for_properties(op.op_name.dialect))
 
     def _find_parts(self, span: OpSpan, line_no: int) -> None:
         line = self.lines[line_no]
@@ -270,7 +299,15 @@ class _Printer:
             for gi, g in enumerate(gs):
                 self.lines.append(f"    {_key(g.name)}: {{")
                 entries = [e for e in g.entries if e.kind != RESOURCE_BLOB or e.blob is not None]
+                # An elided blob is a comment line standing where its entry was; commas go between
+                # the entries that remain.
+                elided = [self.elider.blob(e) if self.elider is not None else None for e in entries]
+                last = max((i for i, c in enumerate(elided) if c is None), default=-1)
                 for ei, e in enumerate(entries):
+                    comment = elided[ei]
+                    if comment is not None:
+                        self.lines.append("      " + comment)
+                        continue
                     if e.kind == RESOURCE_BOOL:
                         value = "true" if e.flag else "false"
                     elif e.kind == RESOURCE_BLOB:
@@ -278,8 +315,8 @@ class _Printer:
                         value = '"0x' + e.alignment.to_bytes(4, "little").hex().upper() + \
                                 e.blob.hex().upper() + '"'
                     else:
-                        value = print_attribute(StringAttr.get(e.string))
-                    comma = "," if ei + 1 < len(entries) else ""
+                        value = quote_bytes(e.string)
+                    comma = "," if ei < last else ""
                     self.lines.append(f"      {_key(e.key)}: {value}{comma}")
                 self.lines.append("    }" + ("," if gi + 1 < len(gs) else ""))
             self.lines.append("  }" + ("," if si + 1 < len(sections) else ""))
@@ -294,7 +331,7 @@ _BARE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.-]*$")
 
 
 def _key(k: str) -> str:
-    return k if _BARE_KEY.match(k) else print_attribute(StringAttr.get(k))
+    return k if _BARE_KEY.match(k) else quote_bytes(k.encode("utf-8", "surrogateescape"))
 
 
 def _order_text(order: tuple[bool, tuple[int, ...]] | None) -> str:
@@ -303,19 +340,39 @@ def _order_text(order: tuple[bool, tuple[int, ...]] | None) -> str:
     return ("pairs" if pair else "") + "[" + ",".join(str(e) for e in entries) + "]"
 
 
+def _props_text(values: dict[str, Attribute], scope: Callable[[str], Elider | None]) -> str:
+    """A decoded properties dictionary printed entry by entry, each under the elision its slot allows
+    (see `Elider.for_properties`); the same text as `_dict_text` otherwise."""
+    parts = []
+    for name, value in values.items():
+        with elision_scope(scope(name)):
+            key = keyword_or_string(name.encode("utf-8", "surrogateescape"))
+            parts.append(key if isinstance(value, UnitAttr) else f"{key} = {print_attribute(value)}")
+    return "{" + ", ".join(parts) + "}"
+
+
 def _dict_text(values: dict[str, Attribute]) -> str:
     d = DictionaryAttr.get(tuple((StringAttr.get(k), v) for k, v in values.items()))
     return print_attribute(d)
 
 
-def print_module(module: Module, header: bool = True) -> PrintResult:
-    """Render `module` as the text view.  A module without a root prints only its header."""
-    p = _Printer(module)
+def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
+                 upstream_safe: bool = True) -> PrintResult:
+    """Render `module` as the text view.  A module without a root prints only its header.
+
+    Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
+    (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
+    mlir-opt registers in full except their constant slots (`Elider.for_properties`)."""
+    elider = Elider.for_module(module, elide_larger_than, upstream_safe) if elide_larger_than > 0 \
+        else None
+    p = _Printer(module, elider)
     if header:
         p.lines.append(HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True))
     header_lines = len(p.lines)
-    if module.root is not None:
-        p.number(module.root)
-        p.op(module.root, 0)
-    p.resources(module.resources)
-    return PrintResult("\n".join(p.lines) + "\n", p.ops, p.names, p.block_names, header_lines)
+    with elision_scope(elider):
+        if module.root is not None:
+            p.number(module.root)
+            p.op(module.root, 0)
+        p.resources(module.resources)
+    return PrintResult("\n".join(p.lines) + "\n", p.ops, p.names, p.block_names, header_lines,
+                       elider.count if elider is not None else 0)

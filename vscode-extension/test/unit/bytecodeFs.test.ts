@@ -120,6 +120,29 @@ describe('BytecodeFileSystemProvider', () => {
     });
   });
 
+  describe('writeFile through mlirbc/save', () => {
+    it('lets the server write the file (nothing passes through the extension)', async () => {
+      const { converter, files, provider } = setup();
+      const saved: string[] = [];
+      (converter as FakeConverter & { save?: (u: vscode.Uri) => Promise<number> }).save = async (u) => {
+        saved.push(u.toString());
+        return 42;
+      };
+      await provider.writeFile(VIEW, new Uint8Array(), SAVE);
+      assert.deepStrictEqual(saved, [VIEW.toString()]);
+      assert.strictEqual(converter.toCalls.length, 0);
+      assert.strictEqual(files.written.length, 0);
+    });
+
+    it('a refusal is a SaveRefusedError', async () => {
+      const { converter, provider } = setup();
+      (converter as FakeConverter & { save?: (u: vscode.Uri) => Promise<number> }).save = async () => {
+        throw new Error('3:7: elided elements placeholder does not belong to this file');
+      };
+      await assert.rejects(provider.writeFile(VIEW, new Uint8Array(), SAVE), SaveRefusedError);
+    });
+  });
+
   describe('stat, readDirectory, watch', () => {
     it('stat describes the bytecode file', async () => {
       const { provider } = setup();

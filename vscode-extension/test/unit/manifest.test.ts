@@ -28,7 +28,17 @@ describe('package.json', () => {
     const keys = Object.keys(contributes.configuration.properties).sort();
     assert.deepStrictEqual(
       keys,
-      ['models.disabled', 'models.odsJson', 'models.plugins', 'models.set', 'output.producer', 'output.version', 'server.args', 'server.command']
+      [
+        'models.disabled',
+        'models.odsJson',
+        'models.plugins',
+        'models.set',
+        'output.producer',
+        'output.version',
+        'server.args',
+        'server.command',
+        'view.elideLargerThan',
+      ]
         .map((k) => `${SECTION}.${k}`)
         .sort(),
     );
@@ -41,6 +51,8 @@ describe('package.json', () => {
       'mlirbc.reopenRaw: Reopen as Raw Bytes/Text',
       'mlirbc.reopenAsText: Reopen as MLIR Text',
       'mlirbc.restartServer: Restart Server',
+      'mlirbc.showFullValue: Show Full Value',
+      'mlirbc.exportValue: Export Value (.npy)',
     ]);
   });
 

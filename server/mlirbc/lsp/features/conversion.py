@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
+from ...bytecode.chunks import Chunks, file_range
 from ...errors import EncodeError, MlirbcError
 from ...fileio import atomic_write
 from ...summary import module_info
@@ -46,7 +47,18 @@ def _key(uri: str) -> str:
     return key
 
 
-async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | None, View | None]:
+Output = bytes | memoryview | Chunks
+"""Bytecode as `encode_view` gives it: the mapped original itself (unchanged text), or `Chunks` whose
+large pieces are views of it; `atomic_write` streams either, never holding the whole file."""
+
+
+def _stale(decoded: Decoded | None) -> str | None:
+    mapped = decoded.module.source.mapped if decoded is not None and \
+        decoded.module.source is not None else None
+    return mapped.changed() if mapped is not None else None
+
+
+async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded | None, View | None]:
     """The bytecode for the server's copy of the view at `uri` (raises RequestFailed)."""
     view = server.views.get(uri)
     key = key_of(uri)
@@ -61,11 +73,18 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[bytes, Decoded | 
     if decoded is not None and decoded.module.error is not None:
         raise RequestFailed(f"{name} did not decode completely ({decoded.module.error}); "
                             "refusing to write a partial module")
+    stale = _stale(decoded)
+    if stale is not None:
+        # The original is the template whose bytes every elided value is copied from: if another
+        # program rewrote it in place, those bytes are not what was decoded any more.
+        raise RequestFailed(f"cannot encode {name}: {stale}")
     registry = decoded.registry if decoded is not None else server.registry()
     if decoded is not None and text == decoded.text:
         m = decoded.module
         if (s.output_version in (None, m.version)) and (s.output_producer in (None, m.producer)):
-            return decoded.data, decoded, view  # untouched: the original bytes, exactly
+            # Untouched: the original bytes, exactly (a range of the mapped original).
+            return Chunks(file_range(decoded.data, 0, m.source.mapped if m.source is not None else None)), \
+                decoded, view
         module = m
     elif decoded is not None and decoded.saved is not None and decoded.saved[0] == text and \
             s.output_version is None and s.output_producer is None:
@@ -123,7 +142,9 @@ def register(server: MlirbcServer) -> None:
     async def convert_to(params: Any) -> dict[str, str]:
         uri = _uri(params)
         data, _, _ = await encode_view(server, uri)
-        return {"output": base64.b64encode(data).decode("ascii")}
+        # This request answers with the whole file (vscode-mlir's protocol); mlirbc/save streams.
+        raw = data.tobytes() if isinstance(data, Chunks) else data
+        return {"output": base64.b64encode(raw).decode("ascii")}
 
     @server.feature(INFO)
     async def info(params: Any) -> dict[str, Any]:
@@ -170,7 +191,7 @@ def register(server: MlirbcServer) -> None:
                 os.path.abspath(path) == os.path.abspath(decoded.key):
             # The file now holds what the view shows: saving that text again gives these bytes.
             # The decoded module stays the template (template writes keep original numbering).
-            decoded.saved = (view.text, data)
+            decoded.saved = (view.text, data if isinstance(data, Chunks) else Chunks(data))
         return {"written": path, "bytes": len(data)}
 
 

@@ -16,18 +16,19 @@ from ..diagnostics import _entry_for
 from ..documents import Snapshot
 from ..server import MlirbcServer
 from ..textindex import BLOCK, SYMBOL, VALUE, Opaque, OpEntry
+from .elided import elided_hover
 
 MAX_HEX = 256
 """Payload bytes shown in a hover; longer payloads are cut (the view has them all)."""
 MAX_VARINTS = 24
 
 
-def _hex(data: bytes) -> str:
+def _hex(data: bytes | memoryview) -> str:
     h = data[:MAX_HEX].hex(" ").upper()
     return h + (f" … (+{len(data) - MAX_HEX} bytes)" if len(data) > MAX_HEX else "")
 
 
-def varint_refs(data: bytes, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
+def varint_refs(data: bytes | memoryview, module: Module | None, limit: int = MAX_VARINTS) -> list[str]:
     """Read `data` as a sequence of varints and say which attribute/type each would name.
 
     A fallback payload's layout is unknown; most dialects write attribute and type references as
@@ -219,6 +220,9 @@ def register(server: MlirbcServer) -> None:
         view = server.view(params.text_document.uri)
         if view is None:
             return None
+        elided = await elided_hover(server, view, params.position)
+        if elided is not None:
+            return elided
         await ensure_index(server, view)
         snap = server.snapshot(view.uri)
         if snap is None:

@@ -1,0 +1,415 @@
+"""Model-sized files, in process: zero-copy reading, sampled fingerprints, elided placeholders that save
+back the original bytes (and refuse what does not belong), streamed statistics, .npy export, mapping
+strategies and streamed writing.  Files are generated small (`server/tools/make_weights.py`) and printed
+with a low threshold so that elision is everywhere."""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import statistics
+import struct
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from corpus import CORPUS, manifest
+from oracle import mlir_opt_path, run_mlir_opt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server" / "tools"))
+
+import make_weights  # noqa: E402
+
+from mlirbc.bytecode.chunks import Chunks, FileRange  # noqa: E402
+from mlirbc.bytecode.mapped import IN_PLACE, SHADOW, open_mapped  # noqa: E402
+from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
+from mlirbc.bytecode.writer import write_bytecode, write_bytecode_chunks  # noqa: E402
+from mlirbc.fileio import atomic_write  # noqa: E402
+from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
+from mlirbc.ir.digest import LARGE, sample_ranges, sampled_digest  # noqa: E402
+from mlirbc.ir.module import Module  # noqa: E402
+from mlirbc.ir.types import FloatType, RankedTensorType  # noqa: E402
+from mlirbc.npy import write_npy  # noqa: E402
+from mlirbc.syntax.elements import elements_of, literal_lines  # noqa: E402
+from mlirbc.syntax.elements import statistics as value_stats
+from mlirbc.syntax.elision import (  # noqa: E402
+    Elider,
+    find_placeholders,
+    holds_elided_value,
+    module_values,
+    payload_size,
+)
+from mlirbc.view.parser import parse_module  # noqa: E402
+from mlirbc.view.printer import print_module  # noqa: E402
+
+THRESHOLD = 8
+"""Low enough that nearly every payload of the corpus is elided."""
+
+
+def _roundtrip(module: Module, text: str) -> bytes:
+    result = parse_module(text, template=module)
+    assert result.module is not None, [(d.message, d.span) for d in result.errors[:3]]
+    return write_bytecode(result.module, template=module)
+
+
+def _elided_contents(module: Module, threshold: int) -> list[tuple[str, bytes]]:
+    """(kind, bytes) of every value the view elides at `threshold`, sorted."""
+    out = []
+    for v in module_values(module):
+        if Elider(threshold).elides(v):
+            data = getattr(v, "data", None)
+            if data is None:
+                data = getattr(v, "blob", None) if hasattr(v, "blob") else v
+            if data is None:
+                data = getattr(v, "value", b"")
+            out.append((type(v).__name__, bytes(data) if isinstance(data, bytes | memoryview) else
+                        repr(data).encode()))
+    return sorted(out)
+
+
+# -- fingerprints and zero copy -----------------------------------------------------------------
+
+def test_sampled_fingerprint_reads_a_bounded_sample_and_tells_values_apart() -> None:
+    n = 64 << 20
+    ranges = list(sample_ranges(n))
+    assert sum(e - s for s, e in ranges) <= 24 * 1024
+    data = bytearray(os.urandom(1 << 20)) * 64
+    a = sampled_digest(memoryview(bytes(data)))
+    assert a == sampled_digest(bytes(data))
+    start, _ = ranges[10]
+    data[start] ^= 1  # a change inside a sampled window
+    assert sampled_digest(bytes(data)) != a
+
+
+def test_large_payloads_stay_views_and_unique_by_content(tmp_path: Path) -> None:
+    raw = os.urandom(LARGE * 4)
+    t = RankedTensorType.get((len(raw) // 4,), FloatType.get("f32"), None)
+    view = memoryview(raw)
+    a = DenseElementsAttr.get(t, view)
+    assert isinstance(a.data, memoryview) and a.data.obj is raw  # no copy
+    assert DenseElementsAttr.get(t, bytes(bytearray(raw))) is a  # equal content: the same object
+    changed = bytearray(raw)
+    changed[len(raw) // 2 + 1] ^= 0xFF  # outside the sample: the uniquer still compares content
+    assert DenseElementsAttr.get(t, bytes(changed)) is not a
+
+    path = tmp_path / "de.mlirbc"
+    make_weights.dense_elements(str(path), 1 << 16)
+    gc.collect()  # the generator's own tensor (equal content) would otherwise be the uniqued object
+    m = read_bytecode_file(path)
+    tensors = [v for v in module_values(m) if isinstance(v, DenseElementsAttr) and len(v.data) > 1000]
+    assert len(tensors) == 1 and isinstance(tensors[0].data, memoryview)
+    assert tensors[0].data.obj is m.source.data.obj  # a view of the map
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 1 << 16)
+    m = read_bytecode_file(path)
+    blob = m.resources[0].entries[0].blob
+    assert blob is not None and blob.obj is m.source.data.obj
+
+
+# -- elision round trips --------------------------------------------------------------------------
+
+def _generated(tmp_path: Path) -> list[Path]:
+    paths = [tmp_path / "dr.mlirbc", tmp_path / "de.mlirbc", tmp_path / "sc.mlirbc"]
+    make_weights.dense_resource(str(paths[0]), 3000)
+    make_weights.dense_elements(str(paths[1]), 4000)
+    make_weights.small_constants(str(paths[2]), 20)
+    return paths
+
+
+def test_generated_files_elide_and_save_back_identically(tmp_path: Path) -> None:
+    for path in _generated(tmp_path):
+        m = read_bytecode_file(path)
+        printed = print_module(m, elide_larger_than=THRESHOLD)
+        assert printed.elided > 0
+        assert len(printed.text) < 8000 and len(printed.text) < 3 * os.path.getsize(path)
+        assert _roundtrip(m, "// an edit elsewhere\n" + printed.text) == path.read_bytes()
+
+
+def test_every_corpus_file_keeps_every_elided_value_through_edits() -> None:
+    """Low threshold over every small corpus file, with every value above it elided (not only where
+    mlir-opt accepts a placeholder): a comment added gives back the very bytes; an attribute added to
+    the root op changes the file, and every elided value of the original is in it with the same bytes."""
+    rows = [r for r in manifest() if not r["path"].startswith("large/")]
+    elided = files = 0
+    failures: list[str] = []
+    for i, row in enumerate(rows):
+        path = CORPUS / row["path"]
+        m = read_bytecode_file(path)
+        if m.error is not None:
+            continue
+        printed = print_module(m, elide_larger_than=THRESHOLD, upstream_safe=False)
+        elided += printed.elided
+        files += 1
+        if _roundtrip(m, "// edited\n" + printed.text) != path.read_bytes():
+            failures.append(f"{row['path']}: not identical after a comment edit")
+            continue
+        if i % 4 == 0:  # the stronger edit on a quarter of the files (it decodes the output again)
+            out = _roundtrip(m, _mark_root(printed.text))
+            back = read_bytecode_file_bytes(out, path.parent)
+            assert back.root is not None and back.root.attributes is not None
+            assert back.root.attributes.lookup("mlirbc_test.edited") is not None
+            # Every value elided in the original is in the output with the same bytes (the new
+            # attribute's name is one more string).
+            if Counter(_elided_contents(m, THRESHOLD)) - Counter(_elided_contents(back, THRESHOLD)):
+                failures.append(f"{row['path']}: elided values changed after an edit of the root op")
+    assert not failures, failures[:10]
+    assert files > 4000 and elided > 8000
+
+
+def _mark_root(text: str) -> str:
+    """The view with a unit attribute added to its root op (whose closing line is the last `})` at
+    the start of a line)."""
+    lines = text.split("\n")
+    i = max(i for i, line in enumerate(lines) if line.startswith("})"))
+    line = lines[i]
+    if line.startswith("}) {"):
+        lines[i] = "}) {mlirbc_test.edited, " + line[4:]
+    else:
+        lines[i] = "}) {mlirbc_test.edited}" + line[2:]
+    return "\n".join(lines)
+
+
+def read_bytecode_file_bytes(data: bytes, folder: Path) -> Module:
+    from mlirbc.bytecode.reader import read_bytecode
+
+    return read_bytecode(data)
+
+
+MLIR_OPT = ["--allow-unregistered-dialect", "--mlir-print-op-generic"]
+
+
+def test_mlir_opt_reads_elided_views() -> None:
+    """Every placeholder form parses in mlir-opt (with its verifier off: dialect verifiers may check a
+    string's contents, such as a data layout), and a view that mlir-opt verifies in full still
+    verifies elided at the default threshold."""
+    if mlir_opt_path() is None:
+        pytest.skip("ORACLE MISSING: mlir-opt not found")
+    names = ["upstream/Bytecode__resources.mlirbc", "jax/mlp2.mlirbc", "iree/convnet.input.mlirbc",
+             "iree/mlp2.executable-configurations.mlirbc", "iree/rnn_scan_while.executable-targets.mlirbc",
+             "upstream/Dialect__Affine__ops.p06.mlirbc", "iree/mlp2.flow.mlirbc", "jax/convnet.mlirbc",
+             "iree/mlp2.flow.v0.mlirbc"]
+    kinds: set[str] = set()
+    verified = 0
+    for name in names:
+        m = read_bytecode_file(CORPUS / name)
+        text = print_module(m, elide_larger_than=THRESHOLD).text
+        kinds.update(f.category for f in find_placeholders(text))
+        r = run_mlir_opt([*MLIR_OPT, "--mlir-very-unsafe-disable-verifier-on-parsing"], text.encode())
+        assert r.returncode == 0, f"{name}: {r.stderr.decode()[:500]}"
+        if run_mlir_opt(MLIR_OPT, print_module(m).text.encode()).returncode == 0:
+            elided = print_module(m, elide_larger_than=1024)
+            r = run_mlir_opt(MLIR_OPT, elided.text.encode())
+            assert r.returncode == 0, f"{name}: {r.stderr.decode()[:500]}"
+            verified += 1
+    assert kinds == {"elements", "string", "array", "fallback attribute", "fallback type", "properties",
+                     "blob"}, kinds
+    assert verified >= 4
+
+
+# -- hostile placeholders ---------------------------------------------------------------------------
+
+def _errors(m: Module, text: str) -> list[str]:
+    result = parse_module(text, template=m)
+    assert result.module is None
+    return [f"{d.span.start_line + 1}:{d.span.start_col + 1}: {d.message}" for d in result.errors]
+
+
+def test_placeholders_that_do_not_belong_are_refused_with_their_location(tmp_path: Path) -> None:
+    de, other = tmp_path / "de.mlirbc", tmp_path / "other.mlirbc"
+    make_weights.dense_elements(str(de), 4000)
+    make_weights.dense_elements(str(other), 4000, seed=7)
+    m = read_bytecode_file(de)
+    text = print_module(m, elide_larger_than=THRESHOLD).text
+    (f,) = [f for f in find_placeholders(text) if f.category == "elements"]
+    key = f"mlirbc.elided.{f.size}.{f.fingerprint}"
+    line = text[:text.index(key)].count("\n") + 1
+    wrong_fp = text.replace(f.fingerprint, "0123456789abcdef")
+    assert any(e.startswith(f"{line}:") and "does not belong" in e for e in _errors(m, wrong_fp))
+    wrong_size = text.replace(key, f"mlirbc.elided.{f.size + 4}.{f.fingerprint}")
+    assert any("has no elements of" in e for e in _errors(m, wrong_size))
+    wrong_type = text.replace("tensor<1000xf32>}>", "tensor<1000xi32>}>", 1)
+    assert any("has type tensor<1000xf32>, not tensor<1000xi32>" in e for e in _errors(m, wrong_type))
+    foreign = print_module(read_bytecode_file(other), elide_larger_than=THRESHOLD).text
+    (g,) = [g for g in find_placeholders(foreign) if g.category == "elements"]
+    pasted = text.replace(key, f"mlirbc.elided.{g.size}.{g.fingerprint}")
+    assert any("does not belong to this file" in e for e in _errors(m, pasted))
+    # Without the original file a placeholder is refused too (encode without --like).
+    result = parse_module(text)
+    assert result.module is None and "not available here" in result.errors[0].message
+
+
+def test_a_literal_in_place_of_a_placeholder_is_saved(tmp_path: Path) -> None:
+    de = tmp_path / "de.mlirbc"
+    make_weights.dense_elements(str(de), 4000)
+    m = read_bytecode_file(de)
+    text = print_module(m, elide_larger_than=THRESHOLD).text
+    (f,) = [f for f in find_placeholders(text) if f.category == "elements"]
+    literal = "dense<1.500000e+00>"
+    edited = text.replace(f"dense_resource<mlirbc.elided.{f.size}.{f.fingerprint}>", literal)
+    out = _roundtrip(m, edited)
+    back = print_module(read_bytecode_file_bytes(out, tmp_path)).text
+    assert "dense<1.500000e+00> : tensor<1000xf32>" in back
+
+
+def test_deleting_the_op_drops_the_value(tmp_path: Path) -> None:
+    """The IR no longer holds it; the template's attribute table keeps its entry (opaque payloads may
+    refer to entries by number), and a fresh encoding of the edited view leaves the bytes out."""
+    de = tmp_path / "de.mlirbc"
+    make_weights.dense_elements(str(de), 4000)
+    m = read_bytecode_file(de)
+    assert m.root is not None
+    const = next(op for op in m.root.walk() if op.name == "arith.constant")
+    assert holds_elided_value(const, THRESHOLD, m)
+    assert not holds_elided_value(const, 1 << 20, m)
+    text = print_module(m, elide_larger_than=THRESHOLD).text
+    lines = [line for line in text.split("\n") if "arith.constant" not in line]
+    edited = "\n".join(lines).replace("function_type = () -> tensor<1000xf32>", "function_type = () -> ()")
+    edited = edited.replace('"func.return"(%0) : (tensor<1000xf32>) -> ()', '"func.return"() : () -> ()')
+    result = parse_module(edited, template=m)
+    assert result.module is not None, result.errors[:2]
+    back = read_bytecode_file_bytes(write_bytecode(result.module, template=m), tmp_path)
+    assert back.root is not None
+    assert not any(op.name == "arith.constant" for op in back.root.walk())
+    fresh = parse_module(edited)
+    assert fresh.module is not None
+    assert len(write_bytecode(fresh.module, template=None)) < 1000
+
+
+# -- statistics, text, export ---------------------------------------------------------------------
+
+def _floats(n: int) -> list[float]:
+    import random
+
+    rnd = random.Random(3)
+    vals = [rnd.gauss(0.5, 2.0) for _ in range(n)]
+    vals[3] = math.nan
+    vals[7] = math.inf
+    vals[11] = 0.0
+    vals[12] = -0.0
+    return [struct.unpack("<f", struct.pack("<f", v))[0] for v in vals]
+
+
+def test_statistics_agree_with_an_independent_computation() -> None:
+    vals = _floats(300_000)  # more than one chunk
+    t = RankedTensorType.get((len(vals),), FloatType.get("f32"), None)
+    ev = elements_of(DenseElementsAttr.get(t, struct.pack(f"<{len(vals)}f", *vals)))
+    assert ev is not None
+    st = value_stats(ev)
+    assert st is not None
+    finite = [v for v in vals if math.isfinite(v)]
+    assert st.count == len(vals) and st.nans == 1 and st.infs == 1 and st.zeros == 2
+    assert st.min == min(finite) and st.max == max(finite)
+    assert st.mean == pytest.approx(statistics.fmean(finite), rel=1e-12)
+    assert st.std == pytest.approx(statistics.pstdev(finite), rel=1e-9)
+
+
+def test_literal_text_reads_back_as_the_value(tmp_path: Path) -> None:
+    de = tmp_path / "de.mlirbc"
+    make_weights.dense_elements(str(de), 4000)
+    m = read_bytecode_file(de)
+    (v,) = [v for v in module_values(m) if isinstance(v, DenseElementsAttr) and payload_size(v) > 100]
+    ev = elements_of(v)
+    assert ev is not None
+    from mlirbc.syntax.attr_parser import parse_attribute_text
+
+    assert parse_attribute_text("\n".join(literal_lines(ev, 0, 10_000))) is v
+
+
+def _read_npy(path: Path) -> tuple[str, tuple[int, ...], bytes]:
+    raw = path.read_bytes()
+    assert raw[:8] == b"\x93NUMPY\x01\x00"
+    n = struct.unpack("<H", raw[8:10])[0]
+    header = raw[10:10 + n].decode("latin-1")
+    assert (10 + n) % 64 == 0 and header.endswith("\n")
+    import ast
+
+    d = ast.literal_eval(header)
+    return d["descr"], tuple(d["shape"]), raw[10 + n:]
+
+
+def test_npy_export_reads_back(tmp_path: Path) -> None:
+    vals = _floats(1000)
+    t = RankedTensorType.get((10, 100), FloatType.get("f32"), None)
+    ev = elements_of(DenseElementsAttr.get(t, struct.pack("<1000f", *vals)))
+    assert ev is not None
+    out = tmp_path / "v.npy"
+    write_npy(out, ev)
+    descr, shape, data = _read_npy(out)
+    assert descr == "<f4" and shape == (10, 100) and data == struct.pack("<1000f", *vals)
+    bf16 = RankedTensorType.get((3,), FloatType.get("bf16"), None)
+    bits = [struct.unpack("<I", struct.pack("<f", x))[0] >> 16 for x in (1.5, -2.25, 3.0)]
+    ev = elements_of(DenseElementsAttr.get(bf16, struct.pack("<3H", *bits)))
+    assert ev is not None
+    write_npy(out, ev)
+    descr, shape, data = _read_npy(out)
+    assert descr == "<f4" and struct.unpack("<3f", data) == (1.5, -2.25, 3.0)
+    np = pytest.importorskip("numpy")
+    write_npy(out, elements_of(DenseElementsAttr.get(t, struct.pack("<1000f", *vals))))  # type: ignore[arg-type]
+    back = np.load(out)
+    assert back.shape == (10, 100) and back.tobytes() == struct.pack("<1000f", *vals)
+
+
+# -- mapping and streaming ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("strategy", [IN_PLACE, SHADOW])
+def test_saving_over_a_mapped_file(tmp_path: Path, strategy: str) -> None:
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 1 << 18)
+    original = path.read_bytes()
+    m = read_bytecode_file(path, strategy=strategy)
+    text = print_module(m, elide_larger_than=1024).text
+    edited = text.replace('sym_name = "get"', 'sym_name = "renamed"')
+    blob = bytes(m.resources[0].entries[0].blob or b"")
+    for round_ in range(2):  # the second save copies from the (still mapped) original again
+        result = parse_module(edited, template=m)
+        assert result.module is not None
+        out = write_bytecode_chunks(result.module, template=m)
+        assert any(isinstance(p, FileRange) for p in out.buffers())  # copied from the map's file
+        atomic_write(path, out)
+        back = read_bytecode_file(path)
+        assert bytes(back.resources[0].entries[0].blob or b"") == blob
+        assert 'sym_name = "renamed"' in print_module(back).text
+        assert m.source is not None and bytes(m.source.data) == original, round_  # the map is intact
+    mapped = m.source.mapped
+    assert mapped is not None and mapped.changed() is None  # replaced by rename: not stale
+
+
+def test_a_file_rewritten_in_place_is_detected(tmp_path: Path) -> None:
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 1 << 16)
+    m = open_mapped(path)
+    assert m.changed() is None
+    with open(path, "r+b") as f:  # what `cp new old` does: same inode, new contents
+        f.write(b"ML\xefR")
+        f.truncate(100)
+    assert m.changed() is not None and "rewritten in place" in (m.changed() or "")
+
+
+def test_chunks_stream_views_without_joining(tmp_path: Path) -> None:
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 1 << 20)
+    mapped = open_mapped(path)
+    c = Chunks(b"head")
+    c.write(FileRange(mapped.data, mapped, 0))
+    c.write(b"tail")
+    assert len(c.pieces) >= 2 and any(isinstance(p, FileRange) for p in c.pieces)
+    out = tmp_path / "out.bin"
+    atomic_write(out, c)
+    assert out.read_bytes() == b"head" + path.read_bytes() + b"tail"
+
+
+def test_cli_decode_elided_then_encode_like_gives_the_original(tmp_path: Path) -> None:
+    from mlirbc.cli.main import main
+
+    path = tmp_path / "dr.mlirbc"
+    make_weights.dense_resource(str(path), 100_000)
+    view, out = tmp_path / "v.mlir", tmp_path / "out.mlirbc"
+    assert main(["decode", str(path), "--elide-larger-than", "1024", "-o", str(view)]) == 0
+    assert "elided blob big_blob: 100000 bytes" in view.read_text() and view.stat().st_size < 2000
+    assert main(["encode", str(view), "--like", str(path), "-o", str(out)]) == 0
+    assert out.read_bytes() == path.read_bytes()
+    assert main(["encode", str(view), "-o", str(tmp_path / "fresh.mlirbc")]) == 1  # needs --like
+    assert main(["roundtrip", str(path), "--elide-larger-than", "16"]) == 0
