@@ -16,6 +16,7 @@ from typing import cast
 import pytest
 
 from corpus import CORPUS
+from iree_support import reference_print
 from mlirbc.bytecode import builtin_codec
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.stream import ByteReader, ByteWriter
@@ -27,7 +28,7 @@ from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation
 from mlirbc.ir.types import FallbackType, MemRefType, Type
 from mlirbc.models.api import EntryReader, EntryWriter
 from mlirbc.models.build import models
-from mlirbc.models.builtin_models import BUILTIN_ORIGIN
+from mlirbc.models.builtin_models import BUILTIN_ORIGIN, MLIR24_ORIGIN
 from mlirbc.models.builtin_newer import NewerBuiltinCodec
 from mlirbc.models.ods import register_ods_dialects
 from mlirbc.models.registry import Registry
@@ -40,9 +41,9 @@ IREE = CORPUS / "iree"
 FILES = sorted(IREE.glob("*.mlirbc"))
 
 
-def _generic_for(path: Path) -> Path:
+def _generic_for(path: Path) -> str:
     # mlp2.flow.vN.mlirbc are the same module written at older bytecode versions.
-    return IREE / (re.sub(r"\.v\d$", "", path.stem) + ".generic.txt")
+    return reference_print(path)
 
 
 def _new_code_entries(m: Module) -> list[tuple[int, int, Attribute]]:
@@ -158,7 +159,7 @@ def _validated(path: Path) -> tuple[Module, set[int], list[str]]:
     compare identical, mismatches)."""
     m = decode_bytecode(path.read_bytes())
     assert m.error is None and m.root is not None, f"{path.name}: {m.error}"
-    parsed = parse_module(_generic_for(path).read_text())
+    parsed = parse_module(_generic_for(path))
     assert parsed.module is not None and parsed.module.root is not None, parsed.errors[:3]
     ours, theirs = list(m.root.walk()), list(parsed.module.root.walk())
     assert [o.name for o in ours] == [o.name for o in theirs], f"{path.name}: the ops differ"
@@ -179,7 +180,7 @@ def test_every_new_code_entry_is_what_the_generic_print_shows(path: Path) -> Non
     m, found, bad = _validated(path)
     assert not bad, "\n".join(bad[:10])
     entries = _new_code_entries(m)
-    generic = _generic_for(path).read_text()
+    generic = _generic_for(path)
     missing = [f"attr #{i} (code {code}) = {getattr(v, 'text', v)!r}" for i, code, v in entries
                if id(v) not in found]
     assert not missing, f"{path.name}: entries not found in matching ops:\n" + "\n".join(missing)
@@ -206,12 +207,36 @@ def test_new_code_census() -> None:
     assert counts == {23: 145, 25: 1}
 
 
+def _hal_memrefs(m: Module) -> list[MemRefType]:
+    assert m.source is not None
+    return [e.value for e in m.source.types if isinstance(e.value, MemRefType)
+            and isinstance(e.value.memory_space, DialectAttr) and e.value.memory_space.dialect_name == "hal"]
+
+
+def test_hal_memory_spaces_decode_with_the_iree_models() -> None:
+    # With IREE's models (the `iree` plugin) the tool that reads the view (iree-opt) knows `hal`: the
+    # memrefs decode, their memory space is the `#hal.descriptor_type<...>` text iree-opt prints.
+    reg = models(entry_points=False)
+    from mlirbc.models.iree import register
+
+    register(reg, "test")
+    m = decode_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes(), reg)
+    assert m.source is not None and not template_of(m).fallbacks
+    spaces = {t.memory_space for t in _hal_memrefs(m)}
+    assert spaces == {DialectAttr.get("hal", "#hal.descriptor_type<storage_buffer>")}
+    assert "memref<8x10xf32, strided<[10, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>" in \
+        print_module(m).text
+
+
 def test_models_and_reasons_are_recorded() -> None:
-    m = decode_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes())
+    # Without IREE's models (mlir-opt 22 reads the view), hal memory spaces stay opaque.
+    m = decode_bytecode((IREE / "mlp2.executable-configurations.mlirbc").read_bytes(),
+                      models(entry_points=False))
     assert m.source is not None
     new = {i for i, _, _ in _new_code_entries(m)}
-    assert new and all(m.source.attrs[i].model == BUILTIN_ORIGIN for i in new)
+    assert new and all(m.source.attrs[i].model == MLIR24_ORIGIN for i in new)  # the mlir24 set's codec
     # memrefs whose memory space is `#hal.descriptor_type<...>` stay opaque, with the reason
+    assert not _hal_memrefs(m)
     opaque = [e for e in m.source.types if isinstance(e.value, FallbackType)]
     assert opaque and all("memory space" in e.fallback_reason for e in opaque)
     decoded = [_structural(m, e.value) for e in opaque if isinstance(e.value, Type)]
@@ -272,11 +297,15 @@ def test_a_failing_model_keeps_the_fallback_and_says_why() -> None:
     assert "newer-builtin model (api test) failed" in reason and "boom" in reason
 
 
-def test_the_writer_keeps_new_entries_as_text() -> None:
-    codec = models(entry_points=False).attr_codec("builtin")[0]
-    assert codec is not None
-    w = cast(EntryWriter, ByteWriter())
-    assert codec.encode_attribute(DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>"), w) is False
+def test_the_writer_keeps_new_entries_as_text_for_mlir22_and_binary_for_mlir24() -> None:
+    reg = models(entry_points=False)
+    attr = DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>")
+    for model_set, expected in ((None, None), ("mlir22", None), ("mlir24", bytes([0x2F, 0x09]))):
+        codec = reg.with_set(model_set).attr_codec("builtin")[0]
+        assert codec is not None
+        w = ByteWriter()
+        assert codec.encode_attribute(attr, cast(EntryWriter, w)) is (expected is not None)
+        assert (bytes(w.buf) or None) == expected
 
 
 # -- the printer against the oracle ----------------------------------------------------------------
@@ -380,7 +409,8 @@ PARSE_ONLY = ["--allow-unregistered-dialect", "--mlir-very-unsafe-disable-verifi
 @_needs_oracle
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_mlir_opt_accepts_the_view(path: Path) -> None:
-    m = decode_bytecode(path.read_bytes())
+    # Without IREE's models: mlir-opt 22 knows no IREE dialect (their ops stay fallbacks).
+    m = decode_bytecode(path.read_bytes(), models(entry_points=False))
     text = print_module(m).text.encode("utf-8", "surrogateescape")
     proc = run_mlir_opt(PARSE_ONLY, text)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[:500]

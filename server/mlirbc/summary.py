@@ -42,6 +42,7 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
         "size": size,
         "version": module.version,
         "producer": module.producer,
+        "model_set": {"name": module.model_set, "why": module.model_set_note},
         "sections": sections,
         "dialects": [{"name": d.name, "version": d.version.hex() if d.version is not None else None}
                      for d in module.dialects],

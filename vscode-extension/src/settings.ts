@@ -18,7 +18,7 @@ export interface ServerLaunchSettings {
  */
 export interface ServerSettings {
   output: { version: number | null; producer: string | null };
-  models: { disabled: string[]; odsJson: string[]; plugins: string[] };
+  models: { disabled: string[]; odsJson: string[]; plugins: string[]; set: string };
   [key: string]: unknown;
 }
 
@@ -32,6 +32,11 @@ function optionalNumber(value: unknown): number | null {
 
 function optionalString(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** `mlirbc.models.set`: a known set name, else `auto` (each file's producer chooses). */
+function modelSet(value: unknown): string {
+  return value === 'mlir22' || value === 'mlir24' ? value : 'auto';
 }
 
 export function readLaunchSettings(get: SettingGetter): ServerLaunchSettings {
@@ -52,6 +57,7 @@ export function readServerSettings(get: SettingGetter): ServerSettings {
       disabled: stringList(get<unknown>('models.disabled')),
       odsJson: stringList(get<unknown>('models.odsJson')),
       plugins: stringList(get<unknown>('models.plugins')),
+      set: modelSet(get<unknown>('models.set')),
     },
   };
 }

@@ -318,7 +318,7 @@ class AttrTypeTable:
             if not r.at_end():
                 raise ValueError(f"{r.remaining} trailing bytes after the encoding")
             if kind == TYPE and dialect == "builtin":
-                opaque = _opaque_required_attr(value)
+                opaque = _opaque_required_attr(value, self.registry)
                 if opaque:
                     return self._fallback(kind, idx, e, dialect, opaque)
             self.models[kind][idx] = model
@@ -599,7 +599,7 @@ class _NewerCodecFailed(Exception):
     """The newer-builtin codec could not decode an entry with an unknown builtin code."""
 
 
-def _opaque_required_attr(t: Value) -> str:
+def _opaque_required_attr(t: Value, registry: Registry) -> str:
     """Why a decoded builtin type must stay opaque ("" if it need not): an attribute in a position that
     needs a specific kind, which the view could not print in a form mlir-opt 22 accepts there.
 
@@ -607,8 +607,10 @@ def _opaque_required_attr(t: Value) -> str:
       one (affine map, strided); an opaque `#mlirbc.fallback<...>` reads as a memory space ("multiple
       memory spaces specified") or fails an affine-map cast;
     * memory space: MLIR accepts integer, string and dictionary attributes, or an attribute of a
-      non-builtin dialect it has loaded; one of a dialect mlir-opt does not know (`#hal...`, or the
-      `mlirbc` of a fallback) is parsed as a builtin opaque attribute: "unsupported memory space".
+      non-builtin dialect it has loaded; one of a dialect the reading tool does not know (the `mlirbc` of
+      a fallback, or `#hal...` for mlir-opt) is parsed as a builtin opaque attribute: "unsupported memory
+      space".  A dialect with registered models (IREE's `hal` through the IREE plugin) is one the tool
+      that wrote the file knows (`iree-opt` reads `#hal.descriptor_type<...>` there), so it is decoded.
     """
     if isinstance(t, MemRefType) and isinstance(t.layout, FallbackAttr):
         return ("its memref layout is an attribute no model decodes, which the text form cannot carry in "
@@ -625,7 +627,7 @@ def _opaque_required_attr(t: Value) -> str:
             return "its memory space is a builtin attribute of a kind MLIR does not accept there"
         from ..models.ods import mlir_opt_dialects  # the model data loads on first use
 
-        if dialect not in mlir_opt_dialects():
+        if dialect not in mlir_opt_dialects() and not registry.has_dialect(dialect):
             return (f"its memory space is a '{dialect}' attribute, which mlir-opt 22 (not knowing that "
                     "dialect) rejects as a memory space in the text form")
     return ""

@@ -298,8 +298,10 @@ class Numbering:
                 assert isinstance(x, Type)
                 if builtin_codec.encode_type(x, rec):
                     return rec.finish(), True
+            # Another dialect's value, or a builtin one the MLIR 22 codec writes as text: the model set's
+            # codec for that dialect may have a binary form (MLIR 24's small float types, ...).
             rec = Recorder(self.version)
-            if getattr(x, "dialect", "builtin") != "builtin" and self._codec_encode(kind, x, rec):
+            if self._codec_encode(kind, x, rec):
                 return rec.finish(), True
         except EncodeError:
             raise
@@ -308,7 +310,7 @@ class Numbering:
         return [_print(kind, x).encode("utf-8", "surrogateescape") + b"\0"], False
 
     def _codec_encode(self, kind: int, x: object, rec: Recorder) -> bool:
-        dialect = getattr(x, "dialect", "")
+        dialect = getattr(x, "dialect", "builtin")
         if kind == ATTR:
             codec, _ = self.registry.attr_codec(dialect)
             return codec is not None and bool(codec.encode_attribute(x, rec))  # type: ignore[arg-type]

@@ -104,6 +104,7 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
                           f"({SECTION_NAMES[partner]})", sections[present].header_offset, "header")
     strings = decode_strings(sections[SectionId.STRING].data)
     dialects, op_names = decode_dialects(sections[SectionId.DIALECT].data, version, strings)
+    reg = reg.for_file(producer, {d.name: d.version for d in dialects})
     resources = []
     if _RES in sections:
         resources = decode_resources(sections[_RES_OFF], sections[_RES], strings, dialects)
@@ -111,7 +112,8 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
                       has_resource_sections=_RES in sections)
     source.sections = {sid: (s.header_offset, s.data.end) for sid, s in sections.items()}
     fallbacks: list[FallbackNote] = source.fallbacks
-    module = Module(None, version, producer, dialects, resources, source)
+    module = Module(None, version, producer, dialects, resources, source,
+                    model_set=reg.model_set, model_set_note=reg.model_set_note)
     table = AttrTypeTable(buf, version, strings, dialects, reg, dialect_resource_keys(resources),
                           sections[SectionId.ATTR_TYPE_OFFSET], sections[SectionId.ATTR_TYPE],
                           producer)

@@ -117,6 +117,9 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         raise EncodeError(f"the producer string cannot be written: {exc.reason} at character {exc.start}"
                           ) from None
     reg = registry if registry is not None else default_registry()
+    if reg.model_set is None and module.model_set is not None:
+        reg = reg.with_set(module.model_set, module.model_set_note)
+    reg = reg.for_file(producer, {d.name: d.version for d in base.dialects})
     problems = reg.write_problems(module, producer, version)
     if problems:
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""

@@ -33,8 +33,8 @@ from .progress import Progress
 
 
 def _registry(args: argparse.Namespace) -> Registry:
-    reg = models(disabled=args.disable_model or (), ods_json=args.ods_json or ())
-    named = [p for p in reg.problems if p.source.startswith(("ods-json", "disable"))]
+    reg = models(disabled=args.disable_model or (), ods_json=args.ods_json or (), model_set=args.models)
+    named = [p for p in reg.problems if p.source.startswith(("ods-json", "disable", "models"))]
     if named:  # a model source the user named on the command line: refuse rather than half-work
         raise _UsageError("cannot load models: " + "; ".join(str(p) for p in named))
     for p in reg.problems:  # an installed plugin that fails only costs its own models
@@ -117,6 +117,9 @@ def cmd_info(args: argparse.Namespace) -> int:
 def _print_info(info: dict[str, object]) -> None:
     out = sys.stdout.write
     out(f"version   {info['version']}\nproducer  {info['producer']}\nsize      {info['size']} bytes\n")
+    ms = info.get("model_set")
+    if isinstance(ms, dict) and ms.get("name"):
+        out(f"models    {ms['name']} ({ms['why']})\n")
     out("sections\n")
     for s in info["sections"]:  # type: ignore[attr-defined]
         out(f"  {s['name']:<16} offset {s['offset']:>9}  size {s['size']:>9}\n")
@@ -280,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="decode this dialect's (or op's) ops as fallbacks")
         sp.add_argument("--ods-json", action="append", metavar="FILE",
                         help="extra op models from `llvm-tblgen --dump-json` output")
+        sp.add_argument("--models", metavar="SET",
+                        help="use this model set (mlir22, mlir24) instead of the one the file's producer "
+                             "chooses")
 
     d = sub.add_parser("decode", help="print the text view of a .mlirbc file")
     d.add_argument("file")

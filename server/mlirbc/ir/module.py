@@ -76,6 +76,9 @@ class Module:
     """What the layer that built the module knows of where it came from: for a decoded file, the
     bytecode layer's `Template` (read it with `bytecode.template.template_of`)."""
     error: DecodeError | None = None
+    model_set: str | None = None
+    """The model set that decoded it (`models/sets.py`), and why that one."""
+    model_set_note: str = ""
 
     def dialect_version(self, name: str) -> bytes | None:
         for d in self.dialects:

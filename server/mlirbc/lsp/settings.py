@@ -11,6 +11,7 @@ from typing import Any
 
 from ..models.build import models
 from ..models.registry import Registry
+from ..models.sets import SETS
 
 
 def _get(obj: dict[str, Any], path: str) -> Any:
@@ -42,6 +43,8 @@ class Settings:
     models_disabled: tuple[str, ...] = ()
     models_ods_json: tuple[str, ...] = ()
     models_plugins: tuple[str, ...] = ()
+    models_set: str | None = None
+    """A model set forced for every file (`mlir22`, `mlir24`); None: each file's producer chooses."""
     max_file_mb: float = float(1 << 20)
     """Files larger than this are refused before decoding.  Files are memory-mapped and their large
     values elided, so the default is 1 TiB: a guard against absurd input, not a working limit."""
@@ -55,7 +58,8 @@ class Settings:
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
-        return (self.models_disabled, self.models_ods_json, self.models_plugins)
+        return (self.models_disabled, self.models_ods_json, self.models_plugins,
+                (self.models_set,) if self.models_set else ())
 
 
 def parse_settings(obj: Any) -> Settings:
@@ -73,6 +77,7 @@ def parse_settings(obj: Any) -> Settings:
         models_disabled=tuple(_str_list(_get(obj, "models.disabled"))),
         models_ods_json=tuple(_str_list(_get(obj, "models.odsJson"))),
         models_plugins=tuple(_str_list(_get(obj, "models.plugins"))),
+        models_set=_model_set(_get(obj, "models.set")),
         max_file_mb=_num(_get(obj, "limits.maxFileMB"), d.max_file_mb, 1e-6, 1 << 30),
         decode_timeout_s=_num(_get(obj, "limits.decodeTimeoutSeconds"), d.decode_timeout_s, 0.1,
                               86400),
@@ -86,6 +91,14 @@ def parse_settings(obj: Any) -> Settings:
     )
 
 
+def _model_set(v: Any) -> str | None:
+    """`models.set`: a set name, or "auto"/empty/anything unknown for the producer's choice."""
+    if isinstance(v, str) and v.strip().lower() in SETS:
+        return v.strip().lower()
+    return None
+
+
 def build_models(s: Settings) -> Registry:
     """The registry these settings ask for (the same builder as the CLI's)."""
-    return models(disabled=s.models_disabled, ods_json=s.models_ods_json, plugin_modules=s.models_plugins)
+    return models(disabled=s.models_disabled, ods_json=s.models_ods_json, plugin_modules=s.models_plugins,
+                  model_set=s.models_set)

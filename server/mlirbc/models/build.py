@@ -1,7 +1,8 @@
 """Building a model registry: the one way the CLI, the server and the library do it.
 
 Order: the built-in models, then installed plugins (entry-point group `mlirbc.models`, which may replace
-built-ins), then plugin modules named by the user, then the ops of user ODS JSON files, then disables.  A
+built-ins; the project's own, IREE's models, load first), then plugin modules named by the user, then the
+ops of user ODS JSON files, then disables.  A forced model set binds the result to that set.  A
 source that fails is recorded in `Registry.problems` and the rest still loads: a broken plugin never breaks
 reading files.  Callers decide how loud a problem is (the CLI refuses a bad file the user named).
 """
@@ -12,15 +13,18 @@ import importlib
 from collections.abc import Iterable
 
 from .registry import ModelProblem, Registry, parse_disable_spec
+from .sets import parse_set_name
 
 
 def models(disabled: Iterable[str] = (), ods_json: Iterable[str] = (), plugin_modules: Iterable[str] = (),
-           entry_points: bool = True) -> Registry:
+           entry_points: bool = True, model_set: str | None = None) -> Registry:
     """A fresh registry; every source that fails is in `registry.problems`.
 
     `disabled`: `--disable-model` specs (`registry.parse_disable_spec`); `ods_json`: `llvm-tblgen
     --dump-json` files whose ops become models; `plugin_modules`: importable modules with a
-    `register(registry, origin)` callable; `entry_points`: load installed plugin packages.
+    `register(registry, origin)` callable; `entry_points`: load installed plugin packages; `model_set`:
+    a set the user forces (`mlir22`, `mlir24`) instead of the one each file's producer chooses (an unknown
+    name is a problem and the producer chooses).
     """
     from .builtin_models import register_builtin_models
 
@@ -44,6 +48,13 @@ def models(disabled: Iterable[str] = (), ods_json: Iterable[str] = (), plugin_mo
             reg.disable(parse_disable_spec(spec))
         except ValueError as exc:
             reg.problems.append(ModelProblem("disable", str(exc)))
+    if model_set:
+        try:
+            name = parse_set_name(model_set)
+        except ValueError as exc:
+            reg.problems.append(ModelProblem("models", str(exc)))
+        else:
+            return reg.with_set(name, "forced by the user")
     return reg
 
 

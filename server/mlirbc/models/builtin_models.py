@@ -1,7 +1,8 @@
 """Registers the models that ship with mlirbc.
 
 * every upstream MLIR 22 dialect's ops (builtin included), from the ODS-derived data in `models/data/`,
-  one lazy provider per dialect;
+  one lazy provider per dialect, for every model set;
+* for the `mlir24` set only, the dialects whose layouts changed by MLIR 24 (`models/data_mlir24/`);
 * codecs for upstream dialects with custom attribute/type encodings (`quant` types);
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
   producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
@@ -14,19 +15,26 @@ from __future__ import annotations
 from .api import up_to_mlir
 from .builtin_newer import NewerBuiltinCodec
 from .kinds import KindDialect, register_lazy_kind_dialect
-from .ods import DATA_DIR, register_ods_dialects
+from .ods import DATA_DIR, MLIR24_DIR, register_ods_dialects, register_ods_overlay
 from .quant import QuantTypeCodec
 from .registry import Registry
+from .sets import MLIR24
 
 BUILTIN_ORIGIN = "builtin (mlirbc)"
+MLIR24_ORIGIN = "builtin (mlirbc, MLIR 24 layouts)"
 
 
 def register_builtin_models(reg: Registry) -> None:
-    register_ods_dialects(reg, BUILTIN_ORIGIN)
+    base = register_ods_dialects(reg, BUILTIN_ORIGIN)
+    register_ods_overlay(reg, MLIR24_ORIGIN, MLIR24_DIR, base, MLIR24)
     reg.register_type_codec(QuantTypeCodec(), BUILTIN_ORIGIN)
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
     reg.register_type_codec(newer, BUILTIN_ORIGIN)
+    # MLIR 24 writes affine maps, integer sets and strided layouts in binary (codes 23-25).
+    binary = NewerBuiltinCodec(binary=True)
+    reg.register_attr_codec(binary, MLIR24_ORIGIN, model_set=MLIR24)
+    reg.register_type_codec(binary, MLIR24_ORIGIN, model_set=MLIR24)
     # MLIR 22's declarations: files of a newer MLIR (IREE's MLIR24.0.0git) may encode these differently.
     register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN, up_to_mlir(22))
     register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))

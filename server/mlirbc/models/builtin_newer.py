@@ -11,9 +11,19 @@ Codes (the entry's first varint; the table continues format 5.3):
   2 projected permutation (numResults, then that many dim positions),
   3 general (numSymbols, numResults, then each result as an expression tree in prefix order:
   `0 pos` dim, `1 pos` symbol, `2 svarint` constant, `3..7 lhs rhs` add, mul, mod, floordiv, ceildiv).
+* 24 IntegerSetAttr: numDims, numSymbols, numConstraints, each constraint's expression as above, then one
+  raw byte per constraint (1: `== 0`, 0: `>= 0`).
 * 25 StridedLayoutAttr: offset (svarint), then `varint n` and n strides (svarint); INT64_MIN is `?`.
 
-Other codes (24, and every type code above 20) are not known here: the entry stays a fallback.
+Types: MLIR 24 gives the small float types their own codes (MLIR 22 stores them as text), in this order:
+21 tf32, 22 f8E5M2, 23 f8E4M3, 24 f8E4M3FN, 25 f8E5M2FNUZ, 26 f8E4M3FNUZ, 27 f8E4M3B11FNUZ, 28 f8E3M4,
+29 f4E2M1FN, 30 f6E2M3FN, 31 f6E3M2FN, 32 f8E8M0FNU (established with iree-opt 3.13: each type alone).
+
+Other codes are not known here: the entry stays a fallback.
+
+Writing: the codec registered for every model set answers False (the text form, which MLIR 22 reads);
+the one registered for the `mlir24` set (`binary=True`) writes codes 23-25 as MLIR 24 does, from the
+trees `affine_build` rebuilds out of the text.
 """
 
 from __future__ import annotations
@@ -21,11 +31,19 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from ..ir.attributes import Attribute, DialectAttr
-from ..ir.types import Type
+from ..ir.types import FloatType, Type
 from .api import EntryReader, EntryWriter, ModelError
 
 AFFINE_MAP = 23
+INTEGER_SET = 24
 STRIDED_LAYOUT = 25
+
+FLOAT_TYPE_CODES: dict[int, str] = {
+    21: "tf32", 22: "f8E5M2", 23: "f8E4M3", 24: "f8E4M3FN", 25: "f8E5M2FNUZ", 26: "f8E4M3FNUZ",
+    27: "f8E4M3B11FNUZ", 28: "f8E3M4", 29: "f4E2M1FN", 30: "f6E2M3FN", 31: "f6E3M2FN", 32: "f8E8M0FNU",
+}
+"""MLIR 24's builtin type codes for float types that MLIR 22 writes as text."""
+_FLOAT_CODE_OF = {name: code for code, name in FLOAT_TYPE_CODES.items()}
 
 IDENTITY, PERMUTATION, PROJECTED_PERMUTATION, GENERAL = 0, 1, 2, 3
 DIM, SYMBOL, CONSTANT, ADD, MUL, MOD, FLOORDIV, CEILDIV = range(8)
@@ -155,6 +173,29 @@ def affine_map_text(num_dims: int, num_symbols: int, results: list[Expr]) -> str
     return f"affine_map<({dims}){syms} -> ({body})>"
 
 
+def integer_set_text(num_dims: int, num_symbols: int, constraints: list[tuple[Expr, bool]]) -> str:
+    """`affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 == 0)>` as mlir-opt prints the attribute."""
+    dims = ", ".join(f"d{i}" for i in range(num_dims))
+    syms = f"[{', '.join(f's{i}' for i in range(num_symbols))}]" if num_symbols else ""
+    body = ", ".join(print_affine_expr(e) + (" == 0" if eq else " >= 0") for e, eq in constraints)
+    return f"affine_set<({dims}){syms} : ({body})>"
+
+
+def read_integer_set(r: EntryReader) -> str:
+    num_dims = r.varint()
+    num_symbols = r.varint()
+    if num_dims > _MAX_IDS or num_symbols > _MAX_IDS:
+        raise ModelError(f"integer set with {num_dims} dims and {num_symbols} symbols")
+    exprs = [read_affine_expr(r, num_dims, num_symbols) for _ in range(_list_count(r, "constraint"))]
+    flags = []
+    for _ in exprs:
+        b = r.byte()
+        if b > 1:
+            raise ModelError(f"integer set equality flag must be 0 or 1, got {b}")
+        flags.append(bool(b))
+    return integer_set_text(num_dims, num_symbols, list(zip(exprs, flags, strict=True)))
+
+
 def _int_or_question(v: int) -> str:
     return "?" if v == _DYNAMIC else str(v)
 
@@ -179,22 +220,40 @@ class NewerBuiltinCodec:
 
     dialect = "builtin"
 
+    def __init__(self, binary: bool = False) -> None:
+        self.binary = binary
+        """Write codes 23-25 (MLIR 24's writer) instead of the text form."""
+
     def decode_attribute(self, r: EntryReader) -> Attribute:
         code = r.varint()
         if code == AFFINE_MAP:
             return DialectAttr.get("builtin", affine_map_text(*read_affine_map(r)))
+        if code == INTEGER_SET:
+            return DialectAttr.get("builtin", read_integer_set(r))
         if code == STRIDED_LAYOUT:
             return DialectAttr.get("builtin", read_strided_layout(r))
         raise ModelError(f"builtin attribute code {code} is not known to the newer-codes model either")
 
     def decode_type(self, r: EntryReader) -> Type:
         code = r.varint()
+        name = FLOAT_TYPE_CODES.get(code)
+        if name is not None:
+            return FloatType.get(name)
         raise ModelError(f"builtin type code {code} is not known to the newer-codes model either")
 
     def encode_attribute(self, a: Attribute, w: EntryWriter) -> bool:
-        """False: new entries are written in text form (MLIR 22 has no binary affine map or strided)."""
-        return False
+        """MLIR 24's binary form when `binary`, else False: the text form (MLIR 22 has no binary affine map,
+        integer set or strided layout)."""
+        if not self.binary or not isinstance(a, DialectAttr) or a.dialect_name != "builtin":
+            return False
+        from .affine_build import encode_affine_text
+
+        return encode_affine_text(a.text, w)
 
     def encode_type(self, t: Type, w: EntryWriter) -> bool:
-        """False: builtin types this model cannot decode are never produced by it."""
-        return False
+        """MLIR 24's code for a small float type when `binary`, else False (the text form)."""
+        code = _FLOAT_CODE_OF.get(t.name) if self.binary and isinstance(t, FloatType) else None
+        if code is None:
+            return False
+        w.varint(code)
+        return True

@@ -3,7 +3,8 @@
 `models/data/catalog.json` names every upstream dialect and its ops; `models/data/<dialect>.json.gz` holds
 the ops of one dialect (written by `server/tools/gen_ods_models.py`).  A dialect's file is read the first
 time one of its ops is looked up, so opening a file that uses `arith` and `func` reads two small files,
-not 48.
+not 48.  The same format serves the MLIR 24 overlay (`models/data_mlir24/`: a dataset whose ops replace
+those of a base dataset, the rest coming from the base) and plugins' data (`models/iree/`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .api import OpInfo, OpModel
+from ..ir.attributes import Attribute
+from .api import EntryReader, EntryWriter, ModelError, OpInfo, OpModel
 from .layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, Field, LayoutOpModel
 from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
 
 DATA_DIR = Path(__file__).with_name("data")
+MLIR24_DIR = Path(__file__).with_name("data_mlir24")
 INDEX_FILE = "catalog.json"
 """The catalog of dialects (not `index.json`: `index.json.gz` is the data of the `index` dialect)."""
 
@@ -64,8 +67,10 @@ class OdsDataset:
     `files_read` lists the dialects whose file has been read, in order (laziness is observable).
     """
 
-    def __init__(self, data_dir: Path = DATA_DIR) -> None:
+    def __init__(self, data_dir: Path = DATA_DIR, base: OdsDataset | None = None) -> None:
         self.data_dir = data_dir
+        self.base = base
+        """Where ops this dataset does not have come from (an overlay's underlying set), if any."""
         self.index = read_index(data_dir)
         self.dialects: dict[str, dict[str, Any]] = self.index["dialects"]
         self.files_read: list[str] = []
@@ -73,10 +78,19 @@ class OdsDataset:
         self._models: dict[str, LayoutOpModel] = {}
         self._lock = threading.Lock()
 
-    def has_op(self, full_name: str) -> bool:
+    def has_own_op(self, full_name: str) -> bool:
         dialect, _, op = full_name.partition(".")
         entry = self.dialects.get(dialect)
         return entry is not None and op in entry.get("ops", ())
+
+    def has_op(self, full_name: str) -> bool:
+        return self.has_own_op(full_name) or (self.base is not None and self.base.has_op(full_name))
+
+    def op_names(self, dialect: str) -> list[str]:
+        names = {f"{dialect}.{op}" for op in self.dialects.get(dialect, {}).get("ops", [])}
+        if self.base is not None:
+            names.update(self.base.op_names(dialect))
+        return sorted(names)
 
     def _dialect_ops(self, dialect: str) -> dict[str, Any]:
         ops = self._ops.get(dialect)
@@ -93,8 +107,8 @@ class OdsDataset:
         hit = self._models.get(full_name)
         if hit is not None:
             return hit
-        if not self.has_op(full_name):
-            return None
+        if not self.has_own_op(full_name):
+            return self.base.model(full_name) if self.base is not None else None
         dialect, _, op = full_name.partition(".")
         with self._lock:
             hit = self._models.get(full_name)
@@ -133,8 +147,7 @@ class DialectProvider:
         return full_name.startswith(self.dialect + ".") and self.dataset.has_op(full_name)
 
     def op_names(self) -> list[str]:
-        entry = self.dataset.dialects.get(self.dialect, {})
-        return [f"{self.dialect}.{op}" for op in entry.get("ops", [])]
+        return self.dataset.op_names(self.dialect)
 
     def __repr__(self) -> str:
         return f"DialectProvider({self.dialect!r})"
@@ -153,6 +166,66 @@ def register_ods_dialects(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
         if all_dialects or dataset.dialects[dialect].get("registered_by_mlir_opt", True):
             reg.register_dialect(dialect, dataset.provider(dialect), origin)
     return dataset
+
+
+def register_ods_overlay(reg: Registry, origin: str, data_dir: Path, base: OdsDataset,
+                         model_set: str) -> OdsDataset:
+    """Register, for `model_set` only, one lazy provider per dialect of an overlay dataset: it serves the
+    overlay's ops and, for the dialect's other ops, the base's models."""
+    dataset = OdsDataset(data_dir, base)
+    for dialect in sorted(dataset.dialects):
+        reg.register_dialect(dialect, dataset.provider(dialect), origin, model_set=model_set)
+    return dataset
+
+
+def register_ods_plugin_data(reg: Registry, origin: str, data_dir: Path) -> OdsDataset:
+    """Register a plugin's generated data: a lazy provider per dialect it owns, and for a dialect it only
+    extends (index entry `"extends": true`, e.g. IREE's `transform` extension ops) one lazy op model per
+    op, so the upstream dialect's own provider keeps serving the rest."""
+    dataset = OdsDataset(data_dir)
+    for dialect in sorted(dataset.dialects):
+        entry = dataset.dialects[dialect]
+        if entry.get("extends"):
+            for op in entry.get("ops", []):
+                reg.register_op(LazyOpModel(dataset, f"{dialect}.{op}"), origin)
+        else:
+            reg.register_dialect(dialect, dataset.provider(dialect), origin)
+    return dataset
+
+
+class LazyOpModel:
+    """One op of a dataset, registered on its own; its dialect's data file is read on first use."""
+
+    def __init__(self, dataset: OdsDataset, full_name: str) -> None:
+        self.name = full_name
+        self.dataset = dataset
+
+    def _model(self) -> LayoutOpModel:
+        m = self.dataset.model(self.name)
+        if m is None:
+            raise ModelError(f"{self.name} is not in {self.dataset.data_dir}")
+        return m
+
+    def info(self) -> OpInfo:
+        return self._model().info()
+
+    def has_properties(self) -> bool:
+        return self._model().has_properties()
+
+    def decode_properties(self, r: EntryReader) -> dict[str, Attribute]:
+        return self._model().decode_properties(r)
+
+    def encode_properties(self, values: dict[str, Attribute], w: EntryWriter) -> None:
+        self._model().encode_properties(values, w)
+
+    def __getattr__(self, name: str) -> object:
+        # Optional model attributes (`attributes`, `natives`, `accepts_dialect_version`) of the real model.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._model(), name)
+
+    def __repr__(self) -> str:
+        return f"LazyOpModel({self.name!r})"
 
 
 def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]]:

@@ -120,7 +120,8 @@ def _strip_optional(storage: str) -> str:
 
 def _codec_from_snippet(write: str, storage: str, to_attr: str) -> str:
     """Recognise the bytecode encoding of a property from its writeToMlirBytecode snippet."""
-    w = write.strip().rstrip(";").strip()
+    # Nested snippets end in stray `;` (an inner `...;` followed by the wrapper's own `;`).
+    w = re.sub(r"[;\s]+$", "", write)
     if w == "$_writer.writeOwnedBool($_storage)":
         return "unit" if "UnitAttr" in to_attr else "bool"
     if w == "$_writer.writeVarInt(static_cast<uint64_t>($_storage))":

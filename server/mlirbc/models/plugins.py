@@ -70,15 +70,17 @@ def entry_points(group: str = ENTRY_POINT_GROUP) -> Iterator[PluginEntryPoint]:
 
 
 OWN_DIST = "mlirbc"
-"""mlirbc's own plugins (the StableHLO models) load first, so that any other plugin can replace them."""
 
 
 def load_entry_point_plugins(reg: Registry) -> list[ModelProblem]:
-    """Call every plugin's `register(registry, origin)`, mlirbc's own first; return the ones that failed,
-    with why."""
+    """Call every plugin's `register(registry, origin)`; return the ones that failed, with why.
+
+    The project's own plugins (the StableHLO and IREE models) load first, so any other package's
+    registration of the same op or dialect comes later and replaces ours.
+    """
     problems: list[ModelProblem] = []
-    found = list(entry_points(ENTRY_POINT_GROUP))
-    for ep in sorted(found, key=lambda e: e.dist.lower() != OWN_DIST):
+    ordered = sorted(entry_points(ENTRY_POINT_GROUP), key=lambda ep: ep.dist.lower() != OWN_DIST)
+    for ep in ordered:
         origin = f"plugin {ep.dist}:{ep.name}"
         try:
             register = ep.load()

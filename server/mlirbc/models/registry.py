@@ -10,16 +10,23 @@ Hooks extend a registered model without replacing it (`models.hooks`): wrap one 
 add notes (hover text, another spelling, a symbol name) to the ops of a dialect or one op.  The registry
 counts how often each hook ran; `mlirbc info` shows it.
 
+Model sets (`models/sets.py`: `mlir22`, `mlir24`): a registration may be for one set only (`model_set=`);
+one without a set serves every set.  Within a kind and name the later registration wins: one for a set
+overrides the all-sets one for that set only; one for all sets replaces every earlier one, set-specific
+ones included (so a plugin's replacement wins whatever set a file uses).  `with_set(name)` gives a view of
+the same registry whose lookups use that set; the reader binds one per file from its producer.
+
 Build registries with `models.build.models(...)` (CLI and server alike); `default_registry()` is that with
 default arguments, built once per process.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -50,6 +57,10 @@ class Kind(enum.Enum):
 M = TypeVar("M")
 
 
+def _label(kind: Kind, name: str, model_set: str | None) -> str:
+    return f"{kind.value}:{name}" + (f" [{model_set}]" if model_set else "")
+
+
 @dataclass(frozen=True)
 class Replaced:
     """A registration that a later one replaced: what it was and where it came from."""
@@ -57,10 +68,11 @@ class Replaced:
     kind: Kind
     name: str
     origin: str
+    model_set: str | None = None
 
     @property
     def label(self) -> str:
-        return f"{self.kind.value}:{self.name}"
+        return _label(self.kind, self.name, self.model_set)
 
 
 @dataclass
@@ -73,12 +85,50 @@ class Registration(Generic[M]):
     """Where it came from: 'builtin (mlirbc)', 'plugin <dist>:<entry point>', 'ods-json <path>', ..."""
     replaced: list[Replaced] = field(default_factory=list)
     """What this registration replaced, newest first."""
+    model_set: str | None = None
+    """The model set this registration serves; None: every set."""
 
     @property
     def label(self) -> str:
-        """`op:arith.addi`, `dialect:arith`, `attr:quant`, `type:quant`, `syntax:vhlo`,
+        """`op:arith.addi`, `dialect:arith [mlir24]`, `attr:quant`, `type:quant`, `syntax:vhlo`,
         `attr-kind:vhlo.tensor_v1`: for people, never parsed."""
-        return f"{self.kind.value}:{self.name}"
+        return _label(self.kind, self.name, self.model_set)
+
+    def as_replaced(self) -> list[Replaced]:
+        return [Replaced(self.kind, self.name, self.origin, self.model_set), *self.replaced]
+
+
+class _Table(Generic[M]):
+    """The registrations of one kind: per name, one for every set (key None) and overrides per set."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, dict[str | None, Registration[M]]] = {}
+
+    def put(self, reg: Registration[M]) -> Registration[M]:
+        slots = self._by_name.setdefault(reg.name, {})
+        if reg.model_set is None:
+            # Serves every set from now on: replaces the all-sets registration and every override.
+            olds = [slots[k] for k in sorted(slots, key=lambda k: (k is not None, k or ""))]
+            reg.replaced = list(dict.fromkeys(r for old in olds for r in old.as_replaced()))
+            slots.clear()
+        else:
+            old = slots.get(reg.model_set) or slots.get(None)
+            reg.replaced = old.as_replaced() if old is not None else []
+        slots[reg.model_set] = reg
+        return reg
+
+    def get(self, name: str, model_set: str | None) -> Registration[M] | None:
+        slots = self._by_name.get(name)
+        if slots is None:
+            return None
+        return (slots.get(model_set) if model_set is not None else None) or slots.get(None)
+
+    def names(self, model_set: str | None) -> list[str]:
+        return [n for n, slots in self._by_name.items() if None in slots or model_set in slots]
+
+    def values(self) -> Iterator[Registration[M]]:
+        for slots in list(self._by_name.values()):
+            yield from list(slots.values())
 
 
 @dataclass
@@ -138,54 +188,84 @@ def parse_disable_spec(spec: str) -> DisableSpec:
 
 class Registry:
     def __init__(self) -> None:
-        self._ops: dict[str, Registration[OpModel]] = {}
-        self._dialects: dict[str, Registration[OpProvider]] = {}
-        self._attr_codecs: dict[str, Registration[AttrTypeCodec]] = {}
-        self._type_codecs: dict[str, Registration[AttrTypeCodec]] = {}
-        self._syntaxes: dict[str, Registration[DialectSyntax]] = {}
-        self._attr_kinds: dict[str, Registration[KindModel]] = {}
-        self._type_kinds: dict[str, Registration[KindModel]] = {}
+        self._ops: _Table[OpModel] = _Table()
+        self._dialects: _Table[OpProvider] = _Table()
+        self._attr_codecs: _Table[AttrTypeCodec] = _Table()
+        self._type_codecs: _Table[AttrTypeCodec] = _Table()
+        self._syntaxes: _Table[DialectSyntax] = _Table()
+        self._attr_kinds: _Table[KindModel] = _Table()
+        self._type_kinds: _Table[KindModel] = _Table()
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
-        self._op_cache: dict[str, Lookup] = {}
+        self._caches: dict[str | None, dict[str, Lookup]] = {}
         self._lock = threading.RLock()
         self.loaded_dialects: set[str] = set()
         """Dialects whose op provider has been asked at least once (to show laziness)."""
         self.problems: list[ModelProblem] = []
         """Model sources that failed while this registry was built; reported, never fatal."""
+        self.model_set: str | None = None
+        """The model set lookups use (`with_set`); None: only registrations for every set."""
+        self.model_set_note = ""
+        """Why this set was chosen (for `mlirbc info` and hover), set by `with_set`."""
+        self._op_cache = self._caches.setdefault(None, {})
+
+    def with_set(self, model_set: str | None, note: str = "") -> Registry:
+        """A view of this registry whose lookups use `model_set`.  It shares every registration, disable,
+        problem and loaded-dialect record with this registry (a later registration is seen by both)."""
+        view = copy.copy(self)
+        view.model_set = model_set
+        view.model_set_note = note
+        with self._lock:
+            view._op_cache = self._caches.setdefault(model_set, {})
+        return view
+
+    def for_file(self, producer: str, dialect_versions: Mapping[str, bytes | None]) -> Registry:
+        """This registry bound to the model set a file of this producer uses (`sets.choose_set`), unless
+        it is bound already (a set the user forced)."""
+        if self.model_set is not None:
+            return self
+        from .sets import choose_set
+
+        choice = choose_set(producer, dialect_versions)
+        return self.with_set(choice.name, choice.note)
 
     # -- registration -------------------------------------------------------------------------
-    def _put(self, table: dict[str, Registration[M]], reg: Registration[M]) -> Registration[M]:
+    def _put(self, table: _Table[M], reg: Registration[M]) -> Registration[M]:
         with self._lock:
-            old = table.get(reg.name)
-            if old is not None:
-                reg.replaced = [Replaced(old.kind, old.name, old.origin), *old.replaced]
-            table[reg.name] = reg
-            self._op_cache.clear()
+            table.put(reg)
+            for cache in self._caches.values():
+                cache.clear()
             return reg
 
-    def register_op(self, model: OpModel, origin: str) -> Registration[OpModel]:
+    def register_op(self, model: OpModel, origin: str,
+                    model_set: str | None = None) -> Registration[OpModel]:
         """Register one op's model.  If a dialect provider already serves that op, the new registration's
         `replaced` chain names the provider (what the op used to come from)."""
         with self._lock:
-            reg = self._put(self._ops, Registration(Kind.OP, model.name, model, origin))
+            reg = self._put(self._ops, Registration(Kind.OP, model.name, model, origin, model_set=model_set))
             if not reg.replaced:
-                dreg = self._dialects.get(model.name.split(".", 1)[0])
+                dreg = self._dialects.get(model.name.split(".", 1)[0], model_set)
                 if dreg is not None and _provider_has(dreg.model, model.name):
-                    reg.replaced = [Replaced(Kind.DIALECT, dreg.name, dreg.origin), *dreg.replaced]
+                    reg.replaced = dreg.as_replaced()
             return reg
 
-    def register_dialect(self, dialect: str, provider: OpProvider, origin: str) -> Registration[OpProvider]:
-        return self._put(self._dialects, Registration(Kind.DIALECT, dialect, provider, origin))
+    def register_dialect(self, dialect: str, provider: OpProvider, origin: str,
+                         model_set: str | None = None) -> Registration[OpProvider]:
+        return self._put(self._dialects, Registration(Kind.DIALECT, dialect, provider, origin,
+                                                      model_set=model_set))
 
-    def register_attr_codec(self, codec: AttrTypeCodec, origin: str) -> Registration[AttrTypeCodec]:
-        return self._put(self._attr_codecs, Registration(Kind.ATTR_CODEC, codec.dialect, codec, origin))
+    def register_attr_codec(self, codec: AttrTypeCodec, origin: str,
+                            model_set: str | None = None) -> Registration[AttrTypeCodec]:
+        return self._put(self._attr_codecs, Registration(Kind.ATTR_CODEC, codec.dialect, codec, origin,
+                                                         model_set=model_set))
 
-    def register_type_codec(self, codec: AttrTypeCodec, origin: str) -> Registration[AttrTypeCodec]:
-        return self._put(self._type_codecs, Registration(Kind.TYPE_CODEC, codec.dialect, codec, origin))
+    def register_type_codec(self, codec: AttrTypeCodec, origin: str,
+                            model_set: str | None = None) -> Registration[AttrTypeCodec]:
+        return self._put(self._type_codecs, Registration(Kind.TYPE_CODEC, codec.dialect, codec, origin,
+                                                         model_set=model_set))
 
     def register_syntax(self, dialect: str, syntax: DialectSyntax, origin: str
                         ) -> Registration[DialectSyntax]:
@@ -207,7 +287,8 @@ class Registry:
         own decode, and returns the values (see `models.hooks`).  Hooks stack, the latest outermost."""
         with self._lock:
             self._decode_hooks.setdefault(op_name, []).append(HookRecord(f"decode:{op_name}", hook, origin))
-            self._op_cache.clear()
+            for cache in self._caches.values():
+                cache.clear()
 
     def add_note_hook(self, target: str, hook: NoteHook, origin: str) -> None:
         """Add notes (hover lines, another spelling, a symbol name) to the ops of a dialect (`vhlo`) or to
@@ -240,7 +321,8 @@ class Registry:
                 self._disabled_dialects.add(d.dialect)
             else:
                 self._disabled_ops.add(d.op)
-            self._op_cache.clear()
+            for cache in self._caches.values():
+                cache.clear()
 
     def is_disabled(self, dialect: str, op_name: str | None = None) -> bool:
         return dialect in self._disabled_dialects or (op_name is not None and op_name in self._disabled_ops)
@@ -261,10 +343,10 @@ class Registry:
             return Lookup(None, reason=f"model disabled (--disable-model {full_name})")
         if dialect in self._disabled_dialects:
             return Lookup(None, reason=f"model disabled (--disable-model {dialect})")
-        reg = self._ops.get(full_name)
+        reg = self._ops.get(full_name, self.model_set)
         if reg is not None:
             return Lookup(self._hooked(reg.model), reg.origin)
-        dreg = self._dialects.get(dialect)
+        dreg = self._dialects.get(dialect, self.model_set)
         if dreg is None:
             return Lookup(None, reason=f"no model for dialect '{dialect}'")
         self.loaded_dialects.add(dialect)
@@ -278,31 +360,31 @@ class Registry:
         return HookedOpModel(model, list(hooks)) if hooks else model
 
     def attr_codec(self, dialect: str) -> tuple[AttrTypeCodec | None, str]:
-        reg = self._attr_codecs.get(dialect)
+        reg = self._attr_codecs.get(dialect, self.model_set)
         if reg is None or dialect in self._disabled_dialects:
             return None, ""
         return reg.model, reg.origin
 
     def type_codec(self, dialect: str) -> tuple[AttrTypeCodec | None, str]:
-        reg = self._type_codecs.get(dialect)
+        reg = self._type_codecs.get(dialect, self.model_set)
         if reg is None or dialect in self._disabled_dialects:
             return None, ""
         return reg.model, reg.origin
 
     def syntax(self, dialect: str) -> DialectSyntax | None:
         """The text syntax of a dialect's structured values (None: kept as text, or disabled)."""
-        reg = self._syntaxes.get(dialect)
+        reg = self._syntaxes.get(dialect, self.model_set)
         if reg is None or dialect in self._disabled_dialects:
             return None
         return reg.model
 
     def attr_kind(self, dialect: str, name: str) -> KindModel | None:
         """A registered replacement of one attribute kind (None: the dialect's own kind stands)."""
-        reg = self._attr_kinds.get(f"{dialect}.{name}")
+        reg = self._attr_kinds.get(f"{dialect}.{name}", self.model_set)
         return reg.model if reg is not None else None
 
     def type_kind(self, dialect: str, name: str) -> KindModel | None:
-        reg = self._type_kinds.get(f"{dialect}.{name}")
+        reg = self._type_kinds.get(f"{dialect}.{name}", self.model_set)
         return reg.model if reg is not None else None
 
     def has_note_hooks(self) -> bool:
@@ -333,28 +415,29 @@ class Registry:
             out.extend(c)
         return out
 
-    # -- what is registered -----------------------------------------------------------------------
+    # -- what is registered (for this view's set) ------------------------------------------------
     def op_registration(self, full_name: str) -> Registration[OpModel] | None:
-        return self._ops.get(full_name)
+        return self._ops.get(full_name, self.model_set)
 
     def dialect_registration(self, dialect: str) -> Registration[OpProvider] | None:
-        return self._dialects.get(dialect)
+        return self._dialects.get(dialect, self.model_set)
 
     def attr_codec_registration(self, dialect: str) -> Registration[AttrTypeCodec] | None:
-        return self._attr_codecs.get(dialect)
+        return self._attr_codecs.get(dialect, self.model_set)
 
     def type_codec_registration(self, dialect: str) -> Registration[AttrTypeCodec] | None:
-        return self._type_codecs.get(dialect)
+        return self._type_codecs.get(dialect, self.model_set)
 
     def dialect_names(self) -> list[str]:
         """Dialects with an op provider, sorted."""
-        return sorted(self._dialects)
+        return sorted(self._dialects.names(self.model_set))
 
     def op_names(self) -> set[str]:
         """Every op name a model is registered for: single ops, and what each provider can list."""
-        names = set(self._ops)
-        for reg in list(self._dialects.values()):
-            lister = getattr(reg.model, "op_names", None)
+        names = set(self._ops.names(self.model_set))
+        for dialect in self._dialects.names(self.model_set):
+            reg = self._dialects.get(dialect, self.model_set)
+            lister = getattr(reg.model, "op_names", None) if reg is not None else None
             if callable(lister):
                 try:
                     names.update(str(n) for n in lister())
@@ -363,12 +446,12 @@ class Registry:
         return names
 
     def syntax_registration(self, dialect: str) -> Registration[DialectSyntax] | None:
-        return self._syntaxes.get(dialect)
+        return self._syntaxes.get(dialect, self.model_set)
 
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
                                         | Registration[KindModel]]:
-        """Every current registration, of every kind (for `mlirbc info` and the server)."""
+        """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
         yield from self._attr_codecs.values()
@@ -378,7 +461,7 @@ class Registry:
         yield from self._type_kinds.values()
 
     def has_dialect(self, dialect: str) -> bool:
-        return dialect in self._dialects
+        return self._dialects.get(dialect, self.model_set) is not None
 
 
 def _provider_has(provider: OpProvider, full_name: str) -> bool:

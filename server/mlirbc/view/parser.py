@@ -337,6 +337,29 @@ class OpParser(Parser):
                     self.result.header = facts
                 except (ValueError, RecursionError) as exc:
                     self.report(f"malformed mlirbc header comment: {exc}", self.lexer.span(cs, ce))
+        self.registry = self._bound(self.registry, self.template)
+
+    def _bound(self, registry: Registry, template: Module | None) -> Registry:
+        """The registry bound to the model set of the text's producer (header, else template)."""
+        if registry.model_set is not None:
+            return registry
+        if template is not None and template.model_set is not None \
+                and self.result.header.get("producer", template.producer) == template.producer:
+            return registry.with_set(template.model_set, template.model_set_note)
+        producer = self.result.header.get("producer")
+        if not isinstance(producer, str):
+            producer = template.producer if template is not None else Module(None).producer
+        versions: dict[str, bytes | None] = {}
+        if template is not None:
+            versions.update((d.name, d.version) for d in template.dialects)
+        header_versions = self.result.header.get("dialect_versions")
+        if isinstance(header_versions, dict):
+            for name, hexv in header_versions.items():
+                try:
+                    versions[str(name)] = bytes.fromhex(str(hexv))
+                except ValueError:
+                    continue
+        return registry.for_file(producer, versions)
 
     def _line_before(self, offset: int) -> int:
         """Where the line before the one holding `offset` starts (-1 on the first line)."""
@@ -1202,7 +1225,7 @@ def parse_module(text: str, template: Module | None = None,
     result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
         return result
-    module = module_for(root, result.header, template)
+    module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
     found = problems(root, reg, module.version, module.dialects)
@@ -1219,11 +1242,17 @@ def parse_module(text: str, template: Module | None = None,
     return result
 
 
-def module_for(root: Operation, header: dict[str, object], template: Module | None) -> Module:
-    """A module around `root` with the facts of the view's header (else the template's)."""
+def module_for(root: Operation, header: dict[str, object], template: Module | None,
+               registry: Registry | None = None) -> Module:
+    """A module around `root` with the facts of the view's header (else the template's); `registry` (bound
+    to a model set) gives the module's set."""
     version = header.get("version")
     producer = header.get("producer")
     module = Module(root)
+    if registry is not None:
+        module.model_set, module.model_set_note = registry.model_set, registry.model_set_note
+    elif template is not None:
+        module.model_set, module.model_set_note = template.model_set, template.model_set_note
     if template is not None:
         module.version = template.version
         module.producer = template.producer

@@ -35,6 +35,7 @@ describe('package.json', () => {
         'models.disabled',
         'models.odsJson',
         'models.plugins',
+        'models.set',
         'output.producer',
         'output.version',
         'server.args',

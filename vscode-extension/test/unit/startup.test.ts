@@ -64,6 +64,7 @@ describe('client start-up options', () => {
     'models.disabled': ['vhlo'],
     'models.odsJson': ['/a/ops.json'],
     'models.plugins': 'not-a-list',
+    'models.set': 'mlir24',
   };
   const settings = readServerSettings(getter(values));
 
@@ -71,11 +72,11 @@ describe('client start-up options', () => {
     assert.deepStrictEqual(readLaunchSettings(getter(values)), { command: 'mlirbc-lsp', args: ['--x'] });
     assert.deepStrictEqual(settings, {
       output: { version: 5, producer: null },
-      models: { disabled: ['vhlo'], odsJson: ['/a/ops.json'], plugins: [] },
+      models: { disabled: ['vhlo'], odsJson: ['/a/ops.json'], plugins: [], set: 'mlir24' },
     });
     assert.deepStrictEqual(readServerSettings(getter({})), {
       output: { version: null, producer: null },
-      models: { disabled: [], odsJson: [], plugins: [] },
+      models: { disabled: [], odsJson: [], plugins: [], set: 'auto' },
     });
   });
 
@@ -129,7 +130,7 @@ describe('client start-up options', () => {
     const merged = withExtraSettings(raw, readServerSettings(getter({ 'output.producer': 'p' })));
     assert.deepStrictEqual(merged, {
       output: { version: null, producer: 'p', extra: 1 },
-      models: { disabled: [], odsJson: [], plugins: [] },
+      models: { disabled: [], odsJson: [], plugins: [], set: 'auto' },
       limits: { maxFileMB: 4096 },
       diagnostics: { fallbacks: false },
     });

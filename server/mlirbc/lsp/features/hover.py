@@ -20,6 +20,7 @@ from ...ir.operation import (
     Value,
 )
 from ...ir.types import FallbackType, Type
+from ...models.registry import Registry
 from ...syntax.attr_printer import print_attribute, print_location, print_type
 from ...view.edits import ViewState
 from ...view.sourcemap import PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE, SourceMap
@@ -85,6 +86,8 @@ def _short(s: str, n: int = 80) -> str:
 
 def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str:
     registry = server.registry()
+    if registry.model_set is None and module is not None and module.model_set is not None:
+        registry = registry.with_set(module.model_set, module.model_set_note)
     lookup = registry.op(op.name)
     parts = [f"### `{op.name}`"]
     if lookup.model is not None:
@@ -98,9 +101,9 @@ def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str
             if info.description:
                 desc = info.description.strip()
                 parts.append(desc if len(desc) < 3000 else desc[:3000] + " …")
-        parts.append(f"Model: {lookup.origin}")
+        parts.append(f"Model: {lookup.origin}{_set_text(registry)}")
     else:
-        parts.append(f"No model: {lookup.reason}")
+        parts.append(f"No model: {lookup.reason}{_set_text(registry)}")
     parts.extend(line for note in registry.op_notes(op, op.name) for line in note.lines)
     parts.append(_props_section(op, module))
     if op.operands:
@@ -110,6 +113,13 @@ def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str
     if op.offset >= 0:
         parts.append(f"Read at file offset {op.offset}")
     return "\n\n".join(p for p in parts if p)
+
+
+def _set_text(registry: Registry) -> str:
+    if registry.model_set is None:
+        return ""
+    note = f" ({registry.model_set_note})" if registry.model_set_note else ""
+    return f" · model set {registry.model_set}{note}"
 
 
 def _props_section(op: Operation, module: Module | None) -> str:

@@ -1,0 +1,76 @@
+"""Model sets: which models decode a file, chosen from its producer string and dialect versions.
+
+* `mlir22`: the upstream MLIR 22.1.8 models (`models/data/`), registered for every set;
+* `mlir24`: MLIR 22 plus the layouts that changed by MLIR 24 (`models/data_mlir24/`, an overlay registered
+  for this set only), as IREE 3.13's compiler (producer `MLIR24.0.0git`) writes them.
+
+Dialects only one producer has (IREE's, StableHLO's) are registered for every set: their names are unique.
+
+A producer `MLIR<N>...` names its MLIR major version: the set of that version, else the nearest older set
+(and the choice says so); older than every set gets the oldest.  Other producer strings (a tool's own
+name, `--emit-bytecode-producer`) name no version: a builtin dialect version (which MLIR 22 never writes)
+means a newer MLIR, else the oldest set is used; either way the choice says so.  A user can force a set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+MLIR22 = "mlir22"
+MLIR24 = "mlir24"
+
+SETS: dict[str, int] = {MLIR22: 22, MLIR24: 24}
+"""Set name -> the MLIR major version whose writer it models."""
+
+_MLIR = re.compile(r"MLIR(\d+)")
+
+
+@dataclass(frozen=True)
+class SetChoice:
+    name: str
+    note: str
+    """Why: `producer MLIR24.0.0git`, `nearest older set for MLIR 25 (...)`, `forced (--models mlir24)`."""
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.note})"
+
+
+def _for_version(major: int, producer: str) -> SetChoice:
+    known = sorted(SETS.items(), key=lambda kv: kv[1])
+    older = [name for name, v in known if v <= major]
+    if not older:
+        return SetChoice(known[0][0], f"producer {producer} is older than every model set; "
+                                      f"using the oldest")
+    name = older[-1]
+    if SETS[name] == major:
+        return SetChoice(name, f"producer {producer}")
+    return SetChoice(name, f"producer {producer}: no model set for MLIR {major}, using the nearest older")
+
+
+def choose_set(producer: str, dialect_versions: Mapping[str, bytes | None] | None = None,
+               forced: str | None = None) -> SetChoice:
+    """The model set for a file with this producer and these dialect version payloads."""
+    if forced is not None:
+        if forced not in SETS:
+            raise ValueError(f"unknown model set '{forced}' (known: {', '.join(SETS)})")
+        return SetChoice(forced, "forced")
+    m = _MLIR.match(producer)
+    if m is not None:
+        return _for_version(int(m.group(1)), producer)
+    versions = dialect_versions or {}
+    newest = max(SETS, key=lambda n: SETS[n])
+    if versions.get("builtin") is not None:
+        return SetChoice(newest, f"producer '{producer}' names no MLIR version; the file has a builtin "
+                                 f"dialect version (MLIR 22 writes none): using the newest")
+    oldest = min(SETS, key=lambda n: SETS[n])
+    return SetChoice(oldest, f"producer '{producer}' names no MLIR version; using the oldest")
+
+
+def parse_set_name(name: str) -> str:
+    """A `--models` value, checked; raises ValueError naming the known sets."""
+    s = name.strip().lower()
+    if s not in SETS:
+        raise ValueError(f"unknown model set '{name}' (known: {', '.join(SETS)})")
+    return s
