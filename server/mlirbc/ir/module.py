@@ -8,6 +8,7 @@ in `Module.source`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from enum import IntEnum
 
 from ..errors import DecodeError
@@ -79,6 +80,13 @@ class Module:
     model_set: str | None = None
     """The model set that decoded it (`models/sets.py`), and why that one."""
     model_set_note: str = ""
+
+    @property
+    def fallbacks(self) -> list[Any]:
+        """The parts kept opaque, with why and where (`FallbackNote`s of the decoded file's template;
+        empty for IR built otherwise)."""
+        notes = getattr(self.source, "fallbacks", None)
+        return notes if isinstance(notes, list) else []
 
     def dialect_version(self, name: str) -> bytes | None:
         for d in self.dialects:
