@@ -138,7 +138,7 @@ def test_a_single_op_model_wins_in_every_set_and_a_set_op_model_in_its_set() -> 
 # -- IREE's models: a plugin of the project's own package ------------------------------------------------
 def test_iree_models_come_from_the_entry_point_first() -> None:
     eps = [ep for ep in entry_points() if ep.dist == "mlirbc"]
-    assert [(ep.name, ep.value) for ep in eps] == [("iree", "mlirbc.models.iree:register")]
+    assert ("iree", "mlirbc.models.iree:register") in [(ep.name, ep.value) for ep in eps]
     reg = models()
     for dialect in ("util", "hal", "flow", "stream", "vm", "iree_codegen", "iree_tensor_ext", "pcf"):
         r = reg.dialect_registration(dialect)

@@ -45,8 +45,10 @@ THRESHOLD = 8
 
 @pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    # The StableHLO models off: the JAX exports' weights are then the fallback payloads this elides.
     await start(lsp_client, {"view": {"elideLargerThan": THRESHOLD},
-                             "limits": {"decodeTimeoutSeconds": 600}})
+                             "limits": {"decodeTimeoutSeconds": 600},
+                             "models": {"disabled": ["vhlo"]}})
     yield
     await lsp_client.shutdown_session()
 

@@ -8,8 +8,8 @@ in `Module.source`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from enum import IntEnum
+from typing import Any
 
 from ..errors import DecodeError
 from .operation import Operation

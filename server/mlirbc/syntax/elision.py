@@ -692,3 +692,22 @@ def holds_elided_value(op: Operation, threshold: int, module: Module | None = No
         if not isinstance(v, StringAttr):
             roots.extend(_children(v))
     return False
+
+
+def resource_key(raw: str) -> str:
+    """A `dense_resource<...>` key as the text writes it (bare or a quoted string) -> the key."""
+    if not raw.startswith('"'):
+        return raw
+    from .attr_parser import Parser  # (the parser imports this module)
+
+    return Parser(raw).parse_string().decode("utf-8", "surrogateescape")
+
+
+def leading_type(text: str) -> Type | None:
+    """The type `text` starts with (after `dense_resource<key> : `), None when it does not start with one."""
+    from .attr_parser import Parser
+
+    try:
+        return Parser(text).parse_type()
+    except Exception:  # any text: not a type
+        return None

@@ -717,7 +717,11 @@ class OpParser(Parser):
         if m is not None:
             line, col = int(m.group(2)), int(m.group(3))
             if line <= 0xFFFFFFFF and col <= 0xFFFFFFFF:
-                name = self.string_attr(m.group(1).encode("utf-8", "surrogateescape"))
+                try:
+                    raw = m.group(1).encode("utf-8", "surrogateescape")
+                except UnicodeEncodeError:  # a lone surrogate: the lexer says where, below
+                    return self.parse_loc()
+                name = self.string_attr(raw)
                 self.reset(m.end())
                 return FileLineColLoc.get(name, line, col)
         return self.parse_loc()

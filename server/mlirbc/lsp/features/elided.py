@@ -32,7 +32,6 @@ from ...ir.attributes import DenseResourceElementsAttr, StringAttr
 from ...ir.module import RESOURCE_BLOB, Module, ResourceEntry
 from ...ir.types import Type
 from ...npy import NpyError, write_npy
-from ...syntax.attr_parser import Parser
 from ...syntax.elements import (
     Elements,
     Stats,
@@ -51,8 +50,10 @@ from ...syntax.elision import (
     Found,
     Resolver,
     find_placeholders,
+    leading_type,
     module_values,
     payload_size,
+    resource_key,
 )
 from ..documents import Decoded, View
 from ..server import MlirbcServer, RequestFailed, param
@@ -118,18 +119,14 @@ def target_at(decoded: Decoded, view: View, offset: int) -> Target | None:
         if not m.start() <= col <= m.end():
             continue
         raw_key = m.group(1)
-        key = Parser(raw_key).parse_string().decode("utf-8", "surrogateescape") \
-            if raw_key.startswith('"') else raw_key
+        key = resource_key(raw_key)
         entry = next((e for g in decoded.module.resources if g.is_dialect and g.name == "builtin"
                       for e in g.entries if e.key == key and e.kind == RESOURCE_BLOB
                       and e.blob is not None), None)
         if entry is None or len(entry.blob or b"") <= decoded.elide_larger_than or \
                 decoded.elide_larger_than <= 0:
             return None
-        try:
-            t: Type | None = Parser(text[m.end():]).parse_type()
-        except Exception:
-            t = None
+        t = leading_type(text[m.end():])
         fp = resolver(decoded)._fp(entry, False)
         found = Found(m.start(), m.end(), BLOB, payload_size(entry), fp, key)
         return Target(found, entry, t, base + m.start(), base + m.end())
