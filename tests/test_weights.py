@@ -311,7 +311,7 @@ def test_deleting_the_op_of_a_resource_drops_the_blob(tmp_path: Path) -> None:
     moved = text.replace('"func.func"() <{function_type', '"func.func"() <{sym_name = "other", '
                          'function_type', 1).replace(', sym_name = "get"}>', '}>', 1)
     moved = moved.replace('"builtin.module"() ({\n', '"builtin.module"() ({\n  "func.func"() <{'
-                          f'function_type = () -> (), sym_name = "get"}}> ({{\n    "func.return"() : '
+                          'function_type = () -> (), sym_name = "get"}> ({\n    "func.return"() : '
                           '() -> ()\n  }) : () -> ()\n', 1)
     kept = _roundtrip(m, moved)
     assert len(kept) > 100_000

@@ -25,10 +25,8 @@ leave it out altogether.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Iterator
 
 from ..ir.attributes import (
     Attribute,
@@ -147,7 +145,7 @@ def _candidates(src: Template, template: Module) -> _Candidates:
     template."""
     cached = src.cache.get(_CACHE)
     if isinstance(cached, tuple):
-        return cached  # type: ignore[return-value]
+        return cached
     found: dict[int, tuple[int, int]] = {}
     keep: list[object] = []
     for kind, entries in enumerate((src.attrs, src.types)):

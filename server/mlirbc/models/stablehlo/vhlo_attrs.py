@@ -498,7 +498,7 @@ def bool_raw(blob: Bytes, n: int) -> Bytes:
     return blob
 
 
-def bool_wire(raw: bytes, n: int) -> bytes:
+def bool_wire(raw: Bytes, n: int) -> bytes:
     """What StableHLO's writer makes of raw boolean data (a splat of many is 0xFF/0x00, else packed)."""
     if len(raw) == 1 and n > 1:
         return b"\xff" if raw[0] else b"\x00"
@@ -621,7 +621,7 @@ class TensorKind(VhloAttrKind):
         self.open(p)
         tok = p.peek()
         if tok.kind == STRING:  # the form for data of element types without a builtin twin
-            data = _hex_bytes(p, p.advance())
+            data: Bytes = _hex_bytes(p, p.advance())
             p.expect(":", "expected ':' in tensor_v1")
             t = p.parse_type()
             self.close(p)
