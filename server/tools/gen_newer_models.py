@@ -87,7 +87,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mlir24-ods", type=Path, default=NEWER_ODS / "upstream-mlir24-approx")
     ap.add_argument("--iree-ods", type=Path, default=NEWER_ODS / "iree-89ece87b-approx")
-    ap.add_argument("--mlir24-dsl", type=Path, default=NEWER_ODS / "dsl" / "mlir24inferred_LLVMDialectBytecode.json")
+    ap.add_argument("--mlir24-dsl", type=Path,
+                    default=NEWER_ODS / "dsl" / "mlir24inferred_LLVMDialectBytecode.json")
     ap.add_argument("--bindings", type=Path, default=None,
                     help="folder of _*_ops_gen.py files (default: the installed iree-base-compiler's)")
     ap.add_argument("--check", action="store_true", help="fail if the output would change")

@@ -37,9 +37,9 @@ _SAMPLES: dict[str, str] = {
     "sourceLanguageName": "#llvm.di_source_language_name<language = DW_LANG_C>",
     "file": _FILE, "scope": _FILE, "producer": '"p"', "splitDebugFilename": '"s.dwo"', "name": '"n"',
     "identifier": '"_ZTS1S"', "baseType": _BASIC, "extraData": _BASIC,
-    "discriminator": (f"#llvm.DIDerivedTypeAttr<tag = 13, name = \"d\", file = unset, line = 0, scope = unset, "
-                      f"baseType = {_BASIC}, sizeInBits = 0, alignInBits = 0, offsetInBits = 0, "
-                      "dwarfAddressSpace = unset, _rawflags = 0, extraData = unset>"),
+    "discriminator": ("#llvm.DIDerivedTypeAttr<tag = 13, name = \"d\", file = unset, line = 0, "
+                      f"scope = unset, baseType = {_BASIC}, sizeInBits = 0, alignInBits = 0, "
+                      "offsetInBits = 0, dwarfAddressSpace = unset, _rawflags = 0, extraData = unset>"),
     "dataLocation": "#llvm.DIExpressionAttr<operations = unset>",
     "rank": "#llvm.DIExpressionAttr<operations = unset>",
     "allocated": "#llvm.DIExpressionAttr<operations = unset>",

@@ -8,8 +8,8 @@
   producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
 * the dialects that declare their encodings in MLIR's bytecode DSL (`models/data/dsl/`, interpreted by
   `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations); for the `mlir24`
-  set, MLIR 24's `llvm` declaration (`models/data_mlir24/dsl/`: the inferred DSL, whose compile unit, composite
-  and derived types gained fields, with the syntax data for them learned from iree-opt).
+  set, MLIR 24's `llvm` declaration (`models/data_mlir24/dsl/`: the inferred DSL, whose compile unit,
+  composite and derived types gained fields, with the syntax data for them learned from iree-opt).
 """
 
 from __future__ import annotations
