@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnitAttr
+from ..ir.gcpause import building
 from ..ir.module import RESOURCE_BLOB, RESOURCE_BOOL, Module, ResourceGroup
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -455,6 +456,11 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`)."""
+    with building():
+        return _print_module(module, header, elide_larger_than, upstream_safe)
+
+
+def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool) -> PrintResult:
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
