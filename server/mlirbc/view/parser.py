@@ -263,6 +263,7 @@ class OpParser(Parser):
         self._op_name_texts: dict[str, tuple[str, str, str]] = {}
         """An op name token's text -> (full name, dialect, name without prefix)."""
         self._op_names: dict[tuple[str, str, bool], OpName] = {}
+        self._props_records: dict[tuple[str, int], tuple[DictionaryAttr, Properties]] = {}
         self._unknown_loc = UnknownLoc.get()  # every op's location until its loc(...) is read
         self.region_depth = 0
         self.poisoned_groups: dict[int, int] = {}
@@ -855,13 +856,23 @@ class OpParser(Parser):
         if not isinstance(d, DictionaryAttr):
             raise TextError(f"the properties of '{full}' must be a dictionary <{{...}}>",
                             self.lexer.span(start, end))
+        # Ops of one name with the same dictionary share one record, as the reader's ops with one payload.
+        # (Keyed by identity: attributes are uniqued, and the entry keeps `d` alive.)
+        hit = self._props_records.get((full, id(d)))
+        if hit is not None and hit[0] is d:
+            return hit[1]
+        shared = self._decoded_properties(lookup.origin, model, d)
+        self._props_records[(full, id(d))] = (d, shared)
+        return shared
+
+    def _decoded_properties(self, origin: str, model: OpModel, d: DictionaryAttr) -> Properties:
         values = {k.text: v for k, v in d.entries}
         if self.template is None:
             # Text without an original file is encoded as mlir-opt encodes it: reading a `<{...}>`
             # dictionary fills in the default of every absent default-valued attribute.  With a template
             # the view is the file's own state, where an absent attribute stays absent.
             self._fill_defaults(model, values)
-        return Properties(PROPS_DECODED, values=dict(sorted(values.items())), model=lookup.origin)
+        return Properties(PROPS_DECODED, values=dict(sorted(values.items())), model=origin)
 
     def _fill_dictionary_defaults(self, op: Operation, full: str) -> None:
         """Without `<{...}>` (a view of a version < 5 file keeps inherent attributes in the dictionary),

@@ -158,7 +158,7 @@ class _Printer:
         n = start
         results = op.results
         if results:
-            first = self.names.get(id(results[0]), "%?").split("#")[0]
+            first = self.names.get(id(results[0]), "%?").partition("#")[0]
             m.results(results, n, n + len(first))
             head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
             parts.append(head)
@@ -270,7 +270,7 @@ class _Printer:
             n += 1 + len(text)
         # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
         # building (and uniquing) a function type or dictionary per op.
-        sig_key = (tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+        sig_key = (tuple([v.type for v in op.operands]), tuple([r.type for r in results]))
         sig = self._signatures.get(sig_key)
         if sig is None:
             sig = self._signatures[sig_key] = print_type(FunctionType.get(*sig_key))
