@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..ir.attributes import Attribute
 from ..ir.module import DialectEntry
-from ..ir.operation import PROPS_DECODED, Operation
+from ..ir.operation import PROPS_DECODED, Operation, OpName, Properties
 from ..models.api import OpModel
 from ..models.registry import Registry
 from .ir_section import MAX_NESTING
@@ -46,6 +47,10 @@ class PropertyCheck:
         self.dialect_versions = dialect_versions or {}
         self._seen: dict[tuple[object, ...], str | None] = {}
         self._models: dict[str, OpModel | None] = {}
+        self._records: dict[int, tuple[Properties, OpName, str | None]] = {}
+        """id(record) -> (record, op name, answer) for decoded records shared by several ops (the text
+        parser shares one per op name and `<{...}>` text, as the reader per op name and payload); the
+        record is kept so its id stays its own."""
 
     def _model(self, name: str) -> OpModel | None:
         if name not in self._models:
@@ -68,12 +73,23 @@ class PropertyCheck:
         elif props.kind == PROPS_DECODED:
             if props.raw is not None:
                 return None  # decoded from a payload by this model: it encodes again (or is kept as is)
-            model = self.registry.op(op.name).model
-            if model is None:
-                return f"no model of '{op.name}' can encode its properties"
-            values = props.values
+            seen = self._records.get(id(props))
+            if seen is not None and seen[0] is props and seen[1] == op.op_name:
+                return seen[2]
+            found = self._decoded_problem(op, props)
+            self._records[id(props)] = (props, op.op_name, found)
+            return found
         else:
             return None
+        return self._values_problem(op, model, values)
+
+    def _decoded_problem(self, op: Operation, props: Properties) -> str | None:
+        model = self.registry.op(op.name).model
+        if model is None:
+            return f"no model of '{op.name}' can encode its properties"
+        return self._values_problem(op, model, props.values)
+
+    def _values_problem(self, op: Operation, model: OpModel, values: dict[str, Attribute]) -> str | None:
         dialect_version = self.dialect_versions.get(op.op_name.dialect)
         if dialect_version is not None and not accepts_version(model, dialect_version):
             return (f"the module gives dialect '{op.op_name.dialect}' version 0x{dialect_version.hex()}, "

@@ -39,6 +39,7 @@ from ..ir.attributes import (
     UnknownLoc,
 )
 from ..ir.digest import Bytes
+from ..ir.gcpause import building
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -114,6 +115,13 @@ from .sourcemap import (
 
 _T = TypeVar("_T")
 _MEMO_SIZE = 1 << 16
+_VALUE_NAME = r"%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)"
+_OP_HEAD_RE = re.compile(
+    rf'(?:({_VALUE_NAME}) = )?"([A-Za-z0-9_$.\-]+)"\(((?:{_VALUE_NAME}(?:#[0-9]+)?)'
+    rf'(?:, {_VALUE_NAME}(?:#[0-9]+)?)*)?\)')
+"""The head of an op as the printer writes it, `%0 = "d.op"(%1, %2#1)`, with one result name (no
+`:N`), a name without escapes and operands separated by `, `: every piece lexes as one token, so
+reading it in one match gives the same tokens as the lexer (anything else goes token by token)."""
 _FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
 _MLIRBC_COMMENT_RE = re.compile(r"[ \t]*(// mlirbc: [^\n]*)")
 _ALIAS_DEF_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=")
@@ -252,6 +260,11 @@ class OpParser(Parser):
         self._isolated_names: dict[str, bool] = {}
         self._type_memo: dict[str, FunctionType] = {}
         self._props_memo: dict[str, DictionaryAttr] = {}
+        self._op_name_texts: dict[str, tuple[str, str, str]] = {}
+        """An op name token's text -> (full name, dialect, name without prefix)."""
+        self._op_names: dict[tuple[str, str, bool], OpName] = {}
+        self._props_records: dict[tuple[str, int], tuple[DictionaryAttr, Properties]] = {}
+        self._unknown_loc = UnknownLoc.get()  # every op's location until its loc(...) is read
         self.region_depth = 0
         self.poisoned_groups: dict[int, int] = {}
         """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
@@ -548,42 +561,10 @@ class OpParser(Parser):
                 m.part(PART_USELIST, uselist[1], uselist[2], None)
         m.open_op(start.start)
         results: list[tuple[str, int, Token, NameHandle]] = []
-        if self.tok.kind == VALUE:
-            while True:
-                tok = self.expect(VALUE, "expected SSA result name")
-                handle = m.occurrence(None, tok.start, tok.end, True, False)
-                count = 1
-                if self.consume_if(":"):
-                    n = self.expect(INT, "expected result count")
-                    try:
-                        count = _result_count(n.text)
-                    except ValueError as exc:
-                        raise self.error(str(exc), n) from None
-                    if count < 1:
-                        raise self.error("expected a positive result count", n)
-                if "#" in tok.text:
-                    raise self.error("result names cannot carry a result number", tok)
-                results.append((tok.text, count, tok, handle))
-                if not self.consume_if(","):
-                    break
-            self.expect("=", "expected '=' after result names")
-        name_tok = self.tok
-        if name_tok.kind != STRING:
-            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...)", name_tok)
-        self.advance()
-        m.op_name(name_tok.start, name_tok.end)
-        full = string_value(name_tok).decode("utf-8", "surrogateescape")
-        if not full:
-            raise self.error("op name is empty", name_tok)
-        dialect, _, short = full.partition(".")
-        operand_toks: list[Token] = []
-        self.expect("(", "expected '(' before the operand list")
-        if not self.consume_if(")"):
-            while True:
-                operand_toks.append(self.expect(VALUE, "expected SSA operand"))
-                if not self.consume_if(","):
-                    break
-            self.expect(")", "expected ')' after the operand list")
+        head = self._op_head(start, results)
+        if head is None:
+            head = self._op_head_tokens(results)
+        full, dialect, short, operand_toks = head
         # Uses are recorded in the map now, in text order; their targets once the op's type is known.
         operand_handles = [m.occurrence(None, t.start, t.end, False, False) for t in operand_toks]
         successor_toks: list[tuple[Token, NameHandle]] = []
@@ -606,7 +587,7 @@ class OpParser(Parser):
             m.piece(PIECE_PROPERTIES, dict_start, self.prev_end)
             self.expect(">", "expected '>' after properties")
         props_end = self.prev_end
-        op = Operation(OpName(dialect, short, True))
+        op = Operation(self._op_name(dialect, short, True), self._unknown_loc)
         op.offset = -1
         m.set_op(op)
         block.append(op)
@@ -674,11 +655,10 @@ class OpParser(Parser):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, tok.start, tok.end, op, i, handle))
-        op.properties = fallback_props or self.properties(
-            full, props_dict, self.lexer.span(props_start.start, props_end))
+        op.properties = fallback_props or self.properties(full, props_dict, props_start.start, props_end)
         if op.properties is None and self.template is None:
             self._fill_dictionary_defaults(op, full)
-        op.op_name = OpName(dialect, short, self._registered(dialect, short, op.properties))
+        op.op_name = self._op_name(dialect, short, self._registered(dialect, short, op.properties))
         if uselist is not None:
             self._use_orders(uselist[0], list(op.results), start.start, end)
         sym = symbol_of(op)
@@ -686,6 +666,81 @@ class OpParser(Parser):
             m.symbol(sym)
         m.close_op(end)
         return op
+
+    def _op_head_tokens(self, results: list[tuple[str, int, Token, NameHandle]]
+                        ) -> tuple[str, str, str, list[Token]]:
+        """Read `%results = "name"(operands)` token by token: (full name, dialect, name without prefix,
+        operand tokens); the result names go to `results`."""
+        m = self.map
+        if self.tok.kind == VALUE:
+            while True:
+                tok = self.expect(VALUE, "expected SSA result name")
+                handle = m.occurrence(None, tok.start, tok.end, True, False)
+                count = 1
+                if self.consume_if(":"):
+                    n = self.expect(INT, "expected result count")
+                    try:
+                        count = _result_count(n.text)
+                    except ValueError as exc:
+                        raise self.error(str(exc), n) from None
+                    if count < 1:
+                        raise self.error("expected a positive result count", n)
+                if "#" in tok.text:
+                    raise self.error("result names cannot carry a result number", tok)
+                results.append((tok.text, count, tok, handle))
+                if not self.consume_if(","):
+                    break
+            self.expect("=", "expected '=' after result names")
+        name_tok = self.tok
+        if name_tok.kind != STRING:
+            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...)", name_tok)
+        self.advance()
+        m.op_name(name_tok.start, name_tok.end)
+        names = self._op_name_texts.get(name_tok.text)
+        if names is None:
+            full = string_value(name_tok).decode("utf-8", "surrogateescape")
+            if not full:
+                raise self.error("op name is empty", name_tok)
+            dialect, _, short = full.partition(".")
+            names = self._op_name_texts[name_tok.text] = (full, dialect, short)
+        full, dialect, short = names
+        operand_toks: list[Token] = []
+        self.expect("(", "expected '(' before the operand list")
+        if not self.consume_if(")"):
+            while True:
+                operand_toks.append(self.expect(VALUE, "expected SSA operand"))
+                if not self.consume_if(","):
+                    break
+            self.expect(")", "expected ')' after the operand list")
+        return full, dialect, short, operand_toks
+
+    def _op_head(self, start: Token, results: list[tuple[str, int, Token, NameHandle]]
+                 ) -> tuple[str, str, str, list[Token]] | None:
+        """`_op_head_tokens` in one match for the printer's usual form (`_OP_HEAD_RE`), else None
+        (nothing consumed)."""
+        if start.kind != VALUE and start.kind != STRING:
+            return None
+        h = _OP_HEAD_RE.match(self.text, start.start, self.end)
+        if h is None:
+            return None
+        m = self.map
+        if h.start(1) >= 0:
+            rs, re_ = h.span(1)
+            tok = Token(VALUE, h.group(1), rs, re_)
+            results.append((tok.text, 1, tok, m.occurrence(None, rs, re_, True, False)))
+        ns, ne = h.span(2)
+        m.op_name(ns - 1, ne + 1)
+        full = h.group(2)
+        dialect, _, short = full.partition(".")
+        operand_toks: list[Token] = []
+        if h.start(3) >= 0:
+            at = h.start(3)
+            for name in h.group(3).split(", "):
+                end = at + len(name)
+                operand_toks.append(Token(VALUE, name, at, end))
+                at = end + 2
+        self.reset(h.end())
+        return full, dialect, short, operand_toks
 
     def _memo(self, cache: dict[str, _T], marker: str, extra: int, parse: Callable[[], _T]) -> _T:
         """`parse()`, or the value an identical text parsed to before.
@@ -752,6 +807,14 @@ class OpParser(Parser):
         except TextError:
             return
 
+    def _op_name(self, dialect: str, short: str, registered: bool) -> OpName:
+        """One (immutable) OpName per distinct name and flag, not two per op."""
+        key = (dialect, short, registered)
+        name = self._op_names.get(key)
+        if name is None:
+            name = self._op_names[key] = OpName(dialect, short, registered)
+        return name
+
     def _isolated(self, full: str) -> bool:
         hit = self._isolated_names.get(full)
         if hit is None:
@@ -782,7 +845,9 @@ class OpParser(Parser):
             raise TextError(f"{FALLBACK_PROPS_KEY} must be a string of hex bytes \"0x...\"", span)
         return Properties(PROPS_FALLBACK, raw=raw, reason="kept verbatim from the text view")
 
-    def properties(self, full: str, d: Attribute | None, span: TextSpan) -> Properties | None:
+    def properties(self, full: str, d: Attribute | None, start: int, end: int) -> Properties | None:
+        """The op's properties from its `<...>` text at [start, end) (located only for an error: a
+        span per op costs a line lookup)."""
         lookup = self.registry.op(full)
         model = lookup.model
         dialect, _, short = full.partition(".")
@@ -791,14 +856,25 @@ class OpParser(Parser):
         if d is None:
             return None
         if not isinstance(d, DictionaryAttr):
-            raise TextError(f"the properties of '{full}' must be a dictionary <{{...}}>", span)
+            raise TextError(f"the properties of '{full}' must be a dictionary <{{...}}>",
+                            self.lexer.span(start, end))
+        # Ops of one name with the same dictionary share one record, as the reader's ops with one payload.
+        # (Keyed by identity: attributes are uniqued, and the entry keeps `d` alive.)
+        hit = self._props_records.get((full, id(d)))
+        if hit is not None and hit[0] is d:
+            return hit[1]
+        shared = self._decoded_properties(lookup.origin, model, d)
+        self._props_records[(full, id(d))] = (d, shared)
+        return shared
+
+    def _decoded_properties(self, origin: str, model: OpModel, d: DictionaryAttr) -> Properties:
         values = {k.text: v for k, v in d.entries}
         if self.template is None:
             # Text without an original file is encoded as mlir-opt encodes it: reading a `<{...}>`
             # dictionary fills in the default of every absent default-valued attribute.  With a template
             # the view is the file's own state, where an absent attribute stays absent.
             self._fill_defaults(model, values)
-        return Properties(PROPS_DECODED, values=dict(sorted(values.items())), model=lookup.origin)
+        return Properties(PROPS_DECODED, values=dict(sorted(values.items())), model=origin)
 
     def _fill_dictionary_defaults(self, op: Operation, full: str) -> None:
         """Without `<{...}>` (a view of a version < 5 file keeps inherent attributes in the dictionary),
@@ -1213,6 +1289,12 @@ def parse_module(text: str, template: Module | None = None,
     not carry (registered flags, dialect versions, version and producer when the header is missing)
     come from it.  `lines` (the text's line table, when the caller has one) saves building it for
     messages."""
+    with building():
+        return _parse_module(text, template, registry, lines)
+
+
+def _parse_module(text: str, template: Module | None, registry: Registry | None,
+                  lines: TextLines | None) -> ParseResult:
     reg = registry if registry is not None else default_registry()
     # Regions nest MAX_NESTING deep at most (deeper ones are skipped with an error), a few frames each.
     if sys.getrecursionlimit() < 8 * MAX_NESTING:

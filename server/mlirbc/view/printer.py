@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnitAttr
+from ..ir.gcpause import building
 from ..ir.module import RESOURCE_BLOB, RESOURCE_BOOL, Module, ResourceGroup
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
@@ -23,6 +24,7 @@ from ..ir.operation import (
     Block,
     Operation,
     OpName,
+    Properties,
     Value,
 )
 from ..ir.types import FallbackType, FunctionType, Type
@@ -55,6 +57,7 @@ PARTIAL_PREFIX = "// mlirbc: partial decode: "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
 _FALLBACK_MARK = "mlirbc.fallback<"
+_JOIN_EVERY = 4096
 _FALLBACK_RE = re.compile(r'([#!])mlirbc\.fallback<"((?:[^"\\]|\\.)*)", "0x([0-9A-Fa-f]*)">')
 
 
@@ -83,6 +86,9 @@ class _Printer:
         self.module = module
         self.elider = elider
         self.out: list[str] = []
+        self.done: list[str] = []
+        """`out` joined every `_JOIN_EVERY` chunks: a large view's millions of small strings would cost
+        more memory (about 50 bytes of object each) than the text they make."""
         self.pos = 0
         self.map = MapBuilder()
         self.names: dict[int, str] = {}
@@ -90,6 +96,7 @@ class _Printer:
         self.block_order: dict[int, int] = {}
         self._op_names: dict[OpName, str] = {}
         self._props_text: dict[tuple[str, tuple[tuple[str, Attribute], ...]], str] = {}
+        self._props_by_record: dict[int, tuple[Properties, str, str]] = {}
         self._signatures: dict[tuple[tuple[Type, ...], tuple[Type, ...]], str] = {}
 
     def emit(self, text: str) -> None:
@@ -157,7 +164,7 @@ class _Printer:
         n = start
         results = op.results
         if results:
-            first = self.names.get(id(results[0]), "%?").split("#")[0]
+            first = self.names.get(id(results[0]), "%?").partition("#")[0]
             m.results(results, n, n + len(first))
             head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
             parts.append(head)
@@ -203,15 +210,22 @@ class _Printer:
             p = op.properties
             props: str | None = None
             if p.kind == PROPS_DECODED:
-                if p.values:
+                # Ops read with one payload share their record: look it up by identity first (no hashing
+                # of its values); the entry keeps the record, so its id stays its own.
+                dialect = op.op_name.dialect
+                shared = self._props_by_record.get(id(p))
+                if shared is not None and shared[0] is p and shared[1] == dialect:
+                    props = shared[2]
+                elif p.values:
                     key = tuple(p.values.items())
-                    props = self._props_text.get((op.op_name.dialect, key))
+                    props = self._props_text.get((dialect, key))
                     if props is None:
                         if self.elider is not None:
-                            props = _props_text(p.values, self.elider.for_properties(op.op_name.dialect))
+                            props = _props_text(p.values, self.elider.for_properties(dialect))
                         else:
                             props = _dict_text(p.values)
-                        self._props_text[(op.op_name.dialect, key)] = props
+                        self._props_text[(dialect, key)] = props
+                    self._props_by_record[id(p)] = (p, dialect, props)
             elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
                 props = print_attribute(p.attribute)
             elif p.kind == PROPS_FALLBACK:
@@ -269,7 +283,7 @@ class _Printer:
             n += 1 + len(text)
         # Signatures and property dictionaries repeat across ops: print each distinct one once instead of
         # building (and uniquing) a function type or dictionary per op.
-        sig_key = (tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+        sig_key = (tuple([v.type for v in op.operands]), tuple([r.type for r in results]))
         sig = self._signatures.get(sig_key)
         if sig is None:
             sig = self._signatures[sig_key] = print_type(FunctionType.get(*sig_key))
@@ -350,8 +364,12 @@ class _Printer:
                 at = self.pos + 2 * indent
                 m.part(PART_USELIST, at, at + len(comment), None)
                 self.line("  " * indent + comment)
+        out = self.out
         for op in block.operations:
             self.op(op, indent)
+            if len(out) > _JOIN_EVERY:
+                self.done.append("".join(out))
+                out.clear()
 
     def _preds(self, block: Block) -> str:
         region = block.parent
@@ -455,6 +473,11 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`)."""
+    with building():
+        return _print_module(module, header, elide_larger_than, upstream_safe)
+
+
+def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool) -> PrintResult:
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
@@ -470,7 +493,8 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
             p.number(module.root)
             p.op(module.root, 0)
         p.resources(module.resources)
-    text = "".join(p.out)
+    p.done.append("".join(p.out))
+    text = "".join(p.done)
     return PrintResult(text, p.map.finish(text), elider.count if elider is not None else 0)
 
 

@@ -127,7 +127,7 @@ class _Segment:
     """
 
     __slots__ = ("length", "ops", "op_start", "op_end", "name_start", "name_end", "parent",
-                 "pieces", "regions", "sym", "broken", "op_index", "occ_start", "occ_end",
+                 "pieces", "regions", "sym", "broken", "_op_index", "occ_start", "occ_end",
                  "occ_target", "occ_flags", "defs", "parts", "_uses", "_op_index_built")
 
     def __init__(self) -> None:
@@ -142,7 +142,7 @@ class _Segment:
         self.regions: dict[int, list[tuple[int, int]]] = {}
         self.sym: dict[int, str] = {}
         self.broken: set[int] = set()
-        self.op_index: dict[Operation, int] = {}
+        self._op_index: dict[Operation, int] | None = None
         self.occ_start = array("i")
         self.occ_end = array("i")
         self.occ_target: list[Value | Block | None] = []
@@ -165,9 +165,19 @@ class _Segment:
             self.occ_flags = bytearray(self.occ_flags[i] for i in order)
             self.defs = {k: where[v] for k, v in self.defs.items()}
         self.parts.sort(key=lambda p: p[1])
-        for i, op in enumerate(self.ops):
-            if op is not None:
-                self.op_index[op] = i
+
+    @property
+    def op_index(self) -> dict[Operation, int]:
+        """Op -> its index, made on first use (a view printed and never queried, as `mlirbc decode`'s,
+        does not pay a dictionary entry per op)."""
+        index = self._op_index
+        if index is None:
+            index = self._op_index = {op: i for i, op in enumerate(self.ops) if op is not None}
+        return index
+
+    @op_index.setter
+    def op_index(self, index: dict[Operation, int]) -> None:
+        self._op_index = index
 
     # -- queries (relative offsets) ---------------------------------------------------------------
     def op_at(self, rel: int) -> int:
