@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--findings", type=Path, default=None)
     p.add_argument("--slow", type=float, default=SLOW_SECONDS)
     p.add_argument("--max-len", type=int, default=None)
+    p.add_argument("--max-seconds", type=int, default=0,
+                   help="stop after this much wall time even before --runs inputs (long runs on a shared "
+                        "machine: libFuzzer's -max_total_time)")
     p.add_argument("--warm-up", action="store_true",
                    help="load every dialect's models first (long runs: the first use of a dialect would "
                         "count as a slow input)")
@@ -266,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
              "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1",
              f"-artifact_prefix={findings}/", "-report_slow_units=1000000"]
+    if args.max_seconds:
+        flags.append(f"-max_total_time={args.max_seconds}")
     extra: dict[str, Any] = {"custom_mutator": mutate}
     if cross is not None:
         extra["custom_crossover"] = cross
