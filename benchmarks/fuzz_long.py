@@ -1,14 +1,15 @@
 """The long fuzzing run: every target coverage-guided (atheris) for many inputs, then a table.
 
-    .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,cycle,server]
+    .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,edit,cycle,server]
                                               [--seed 1] [--out DIR] [--parallel 2] [--report-only]
                                               [--minutes-per-target M] [--nice 19]
 
 Each target runs in its own process (`tests/fuzzing/engine.py`), niced, with its statistics written to
 `OUT/TARGET.json` while it runs (so a run can be watched, and `--report-only` prints the table of runs made
-earlier).  `--minutes-per-target` stops each target after that much wall time even before `--runs` inputs
-(a shared machine: the table then says how many inputs fit).  Findings, unexpected exceptions, slow inputs and the slowest input are saved to
-`OUT/findings-TARGET/`: a finding becomes a regression input under `tests/data/hardening/`.
+earlier).  `--minutes-per-target` stops each target after that much wall time even before `--runs`
+inputs (a shared machine: the table then says how many inputs fit).  Findings, unexpected exceptions,
+slow inputs and the slowest input are saved to `OUT/findings-TARGET/`: a finding becomes a regression
+input under `tests/data/hardening/`.
 
 The table: inputs, outcomes per class, findings (broken invariants), unexpected exceptions, inputs slower
 than 2 s, the slowest input, peak RSS, wall time and inputs per second.  Timings are under atheris'
@@ -27,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-TARGETS = ("reader", "text", "cycle", "server")
+TARGETS = ("reader", "text", "edit", "cycle", "server")
 
 
 def _env() -> dict[str, str]:

@@ -151,6 +151,8 @@ def test_a_lone_surrogate_in_a_string_is_a_located_error() -> None:
     ("int_literal_5000_digits.mlir", [(3, 20, "integer constant out of range for attribute")]),
     ("int_literal_30000_digits.mlir", [(3, 20, "integer literal of 30001 decimal digits is too long")]),
     ("result_count_huge.mlir", [(3, 6, "result count 99999999999999999999 is too large")]),
+    # the one-step reading of `loc("file":line:col)` once converted any number of digits (fuzzing)
+    ("loc_line_5000_digits.mlir", [(3, 39, "expected integer line number")]),
     ("result_count_broken_op.mlir", [(3, 33, "expected '('")]),
 ])
 def test_huge_numbers_are_located_errors(name: str, expected: list[tuple[int, int, str]]) -> None:
@@ -362,6 +364,47 @@ def test_a_producer_the_writer_cannot_write_is_refused_by_the_parser() -> None:
     root = Operation(OpName("builtin", "module", True))
     with pytest.raises(EncodeError, match="producer"):
         write_bytecode(Module(root), producer="MLIR\ud800", template=None)
+
+
+# -- edits re-read in place check what a full parse checks (the fuzzing's edit target) -------------------
+def _good_function_view() -> str:
+    """func_signature_mismatch.mlir with its signature fixed: a view without errors."""
+    text = _text("func_signature_mismatch.mlir").replace("(i32) -> ()", "(i64) -> ()")
+    assert not parse_module(text).errors
+    return text
+
+
+def _nested(depth: int) -> str:
+    return '    "t.r"() ({\n' * depth + "    }) : () -> ()\n" * depth
+
+
+@pytest.mark.parametrize("what, old, new", [
+    # the in-place read skipped the checks of `problems` (signatures, properties, nesting)
+    ("a signature the entry block disagrees with", "(i64) -> ()", "(i32) -> ()"),
+    ("a function without its function_type", "function_type = (i64) -> (), ", ""),
+    # and counted the nesting from the function, one level short of a full parse
+    ("regions nested past 512 levels", '    "func.return"', _nested(600) + '    "func.return"'),
+    ("regions nested 511 levels", '    "func.return"', _nested(511) + '    "func.return"'),
+])
+def test_an_edit_read_in_place_reports_what_a_full_parse_does(what: str, old: str, new: str) -> None:
+    from mlirbc.view.edits import parse_state, reparse_edit
+
+    base_text = _good_function_view()
+    base = parse_state(base_text, None)
+    assert base.module is not None
+    at = base_text.index(old)
+    text = base_text[:at] + new + base_text[at + len(old):]
+    spliced = reparse_edit(base, text, at, at + len(old), None)
+    full = parse_state(text, None)
+    assert spliced is not None and spliced.how == "spliced", what
+
+    def said(state: object) -> list[tuple[str, int, int]]:
+        return [(d.message, d.span.start, d.span.end) for d in state.diagnostics]  # type: ignore[attr-defined]
+
+    assert said(spliced) == said(full), what
+    assert (spliced.module is None) == (full.module is None), what
+    if "511" not in what:
+        assert full.errors and spliced.module is None, what
 
 
 # -- every regression input that decodes survives the whole cycle ----------------------------------

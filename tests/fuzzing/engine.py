@@ -36,9 +36,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-TARGETS = ("reader", "text", "cycle", "server")
+TARGETS = ("reader", "text", "edit", "cycle", "server")
 SLOW_SECONDS = 2.0
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "server": 1 << 18}
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 32768, "server": 1 << 18}
 """Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
 MEMORY_LIMIT = 6 << 30
 
@@ -102,7 +102,7 @@ def _seed_inputs(target: str) -> list[bytes]:
 
     if target in ("reader", "cycle"):
         return [p.read_bytes() for p in seeds.bytecode_seeds()]
-    if target == "text":
+    if target in ("text", "edit"):
         return [encode_text(t) for t in seeds.text_seeds()]
     return seeds.server_seeds()
 
@@ -132,7 +132,7 @@ def _mutators(target: str, seeds: list[bytes], stats: Stats) -> tuple[Any, Any]:
             return out[:max_size]
 
         return mutate, cross
-    if target == "text":
+    if target in ("text", "edit"):
         tm = TextMutator([decode_text(s) for s in seeds])
 
         def mutate_text(data: bytes, max_size: int, seed: int) -> bytes:
@@ -221,6 +221,7 @@ def main(argv: list[str] | None = None) -> None:
             import mlirbc.bytecode.reader  # noqa: F401
             import mlirbc.bytecode.writer  # noqa: F401
             import mlirbc.lsp.server  # noqa: F401
+            import mlirbc.view.edits  # noqa: F401
             import mlirbc.view.parser  # noqa: F401
             import mlirbc.view.printer  # noqa: F401
     from .targets import Finding

@@ -7,6 +7,10 @@
   the parser accepted, and the reader what the writer wrote.
 * `text`: a text view -> `parse_module` -> `write_bytecode` -> read.  Every diagnostic lies inside the text;
   what parses writes (unless it holds fallback parts, which need their original file) and reads back.
+* `edit`: a text view -> full parse (the last good state) -> a few edits inside its top-level ops, made by
+  the text mutator, each read by `reparse_edit` (one op re-read in place, as the server does while the user
+  types) and by a full parse.  Both must give the same diagnostics, source map and module (printed and
+  written); chained edits start from the last good state, spliced or not.
 * `server`: one JSON-RPC message body -> the server's protocol layer.  Every request is answered exactly
   once, never with a traceback or an internal error.
 
@@ -128,6 +132,142 @@ def text(data: bytes) -> str:
     if m2.error is not None:
         raise Finding(f"the reader stops part-way in what the writer wrote from text: {m2.error}")
     return "encoded"
+
+
+# -- edit ---------------------------------------------------------------------------------------------
+def _diags(state: Any) -> list[tuple[object, ...]]:
+    return [(d.message, d.severity, d.span.start, d.span.end, d.span.start_line, d.span.start_col,
+             d.span.end_line, d.span.end_col) for d in state.diagnostics]
+
+
+def _shape(m: Any) -> tuple[object, ...]:
+    ops = [(s.start, s.end, m.op_name_span(op)) for op, s in m.ops()]
+    occ = [(o.start, o.end, o.is_def, o.is_block, o.target is None)
+           for o in m.occurrences_in(0, len(m.text))]
+    return ops, occ, [(p.kind, p.start, p.end) for p in m.parts()]
+
+
+def _encoded(module: Module) -> str:
+    from mlirbc.view.edits import writing
+
+    try:
+        with writing(module):
+            return write_bytecode(module, template=None).hex()
+    except EncodeError as exc:
+        return f"EncodeError: {exc}"
+
+
+def _same_as_full_parse(inc: Any, full: Any, what: str) -> None:
+    if _diags(inc) != _diags(full):
+        a, b = _diags(inc), _diags(full)
+        i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+        raise Finding(f"{what}: diagnostics differ from a full parse's at #{i}: "
+                      f"{a[i] if i < len(a) else '<none>'!r} vs {b[i] if i < len(b) else '<none>'!r}"[:400])
+    if _shape(inc.map) != _shape(full.map):
+        raise Finding(f"{what}: the source map differs from a full parse's")
+    if (inc.module is None) != (full.module is None):
+        raise Finding(f"{what}: a module on one side only (spliced: {inc.module is not None})")
+    if inc.module is not None and full.module is not None:
+        if print_module(inc.module).text != print_module(full.module).text:
+            raise Finding(f"{what}: the spliced module prints differently from a full parse's")
+        if _encoded(inc.module) != _encoded(full.module):
+            raise Finding(f"{what}: the spliced module writes differently from a full parse's")
+
+
+EDITS_PER_INPUT = 3
+_BASES: dict[str, Any] = {}
+"""The seed views that parse without errors, read once: the good texts a user edits."""
+
+
+def _bases() -> dict[str, Any]:
+    if not _BASES:
+        from mlirbc.view.edits import parse_state
+
+        from . import seeds
+
+        for t in seeds.text_seeds():
+            state = parse_state(t, None)
+            if state.module is not None:
+                _BASES[t] = state
+    return _BASES
+
+
+def _common(a: str, b: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix of `a` and `b`: the
+    dirty range the server keeps between the last good text and the current one."""
+    n = min(len(a), len(b))
+    lo, hi = 0, n
+    while lo < hi:  # (slice comparisons run in C: a binary search beats a loop over characters)
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, n - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid:] == b[len(b) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+def _check_edit(good: Any, new: str, full: Any, what: str) -> Any:
+    """Read `new` from the good state as the server does: the state re-read in place (which must match
+    the full parse `full`), or None when only a full parse can read it."""
+    from mlirbc.view.edits import reparse_edit
+
+    prefix, tail = _common(good.text, new)
+    inc = reparse_edit(good, new, prefix, len(good.text) - tail, None)
+    if inc is not None:
+        _same_as_full_parse(inc, full, f"{what} at {prefix}..{len(good.text) - tail}")
+    return inc
+
+
+def edit(data: bytes) -> str:
+    """The input is the text a user has now.  (1) It was typed into the seed view nearest to it (the
+    longest common prefix and suffix): read it from that view's state as the server would.  (2) When it
+    parses, a few more edits inside its top-level ops, made by the text mutator as a function of the
+    input (so that runs repeat), each read from the last good state; the text drifts through states with
+    errors, as a user's does."""
+    import random
+    import zlib
+
+    from mlirbc.view.edits import parse_state
+
+    from .text_mutator import TextMutator
+
+    source = decode_text(data)
+    full = parse_state(source, None)
+    bases = _bases()
+    spliced = 0
+    if bases:
+        nearest = max(bases, key=lambda t: sum(_common(t, source)))
+        if nearest != source:
+            spliced += _check_edit(bases[nearest], source, full, "typed into a seed view") is not None
+    if full.module is None:
+        return "spliced-rejected" if spliced else "rejected"
+    rng = random.Random(zlib.crc32(data))
+    mutator = TextMutator([source])
+    good = current = full
+    text = source
+    for k in range(EDITS_PER_INPUT):
+        tops = list(current.map.top_level())
+        if not tops:
+            break
+        _, span = rng.choice(tops)
+        piece, kind = mutator.mutate(text[span.start:span.end], rng)
+        new = text[:span.start] + piece + text[span.end:]
+        after = parse_state(new, None)
+        inc = _check_edit(good, new, after, f"edit {k + 1} ({kind})")
+        spliced += inc is not None
+        # the server keeps the spliced state: the next edit splices into a spliced map
+        current, text = (inc if inc is not None else after), new
+        if current.module is not None:
+            good = current
+    return "spliced" if spliced else "full-parse-only"
 
 
 # -- server -------------------------------------------------------------------------------------------
