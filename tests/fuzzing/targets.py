@@ -147,17 +147,21 @@ def _shape(m: Any) -> tuple[object, ...]:
     return ops, occ, [(p.kind, p.start, p.end) for p in m.parts()]
 
 
-def _encoded(module: Module) -> str:
-    from mlirbc.view.edits import writing
+def _encoded(module: Module, template: Module | None) -> str:
+    """The bytes a save writes (as the server's: the template's own unchanged ops copied from its
+    bytes), or the writer's refusal."""
+    from mlirbc.bytecode.writer import encode_bytecode
+    from mlirbc.view.edits import unchanged_ops, writing
 
     try:
         with writing(module):
-            return write_bytecode(module, template=None).hex()
+            return encode_bytecode(module, template=template,
+                                   unchanged=unchanged_ops(module, template)).hex()
     except EncodeError as exc:
         return f"EncodeError: {exc}"
 
 
-def _same_as_full_parse(inc: Any, full: Any, what: str) -> None:
+def _same_as_full_parse(inc: Any, full: Any, what: str, template: Module | None) -> None:
     if _diags(inc) != _diags(full):
         a, b = _diags(inc), _diags(full)
         i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
@@ -170,25 +174,36 @@ def _same_as_full_parse(inc: Any, full: Any, what: str) -> None:
     if inc.module is not None and full.module is not None:
         if print_module(inc.module).text != print_module(full.module).text:
             raise Finding(f"{what}: the spliced module prints differently from a full parse's")
-        if _encoded(inc.module) != _encoded(full.module):
+        if _encoded(inc.module, template) != _encoded(full.module, template):
             raise Finding(f"{what}: the spliced module writes differently from a full parse's")
 
 
 EDITS_PER_INPUT = 3
-_BASES: dict[str, Any] = {}
-"""The seed views that parse without errors, read once: the good texts a user edits."""
+_BASES: dict[str, tuple[Any, Module | None]] = {}
+"""The good texts a user edits: the views of the seed files (state as printed, and the module read as
+the template, as the server has them) and the text seeds that parse without errors."""
 
 
-def _bases() -> dict[str, Any]:
+def _bases() -> dict[str, tuple[Any, Module | None]]:
     if not _BASES:
-        from mlirbc.view.edits import parse_state
+        from mlirbc.view.edits import parse_state, printed_state
 
         from . import seeds
 
+        for p in seeds.bytecode_seeds():
+            try:
+                m = read_bytecode(p.read_bytes())
+            except DecodeError:
+                continue  # (regression inputs)
+            if m.error is None:
+                printed = print_module(m)
+                if len(printed.text) <= 8000:
+                    _BASES[printed.text] = (printed_state(m, printed), m)
         for t in seeds.text_seeds():
-            state = parse_state(t, None)
-            if state.module is not None:
-                _BASES[t] = state
+            if t not in _BASES:
+                state = parse_state(t, None)
+                if state.module is not None:
+                    _BASES[t] = (state, None)
     return _BASES
 
 
@@ -214,24 +229,24 @@ def _common(a: str, b: str) -> tuple[int, int]:
     return prefix, lo
 
 
-def _check_edit(good: Any, new: str, full: Any, what: str) -> Any:
+def _check_edit(good: Any, new: str, full: Any, what: str, template: Module | None) -> Any:
     """Read `new` from the good state as the server does: the state re-read in place (which must match
     the full parse `full`), or None when only a full parse can read it."""
     from mlirbc.view.edits import reparse_edit
 
     prefix, tail = _common(good.text, new)
-    inc = reparse_edit(good, new, prefix, len(good.text) - tail, None)
+    inc = reparse_edit(good, new, prefix, len(good.text) - tail, template)
     if inc is not None:
-        _same_as_full_parse(inc, full, f"{what} at {prefix}..{len(good.text) - tail}")
+        _same_as_full_parse(inc, full, f"{what} at {prefix}..{len(good.text) - tail}", template)
     return inc
 
 
 def edit(data: bytes) -> str:
     """The input is the text a user has now.  (1) It was typed into the seed view nearest to it (the
-    longest common prefix and suffix): read it from that view's state as the server would.  (2) When it
-    parses, a few more edits inside its top-level ops, made by the text mutator as a function of the
-    input (so that runs repeat), each read from the last good state; the text drifts through states with
-    errors, as a user's does."""
+    longest common prefix and suffix), with that seed's file as the template: read it from that view's
+    state as the server would.  (2) When it parses, a few more edits inside its top-level ops, made by the
+    text mutator as a function of the input (so that runs repeat), each read from the last good state;
+    the text drifts through states with errors, as a user's does."""
     import random
     import zlib
 
@@ -240,13 +255,17 @@ def edit(data: bytes) -> str:
     from .text_mutator import TextMutator
 
     source = decode_text(data)
-    full = parse_state(source, None)
     bases = _bases()
+    template: Module | None = None
     spliced = 0
     if bases:
         nearest = max(bases, key=lambda t: sum(_common(t, source)))
+        state, template = bases[nearest]
+        full = parse_state(source, template)
         if nearest != source:
-            spliced += _check_edit(bases[nearest], source, full, "typed into a seed view") is not None
+            spliced += _check_edit(state, source, full, "typed into a seed view", template) is not None
+    else:
+        full = parse_state(source, None)
     if full.module is None:
         return "spliced-rejected" if spliced else "rejected"
     rng = random.Random(zlib.crc32(data))
@@ -260,8 +279,8 @@ def edit(data: bytes) -> str:
         _, span = rng.choice(tops)
         piece, kind = mutator.mutate(text[span.start:span.end], rng)
         new = text[:span.start] + piece + text[span.end:]
-        after = parse_state(new, None)
-        inc = _check_edit(good, new, after, f"edit {k + 1} ({kind})")
+        after = parse_state(new, template)
+        inc = _check_edit(good, new, after, f"edit {k + 1} ({kind})", template)
         spliced += inc is not None
         # the server keeps the spliced state: the next edit splices into a spliced map
         current, text = (inc if inc is not None else after), new
