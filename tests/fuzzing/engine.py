@@ -38,7 +38,7 @@ from typing import Any
 
 TARGETS = ("reader", "text", "edit", "cycle", "server")
 SLOW_SECONDS = 2.0
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 32768, "server": 1 << 18}
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 16384, "server": 1 << 18}
 """Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
 MEMORY_LIMIT = 6 << 30
 

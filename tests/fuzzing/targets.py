@@ -178,7 +178,7 @@ def _same_as_full_parse(inc: Any, full: Any, what: str, template: Module | None)
             raise Finding(f"{what}: the spliced module writes differently from a full parse's")
 
 
-EDITS_PER_INPUT = 3
+EDITS_PER_INPUT = 2
 _BASES: dict[str, tuple[Any, Module | None]] = {}
 """The good texts a user edits: the views of the seed files (state as printed, and the module read as
 the template, as the server has them) and the text seeds that parse without errors."""
