@@ -33,10 +33,10 @@ sys.path.insert(0, str(HERE))
 
 from common import CORPUS, REPO, mlir_opt  # noqa: E402
 
-from mlirbc.bytecode.reader import read_bytecode  # noqa: E402
+from mlirbc.bytecode.reader import decode_bytecode  # noqa: E402
 from mlirbc.graph.builder import build_graph  # noqa: E402
 from mlirbc.graph.scope import functions  # noqa: E402
-from mlirbc.graph.source import PrintSourceMap  # noqa: E402
+from mlirbc.graph.source import ViewSourceMap  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
 
 DEFAULT = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
@@ -67,7 +67,7 @@ def _timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
 
 def largest_function(path: Path) -> tuple[Any, Any, Any, int, int]:
     """(module, printed view, the function op, its index in the function list, its op count)."""
-    module = read_bytecode(path.read_bytes())
+    module = decode_bytecode(path.read_bytes())
     assert module.root is not None
     printed = print_module(module)
     best, best_i, best_n = None, -1, -1
@@ -221,7 +221,7 @@ def main() -> int:
     args = ap.parse_args()
     path = Path(args.file)
     if args.webview_only:
-        module = read_bytecode(path.read_bytes())
+        module = decode_bytecode(path.read_bytes())
         assert module.root is not None
         sizes = [(sum(1 for _ in f.op.walk()), i) for i, f in enumerate(functions(module.root))]
         n, fn_index = max(sizes)
@@ -230,8 +230,9 @@ def main() -> int:
     t0 = time.perf_counter()
     module, printed, fn, fn_index, n = largest_function(path)
     t_load = time.perf_counter() - t0
-    source = PrintSourceMap(printed)
-    rows: list[Row] = [("decode + print (not part of a graph request)", f"{len(printed.ops)} ops",
+    source = ViewSourceMap(printed.map, printed.text)
+    n_ops = sum(1 for _ in printed.map.ops())
+    rows: list[Row] = [("decode + print (not part of a graph request)", f"{n_ops} ops",
                         _ms([t_load]))]
     times, g = _timed(lambda: build_graph(fn, source), args.repeat)
     rows.append((f"builder: largest function (#{fn_index})", f"{n} ops, {len(g['edges'])} edges",

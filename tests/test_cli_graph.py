@@ -102,6 +102,11 @@ def test_elided_values_are_marked() -> None:
     jsonschema.validate(g, SCHEMA)
     marked = [n["name"] for n in g["nodes"] if n.get("elided")]
     assert marked and all(n == "vhlo.dot_general_v2" for n in marked)
+    # With the StableHLO models on, `#vhlo.tensor_v1` values over 8 bytes are elided (here the
+    # broadcast dimensions; the dot's properties are decoded, nothing opaque is left).
+    on = json.loads(run(str(JAX), "--format", "json", "--elide-larger-than", "8").stdout)
+    marked = {n["name"] for n in on["nodes"] if n.get("elided")}
+    assert marked == {"vhlo.broadcast_in_dim_v1"}, marked
 
 
 def test_pages_of_a_large_module() -> None:

@@ -264,7 +264,7 @@ def test_paging_covers_every_op_once() -> None:
 
 
 def test_parsed_text_gives_the_same_graph() -> None:
-    """A view read back by the parser (ParseSourceMap) names and places everything as printed."""
+    """A view read back by the parser (its source map) names and places everything as printed."""
     for path in (JAX, CF, WHILE):
         m, printed = load(path)
         assert m.root is not None

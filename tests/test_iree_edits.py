@@ -2,7 +2,8 @@
 
 Each edit is made on the view as a user would (didChange), saved with `mlirbc/save`, and the saved file
 must be what iree-opt reads and prints as its own print of the original file with exactly that change:
-rename a `util.global` (its symbol and every reference), change a constant, delete an op.
+rename a `util.global` (its symbol and every reference), change a constant, delete an op, change a field of
+MLIR 24's llvm debug info.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ EDITS: list[tuple[str, str, Edit]] = [
     ("mlp2.vm.mlirbc", "delete an op", _delete_op),
     ("transformer_block.vm.mlirbc", "change a constant in a vm module", lambda t: t.replace(
         '"vm.const.i32"() <{value = 14 : i32}>', '"vm.const.i32"() <{value = 15 : i32}>', 1)),
+    ("rnn_scan_while.executable-targets.mlirbc", "change an llvm debug-info field (MLIR 24 encoding)",
+     lambda t: t.replace('name = "main_dispatch_0_vecmat_32x32_f32"', 'name = "renamed_dispatch"')),
 ]
 
 

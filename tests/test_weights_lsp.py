@@ -45,7 +45,16 @@ THRESHOLD = 8
 
 @pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # The StableHLO models off: the JAX exports' weights are then the fallback payloads this elides.
+    # Default models: a JAX export's weights are VHLO tensor constants, elided as such.
+    await start(lsp_client, {"view": {"elideLargerThan": THRESHOLD},
+                             "limits": {"decodeTimeoutSeconds": 600}})
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def no_vhlo(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    # The StableHLO models off: the JAX exports' weights are then fallback payloads, elided as those.
     await start(lsp_client, {"view": {"elideLargerThan": THRESHOLD},
                              "limits": {"decodeTimeoutSeconds": 600},
                              "models": {"disabled": ["vhlo"]}})
@@ -68,12 +77,23 @@ process, through the same parser and writer)."""
 async def test_every_elided_value_saves_back_after_an_edit(client: LanguageClient, folder: str) -> None:
     """Every small corpus file (one version of each), viewed with values over 8 bytes elided, with a line
     added elsewhere: the server parses and encodes the edited view, and the bytes are the original's."""
+    await _sweep(client, folder)
+
+
+@pytest.mark.parametrize("folder", ["jax"])
+async def test_fallback_payloads_of_vhlo_save_back_after_an_edit(no_vhlo: LanguageClient, folder: str
+                                                                 ) -> None:
+    """The same with the StableHLO models off: VHLO's weights are then opaque fallback payloads."""
+    await _sweep(no_vhlo, folder, "mlirbc.properties = \"mlirbc.elided.")
+
+
+async def _sweep(client: LanguageClient, folder: str, form: str = "mlirbc.elided") -> None:
     failures = []
     elided = 0
     for rel in [p for p in SMALL if p.split("/")[0] == folder]:
         path = CORPUS / rel
         text = await convert_from(client, path.as_uri())
-        elided += text.count("mlirbc.elided")
+        elided += text.count(form)
         uri = view_uri(path, "mlir.bytecode-mlir")
         open_view(client, uri, text)
         change(client, uri, 2, [insert(1, 0, "// an edit elsewhere\n")])
@@ -217,3 +237,50 @@ async def test_hover_statistics_full_text_and_export(client: LanguageClient, tmp
     data = out.read_bytes()
     n = struct.unpack("<H", data[8:10])[0]
     assert data[10 + n:] == bytes(v.data)
+
+
+JAX_CONST = CORPUS / "jax" / "mlp2_const.mlirbc"
+
+
+async def test_jax_export_weights_hover_export_and_save(client: LanguageClient, tmp_path: Path) -> None:
+    """A JAX export's weights (`#vhlo.tensor_v1` constants): elided in the view, hover with statistics,
+    `mlirbc/valueText` and `mlirbc/exportValue` read the tensor, a save after an edit elsewhere gives
+    the original bytes, and jaxlib reads the saved file."""
+    path = tmp_path / "mlp2_const.mlirbc"
+    path.write_bytes(JAX_CONST.read_bytes())
+    raw = path.read_bytes()
+    uri, text = await _open(client, path)
+    key = "#vhlo.tensor_v1<dense_resource<mlirbc.elided.802816."
+    assert key in text and len(text) < len(raw) // 10
+    from mlirbc.bytecode.reader import decode_bytecode
+    from mlirbc.syntax.elision import module_values, payload_size
+
+    m = decode_bytecode(raw)
+    (v,) = [v for v in module_values(m) if type(v).__name__ == "StructuredAttr" and payload_size(v) == 802816]
+    data = bytes(v.fields[1])  # type: ignore[attr-defined]
+    vals = struct.unpack(f"<{len(data) // 4}f", data)
+    pos = find(text, "mlirbc.elided.802816.")
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=pos))
+    shown = hover_text(hover)
+    assert "tensor<784x256xf32>" in shown and "802,816 bytes" in shown and "200,704 elements" in shown
+    mean = math.fsum(vals) / len(vals)
+    for number in (min(vals), max(vals), mean):
+        assert format(number, ".7g") in shown, (number, shown)
+
+    position = {"line": pos.line, "character": pos.character}
+    res = await request(client, "mlirbc/valueText", {"uri": uri, "position": position, "maxLines": 3})
+    assert res["totalLines"] > 3 and not res["done"] and "tensor<784x256xf32>" in res["header"]
+    out = tmp_path / "w.npy"
+    res = await request(client, "mlirbc/exportValue", {"uri": uri, "position": position, "path": str(out)})
+    assert res["shape"] == [784, 256] and res["descr"] == "<f4"
+    npy = out.read_bytes()
+    assert npy[10 + struct.unpack("<H", npy[8:10])[0]:] == data
+
+    change(client, uri, 2, [insert(1, 0, "// an edit elsewhere\n")])
+    res = await _save(client, uri)
+    assert path.read_bytes() == raw
+    import stablehlo_oracle
+
+    if stablehlo_oracle.available():
+        assert "stablehlo.constant" in stablehlo_oracle.deserialize(path.read_bytes())

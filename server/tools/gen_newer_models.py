@@ -4,9 +4,12 @@ The MLIR 24 overlay (`server/mlirbc/models/data_mlir24/`: the ops whose layouts 
 rest coming from `models/data/`) and IREE's dialects (`server/mlirbc/models/iree/data/`) from `llvm-tblgen
 --dump-json` files (default: `../shared/ods/newer/`) checked against, and where they disagree replaced by, the
 op bindings of an installed `iree-base-compiler` (see `newer_models.py`, `op_bindings.py`).  Same file
-format as `gen_ods_models.py` writes.
+format as `gen_ods_models.py` writes.  The MLIR 24 `llvm` bytecode DSL and its syntax data
+(`data_mlir24/dsl/`) from the inferred DSL JSON (`--mlir24-dsl`) and that wheel's `iree-opt` (see
+`newer_llvm_dsl.py`).
 
-    python server/tools/gen_newer_models.py [--mlir24-ods DIR] [--iree-ods DIR] [--bindings DIR] [--check]
+    python server/tools/gen_newer_models.py [--mlir24-ods DIR] [--iree-ods DIR] [--mlir24-dsl FILE]
+                                            [--bindings DIR] [--check]
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ def index_json(index: dict[str, Any]) -> bytes:
     return (json.dumps(index, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
 
-def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path,
-                  bindings_dir: Path) -> dict[Path, dict[str, bytes]]:
+def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path, bindings_dir: Path,
+                  mlir24_dsl: Path) -> dict[Path, dict[str, bytes]]:
     """The MLIR 24 overlay and the IREE plugin data (see `newer_models.py`)."""
+    from newer_llvm_dsl import mlir24_llvm_files
     from newer_models import dialect_files, plan, read_data_dir, read_json_dir
     from op_bindings import load_bindings
 
@@ -41,6 +45,11 @@ def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path,
                        ("op bindings", bindings_dir)):
         if not path.is_dir():
             raise SystemExit(f"{what} not found: {path}")
+    if not mlir24_dsl.is_file():
+        raise SystemExit(f"MLIR 24 DSL JSON not found: {mlir24_dsl}")
+    iree_opt = bindings_dir.parent / "_mlir_libs" / "iree-opt"
+    if not iree_opt.is_file():
+        raise SystemExit(f"iree-opt not found next to the bindings: {iree_opt}")
     base = read_data_dir(mlir22_dir)
     m24_ops, m24_docs, m24_files = read_json_dir(mlir24_ods)
     iree_ops, iree_docs, iree_files = read_json_dir(iree_ods)
@@ -63,6 +72,10 @@ def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path,
         }
         if name == "mlir24":
             index["base"] = "mlir22"
+            llvm = mlir24_llvm_files(mlir24_dsl, mlir22_dir / "dsl" / "llvm.json.gz",
+                                     mlir22_dir / "dsl" / "llvm_syntax.json.gz", iree_opt)
+            files_out.update(llvm)
+            index["source"]["llvm_dsl"] = [mlir24_dsl.name, "iree-opt (parameters of changed entries)"]
         files_out[CATALOG] = index_json(index)
         out[target] = files_out
         print(f"{name}: {len(ops)} ops in {len(entries)} dialects ({len(from_bindings)} laid out from the "
@@ -74,6 +87,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mlir24-ods", type=Path, default=NEWER_ODS / "upstream-mlir24-approx")
     ap.add_argument("--iree-ods", type=Path, default=NEWER_ODS / "iree-89ece87b-approx")
+    ap.add_argument("--mlir24-dsl", type=Path,
+                    default=NEWER_ODS / "dsl" / "mlir24inferred_LLVMDialectBytecode.json")
     ap.add_argument("--bindings", type=Path, default=None,
                     help="folder of _*_ops_gen.py files (default: the installed iree-base-compiler's)")
     ap.add_argument("--check", action="store_true", help="fail if the output would change")
@@ -84,12 +99,13 @@ def main() -> int:
     bindings = args.bindings or iree_dialects_dir()
     if bindings is None:
         raise SystemExit("op bindings not found: pip install iree-base-compiler==3.13.0, or --bindings")
-    outputs = newer_outputs(DEFAULT_OUT, args.mlir24_ods, args.iree_ods, bindings)
+    outputs = newer_outputs(DEFAULT_OUT, args.mlir24_ods, args.iree_ods, bindings, args.mlir24_dsl)
     if args.check:
         bad = []
         for out, files_out in outputs.items():
             stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]
-            extra = [p.name for p in out.glob("*.json.gz") if p.name not in files_out] if out.exists() else []
+            extra = ([p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")
+                      if p.relative_to(out).as_posix() not in files_out] if out.exists() else [])
             bad += [str(out / n) for n in sorted(stale + extra)]
         if bad:
             print(f"out of date: {bad}", file=sys.stderr)
@@ -98,10 +114,11 @@ def main() -> int:
         return 0
     for out, files_out in outputs.items():
         out.mkdir(parents=True, exist_ok=True)
-        for p in out.glob("*.json.gz"):
-            if p.name not in files_out:
+        for p in out.rglob("*.json.gz"):
+            if p.relative_to(out).as_posix() not in files_out:
                 p.unlink()
         for name, data in files_out.items():
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
             (out / name).write_bytes(data)
         print(f"{sum(len(b) for b in files_out.values())} bytes in {out}")
     return 0

@@ -159,8 +159,9 @@ prepare_workspace() {
     [[ -f "$src" ]] || { echo "corpus file not found: $src (set MLIRBC_CORPUS)"; return 1; }
     cp "$src" "$RUN/ws/"
     chmod u+w "$RUN/ws/$(basename "$src")"
-    # the driver computes cursor positions from the text view, as our CLI prints it
-    (cd "$REPO" && PYTHONPATH="$REPO/server" "$PY" -m mlirbc.cli decode "$src" -o "$RUN/$(basename "$src").view.txt")
+    # the driver computes cursor positions from the text view, as our CLI prints it (with the settings below)
+    (cd "$REPO" && PYTHONPATH="$REPO/server" "$PY" -m mlirbc.cli decode "$src" --disable-model vhlo \
+      -o "$RUN/$(basename "$src").view.txt")
   done
   local cmd args
   if [[ -n "${MLIRBC_LSP:-}" ]]; then
@@ -189,6 +190,9 @@ settings = {
     "files.autoSave": "off",
     "editor.hover.delay": 150,
     "editor.minimap.enabled": False,
+    # The StableHLO models off: the JAX export stands for a file with fallback parts (hover on a
+    # fallback op, fallback nodes in the graph), as in the Python tests.
+    "mlirbc.models.disabled": ["vhlo"],
 }
 json.dump(settings, open(out, "w"), indent=2)
 PYEOF

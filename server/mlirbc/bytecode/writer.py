@@ -18,7 +18,7 @@ Errors in the IR (values out of scope, opaque parts that cannot be re-encoded, .
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection
+from collections.abc import Collection, Set
 from typing import Literal
 
 from ..errors import EncodeError
@@ -38,6 +38,7 @@ from .sections import SectionId, frame_section
 from .stream import ByteWriter
 from .strings import StringTable, encode_strings
 from .template import Template, template_of
+from .unused import STAND_IN, Unused, unused
 from .writable import problems as structural_problems
 
 DEFAULT_PRODUCER = "MLIR22.1.8"
@@ -132,6 +133,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         spans = src.isolated_sections
         reuse = {op: spans[op] for op in unchanged if op in spans}
     num.run(root, reuse)  # (checks the IR's shape, naming what is malformed)
+    # Weights the edit no longer uses (an op deleted, a value replaced by a literal) are left out.
+    drop = unused(src, tmpl, module) if src is not None and tmpl is not None else Unused()
     for problem in structural_problems(root, reg, version, module.dialects, first_only=True):
         raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
@@ -142,7 +145,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
             if g.is_dialect and g.name == "builtin":
                 referenced += [e.key for e in g.entries if e.kind == RESOURCE_BLOB and e.blob is None
                                and e.key not in num.resource_keys]
-    groups = plan_resources(module.resources, referenced, num.dialects, src is None)
+    groups = drop.resources(plan_resources(module.resources, referenced, num.dialects, src is None),
+                            num.resource_keys)
     for g in groups:
         if g.is_dialect:
             num.number_dialect(g.name)
@@ -188,8 +192,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     for kind in (ATTR, TYPE):
         entries = num.ordered[kind]
         seeded = num.seeded[kind]
-        pieces = [_template_entries(src, kind, entries[:seeded])] if src is not None and seeded \
-            else []
+        pieces = [_template_entries(src, kind, entries[:seeded], drop.entries[kind])] \
+            if src is not None and seeded else []
         new: list[tuple[int, bool, Encoding]] = []
         for e in entries[seeded if pieces else 0:]:
             if e.raw is not None:
@@ -247,8 +251,16 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     return output
 
 
-def _template_entries(src: Template, kind: int, seeded: list[Entry]) -> tuple[bytes, Chunks]:
-    """A template's own attribute or type entries, encoded once and kept in the template."""
+def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Set[int] = frozenset()
+                      ) -> tuple[bytes, Chunks]:
+    """A template's own attribute or type entries, encoded once and kept in the template; the entries
+    numbered in `dropped` (`unused.unused_entries`) are written as a stand-in (not kept)."""
+    if dropped:
+        fixed = src.attr_type_groups
+        return encode_entry_groups(
+            [(e.dialect, False, STAND_IN[kind]) if i in dropped else
+             (e.dialect, e.custom, e.raw if e.raw is not None else b"") for i, e in enumerate(seeded)],
+            fixed[kind] if fixed is not None else None)
     key = f"attrtypes.{kind}"
     cached = src.cache.get(key)
     if not isinstance(cached, tuple):

@@ -16,14 +16,18 @@ shaped type without knowing the dialect: see `StructuredAttr.payload`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 from .attributes import Attribute
+from .digest import LARGE, payload_key
 from .types import Type
 from .uniquer import unique
 
-FieldValue: TypeAlias = int | bool | bytes | str | None | Attribute | Type | tuple["FieldValue", ...]
-"""What a structured value's fields may hold (all hashable; attributes and types compare by identity)."""
+FieldValue: TypeAlias = (int | bool | bytes | memoryview | str | None | Attribute | Type
+                         | tuple["FieldValue", ...])
+"""What a structured value's fields may hold (all hashable; attributes and types compare by identity).
+A memoryview is a read-only view of a mapped file (a tensor's data, `digest.frozen`): values holding one
+are uniqued by a sampled key with content equality, never by hashing the whole payload."""
 
 
 class ValueKind(Protocol):
@@ -48,7 +52,7 @@ class DensePayload:
     """
 
     shaped_type: Type
-    data: bytes
+    data: bytes | memoryview
     field: int
     encoding: str = "raw"
     """How `data` stores booleans: `raw` (one byte per element or a splat), or `vhlo-bool` (VHLO's
@@ -62,6 +66,23 @@ class PayloadKind(Protocol):
     def payload(self, value: StructuredAttr) -> DensePayload | None: ...
 
 
+@runtime_checkable
+class ElidableKind(Protocol):
+    """A payload kind whose values a text view may elide (`syntax.elision`): `print_elided` is the value's
+    text with `elements` (an elements placeholder, `dense_resource<mlirbc.elided.SIZE.FP> : T` with T the
+    payload's shaped type) in place of its data; the kind's parser must take that text back, resolving
+    the placeholder with `syntax.elision.structured_scope` to the very value it stands for."""
+
+    def print_elided(self, value: StructuredAttr, elements: str) -> str: ...
+
+
+def _key_fields(fields: tuple[FieldValue, ...]) -> tuple[object, ...] | None:
+    """The uniquer key of fields holding a large payload (see `FieldValue`), None when none does."""
+    if not any(isinstance(f, bytes | memoryview) and len(f) >= LARGE for f in fields):
+        return None
+    return tuple(payload_key(f) if isinstance(f, bytes | memoryview) else f for f in fields)
+
+
 class StructuredAttr(Attribute):
     """A dialect attribute decoded into fields by the model `kind` (see module docstring)."""
 
@@ -71,7 +92,19 @@ class StructuredAttr(Attribute):
 
     @classmethod
     def get(cls, kind: ValueKind, fields: tuple[FieldValue, ...]) -> StructuredAttr:
-        return unique(cls, (kind, tuple(fields)))
+        both = (kind, tuple(fields))
+        return unique(cls, both, cls.key_fields(both))
+
+    @staticmethod
+    def key_fields(both: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """The uniquer key of (kind, fields): large payloads by a sampled key (see `FieldValue`)."""
+        key = _key_fields(both[1])
+        return None if key is None else (both[0], key)
+
+    def __reduce__(self) -> Any:
+        # Pickling (worker processes) copies a mapped payload into bytes; the other side re-interns.
+        fields = tuple(bytes(f) if isinstance(f, memoryview) else f for f in self.fields)
+        return (StructuredAttr.get, (self.kind, fields))
 
     @property
     def dialect(self) -> str:

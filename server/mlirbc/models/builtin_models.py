@@ -7,7 +7,9 @@
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
   producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
 * the dialects that declare their encodings in MLIR's bytecode DSL (`models/data/dsl/`, interpreted by
-  `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations).
+  `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations); for the `mlir24`
+  set, MLIR 24's `llvm` declaration (`models/data_mlir24/dsl/`: the inferred DSL, whose compile unit,
+  composite and derived types gained fields, with the syntax data for them learned from iree-opt).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def register_builtin_models(reg: Registry) -> None:
     # MLIR 22's declarations: files of a newer MLIR (IREE's MLIR24.0.0git) may encode these differently.
     register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN, up_to_mlir(22))
     register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))
+    register_lazy_kind_dialect(reg, "llvm", _llvm24, MLIR24_ORIGIN, up_to_mlir(24), model_set=MLIR24)
 
 
 def _tosa() -> KindDialect:
@@ -52,3 +55,11 @@ def _llvm() -> KindDialect:
 
     return dsl_dialect(load_records(DATA_DIR / "dsl" / "llvm.json.gz"), dialect="llvm", cpp_dialect="LLVM",
                        syntax=LlvmSyntax())
+
+
+def _llvm24() -> KindDialect:
+    from .dsl import dsl_dialect, load_records
+    from .llvm_syntax import LlvmSyntax
+
+    return dsl_dialect(load_records(MLIR24_DIR / "dsl" / "llvm.json.gz"), dialect="llvm", cpp_dialect="LLVM",
+                       syntax=LlvmSyntax(MLIR24_DIR / "dsl" / "llvm_syntax.json.gz"))

@@ -225,14 +225,14 @@ class LazyKindDialect:
 
 
 def register_lazy_kind_dialect(registry: Registry, dialect: str, build: Callable[[], KindDialect],
-                               origin: str, producers: Callable[[str], bool] | None = None
-                               ) -> LazyKindDialect:
+                               origin: str, producers: Callable[[str], bool] | None = None,
+                               model_set: str | None = None) -> LazyKindDialect:
     """Register a kind dialect that is built the first time it is used; `producers` says which producers'
-    files it reads (a model set keyed by producer, e.g. `api.up_to_mlir(22)`)."""
+    files it reads (e.g. `api.up_to_mlir(22)`), `model_set` for which set only (default: every set)."""
     lazy = LazyKindDialect(dialect, build, registry, producers)
-    registry.register_attr_codec(lazy, origin)
-    registry.register_type_codec(lazy, origin)
-    registry.register_syntax(dialect, lazy, origin)
+    registry.register_attr_codec(lazy, origin, model_set=model_set)
+    registry.register_type_codec(lazy, origin, model_set=model_set)
+    registry.register_syntax(dialect, lazy, origin, model_set=model_set)
     return lazy
 
 

@@ -12,7 +12,14 @@ parameters in order, how each prints and when it is left out), the LLVM enums, a
   `enum` (`Full`), `bitenum` (`Vector`, `"Definition|Optimized"`);
 * `attr` any attribute, printed in full (`#llvm.di_file<...>` behind an interface, `"name"`, `4 : i64`);
 * `stripped` an LLVM attribute of a known class, printed without its `#llvm.mnemonic` (`<"a.c" in "/d">`);
-* `array` of either, comma-separated.
+* `array` of either, comma-separated;
+* `unwrapped` (`X:p`) an attribute `#llvm.X<p = WORD>` printed as the bare `WORD` (MLIR 24's compile unit
+  prints `sourceLanguage = DW_LANG_C` for its `#llvm.di_source_language_name<language = DW_LANG_C>`), any
+  other value of the attribute in full.
+
+A parameter names its stored field (or the field a computed member is made from) unless its spec says
+which (a fifth element: MLIR 24's `sourceLanguage` is kept in `sourceLanguageName`).  The `mlir24` model set
+has its own data (`models/data_mlir24/dsl/llvm_syntax.json.gz`, made by `gen_newer_models.py`).
 
 A parameter is left out when it holds its default (`omit`: `zero` for DWARF parameters defaulting to 0,
 `default` for optional parameters: absent, 0 or false as the stored field says), as mlir-opt does.  Whatever
@@ -24,7 +31,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..ir.attributes import Attribute, DialectAttr
@@ -45,8 +54,8 @@ class _Unprintable(Exception):
 
 
 @cache
-def syntax_data() -> dict[str, Any]:
-    with gzip.open(SYNTAX_DATA, "rt", encoding="utf-8") as f:
+def syntax_data(path: Path = SYNTAX_DATA) -> dict[str, Any]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
         data: dict[str, Any] = json.load(f)
     return data
 
@@ -57,7 +66,7 @@ class _Param:
     __slots__ = ("name", "kind", "arg", "omit", "index", "codec")
 
     def __init__(self, spec: list[str], index: int, codec: str) -> None:
-        self.name, self.kind, self.arg, self.omit = spec
+        self.name, self.kind, self.arg, self.omit = spec[:4]
         self.index = index
         """The stored field holding it (-1: the bytecode does not store it; it must hold its default)."""
         self.codec = codec
@@ -80,7 +89,8 @@ class _Attr:
         self.params: list[_Param] = []
         used: set[int] = set()
         for p in spec["params"]:
-            hit = stored.get(p[0]) or stored.get(locals_.get(p[0], ""))
+            field_name = p[4] if len(p) > 4 else p[0]
+            hit = stored.get(field_name) or stored.get(locals_.get(field_name, ""))
             if hit is None:
                 self.params.append(_Param(p, -1, ""))
                 continue
@@ -94,9 +104,10 @@ class _Attr:
 class LlvmSyntax:
     """The `DslSyntax` hook of the llvm dialect (see module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, data: Path = SYNTAX_DATA) -> None:
         # The data is read on first use: building a registry must stay cheap (and work while the
         # generator is making that data).
+        self.data = data
         self._loaded = False
         self.enums: dict[str, dict[str, Any]] = {}
         self.dwarf: dict[str, dict[str, str]] = {}
@@ -108,7 +119,7 @@ class LlvmSyntax:
     def _load(self) -> None:
         if self._loaded:
             return
-        data = syntax_data()
+        data = syntax_data(self.data)
         self.enums = data["enums"]
         self.dwarf = data["dwarf"]
         for table, names in self.dwarf.items():
@@ -148,7 +159,7 @@ class LlvmSyntax:
     # -- printing ----------------------------------------------------------------------------------
     def print_value(self, value: StructuredAttr | StructuredType) -> str | None:
         if not isinstance(value, StructuredAttr) or not isinstance(value.kind, DslKind) or \
-                not SYNTAX_DATA.exists():
+                not self.data.exists():
             return None
         a = self._attr(value.kind)
         if a is None or not a.complete or a.format == "elem":
@@ -249,6 +260,14 @@ class LlvmSyntax:
             return print_attribute(v)
         if kind == "stripped":
             return self._stripped(arg, v)
+        if kind == "unwrapped":
+            if not isinstance(v, Attribute):
+                raise _Unprintable
+            text = print_attribute(v)
+            mnemonic, _, inner = arg.partition(":")
+            head = f"#llvm.{mnemonic}<{inner} = "
+            word = text[len(head):-1] if text.startswith(head) and text.endswith(">") else ""
+            return word if _BARE_WORD.fullmatch(word) else text
         if kind == "array":
             if not isinstance(v, tuple) or not v:
                 raise _Unprintable
@@ -303,7 +322,7 @@ class LlvmSyntax:
 
     # -- parsing -----------------------------------------------------------------------------------
     def parse(self, p: Parser, ident: str, is_type: bool, dsl: DslDialect) -> Attribute | Type | None:
-        if is_type or not ident.startswith("llvm.") or not SYNTAX_DATA.exists():
+        if is_type or not ident.startswith("llvm.") or not self.data.exists():
             return None
         a = self._by(dsl, ident[len("llvm."):])
         if a is None or not a.complete or a.format == "elem" or p.peek().kind != "<":
@@ -405,6 +424,13 @@ class LlvmSyntax:
             return p.parse_attribute()
         if kind == "stripped":
             return self._parse_stripped(p, arg, dsl)
+        if kind == "unwrapped":
+            word = p.peek()
+            if word.kind == BARE and _BARE_WORD.fullmatch(word.text):
+                p.advance()
+                mnemonic, _, inner = arg.partition(":")
+                return DialectAttr.get("llvm", f"#llvm.{mnemonic}<{inner} = {word.text}>")
+            return p.parse_attribute()
         if kind == "array":
             inner, _, mnemonic = arg.partition(":")
             items: list[FieldValue] = []
@@ -435,6 +461,10 @@ class LlvmSyntax:
                 raise p.error(f"unknown {name} value '{part.strip()}'")
             value |= match[0]
         return value
+
+
+_BARE_WORD = re.compile(r"[A-Za-z_][\w$.]*")
+"""A keyword the text can hold bare (`DW_LANG_C`)."""
 
 
 def _default(op: str, name: str) -> FieldValue:

@@ -267,10 +267,11 @@ class Registry:
         return self._put(self._type_codecs, Registration(Kind.TYPE_CODEC, codec.dialect, codec, origin,
                                                          model_set=model_set))
 
-    def register_syntax(self, dialect: str, syntax: DialectSyntax, origin: str
-                        ) -> Registration[DialectSyntax]:
+    def register_syntax(self, dialect: str, syntax: DialectSyntax, origin: str,
+                        model_set: str | None = None) -> Registration[DialectSyntax]:
         """How the text parser reads `#dialect...`/`!dialect...` (structured values, `models.kinds`)."""
-        return self._put(self._syntaxes, Registration(Kind.SYNTAX, dialect, syntax, origin))
+        return self._put(self._syntaxes, Registration(Kind.SYNTAX, dialect, syntax, origin,
+                                                      model_set=model_set))
 
     def register_attr_kind(self, kind: KindModel, origin: str) -> Registration[KindModel]:
         """Replace one attribute kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""

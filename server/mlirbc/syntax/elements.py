@@ -26,6 +26,7 @@ from ..ir.attributes import (
     DenseStringElementsAttr,
 )
 from ..ir.digest import Bytes
+from ..ir.structured import StructuredAttr
 from ..ir.types import ComplexType, FloatType, IndexType, IntegerType, Type
 from .attr_printer import dense_is_splat, num_elements, print_type, quote_bytes, static_shape
 from .floats import INF, NAN, SEMANTICS, ZERO, decode_float, float_hex
@@ -255,6 +256,14 @@ def elements_of(value: object, type_hint: Type | None = None) -> Elements | None
         adapted = adapter(value)
         if adapted is not None:
             value, type_hint = adapted
+    if isinstance(value, StructuredAttr):  # a dialect's tensor constant (`#vhlo.tensor_v1`): its data
+        try:
+            payload = value.payload()
+        except Exception:  # a model that cannot describe this value's data
+            payload = None
+        if payload is None:
+            return None
+        return _shaped(payload.shaped_type, payload.data)
     if isinstance(value, DenseStringElementsAttr):
         shape = static_shape(value.type) or (len(value.strings),)
         count = num_elements(shape)

@@ -19,12 +19,16 @@ mlir-opt sees an elements placeholder as a resource without data (what its own e
 as opaque attributes of the unregistered `mlirbc` dialect, strings as strings, and the blob line as a
 comment (so the resource has no data, again like upstream's elision).
 
-Models (the hook for a dialect's own tensor attributes, such as VHLO's `#vhlo.tensor_v1`): hold the
-tensor as a `DenseElementsAttr` in a slot of the attribute class (built from the entry reader's `blob()`,
-a view of the file), print it with `print_attribute` and parse it with the shared `Parser`'s
-`parse_attribute`: it is then elided, resolved (the resolver reaches it through the slots of the table
-entries), hovered and exported like any dense tensor, with no further code.  A model that keeps raw bytes
-instead can register `elements.register_elements_adapter` for hover and export.
+Models (the hook for a dialect's own tensor attributes) have two ways in.  A structured value
+(`ir.structured.StructuredAttr`, such as VHLO's `#vhlo.tensor_v1`) whose kind gives its `payload()` and
+implements `ElidableKind.print_elided` is an elements value here: printed as the kind's own text around an
+elements placeholder (`#vhlo.tensor_v1<dense_resource<mlirbc.elided.SIZE.FP> : tensor<4x4xf32>>`), the
+placeholder checked against the payload's shaped type, and resolved back to the very value when the kind's
+parser reads the placeholder inside `structured_scope` (anywhere else such a placeholder is refused: it
+stands for a value of that kind, not for a builtin tensor); hover and export read the payload.  Or a model
+holds the tensor as a `DenseElementsAttr` in a slot of its attribute class, printed with
+`print_attribute` and parsed with the shared `Parser`'s `parse_attribute`: then it is elided, resolved (the
+resolver reaches it through the slots of the table entries), hovered and exported like any dense tensor.
 
 Printing: `Elider` is the printer's hook (installed with `attr_printer.elision_scope`).  Parsing: a
 `Resolver` over the template module (the file the view was printed from) turns a placeholder back into the
@@ -34,6 +38,7 @@ that names no value of that file, or names one with another type, size or dialec
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import weakref
@@ -55,6 +60,7 @@ from ..ir.attributes import (
 from ..ir.digest import Bytes, full_digest, sampled_digest, sampled_parts_digest
 from ..ir.module import RESOURCE_BLOB, Module, ResourceEntry
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, Operation
+from ..ir.structured import DensePayload, ElidableKind, StructuredAttr
 from ..ir.types import FallbackType, NoneType, Type
 from .attr_printer import keyword_or_string, print_type, quote_bytes
 
@@ -121,11 +127,34 @@ _CATEGORIES: dict[type, str] = {
 }
 
 
+_payloads: weakref.WeakKeyDictionary[StructuredAttr, DensePayload | None] = weakref.WeakKeyDictionary()
+
+
+def structured_payload(value: object) -> DensePayload | None:
+    """The dense payload of a structured value whose kind can print it elided, else None."""
+    if type(value) is not StructuredAttr:
+        return None
+    try:
+        return _payloads[value]
+    except KeyError:
+        pass
+    got: DensePayload | None = None
+    if isinstance(value.kind, ElidableKind):
+        try:
+            got = value.payload()
+        except Exception:  # a model that cannot describe this value's data: it is not elided
+            got = None
+    _payloads[value] = got
+    return got
+
+
 def category(value: object) -> str | None:
     """The placeholder category of an elidable value, None for values that are never elided."""
     cat = _CATEGORIES.get(type(value))
     if cat is not None:
         return cat
+    if type(value) is StructuredAttr:
+        return ELEMENTS if structured_payload(value) is not None else None
     if isinstance(value, ResourceEntry):
         return BLOB if value.kind == RESOURCE_BLOB and value.blob is not None else None
     return None
@@ -145,7 +174,8 @@ def _parts(value: object) -> list[Bytes]:
         return [value.blob] if value.blob is not None else []
     if isinstance(value, bytes | memoryview):
         return [value]
-    return []
+    p = structured_payload(value)
+    return [p.data] if p is not None else []
 
 
 def payload_size(value: object) -> int:
@@ -163,7 +193,8 @@ def payload_size(value: object) -> int:
         if n is None:
             n = _sizes[value] = sum(len(p) for p in _parts(value))
         return n
-    return 0
+    p = structured_payload(value)
+    return len(p.data) if p is not None else 0
 
 
 def _single(value: object) -> bool:
@@ -393,6 +424,9 @@ class Elider:
         if isinstance(a, FallbackAttr):
             dialect = quote_bytes(a.dialect_name.encode("utf-8", "surrogateescape"))
             return f'#{OPAQUE_NAME}<{dialect}, {size}, "{fp}">'
+        p = structured_payload(a)
+        if p is not None and isinstance(a, StructuredAttr) and isinstance(a.kind, ElidableKind):
+            return a.kind.print_elided(a, f"dense_resource<{_token(size, fp)}> : {print_type(p.shaped_type)}")
         return None
 
     def type(self, t: Type) -> str | None:
@@ -460,6 +494,9 @@ class Resolver:
         self._full: dict[int, str] = {}
         self._literal_keys: set[str] | None = None
         self._literal_strings: set[bytes] | None = None
+        self.kind: object = None
+        """The structured kind whose text is being parsed (`structured_scope`): its elided values are
+        what an elements placeholder may stand for there."""
 
     # -- index -----------------------------------------------------------------------------------
     def _candidates(self, cat: str, size: int) -> list[object]:
@@ -536,10 +573,23 @@ class Resolver:
         return fitting[0]
 
     def elements(self, ph: Placeholder, span: TextSpan) -> Attribute:
-        v = self._one(ph, span, "elided elements placeholder",
-                      lambda c: getattr(c, "type", None) is ph.type)
+        kind = self.kind
+
+        def fits(c: object) -> bool:
+            if type(c) is StructuredAttr:
+                return c.kind is kind and _shaped_type(c) is ph.type
+            return kind is None and getattr(c, "type", None) is ph.type
+
+        v = self._one(ph, span, "elided elements placeholder", fits)
         assert isinstance(v, Attribute)
-        t = getattr(v, "type", None)
+        if isinstance(v, StructuredAttr) and v.kind is not kind:
+            raise TextError(f"elided elements placeholder: it stands for a `#{v.kind.dialect}.{v.kind.name}` "
+                            f"value, which is written as such (`{_shape_of_text(v)}`), not here", span)
+        if kind is not None and not isinstance(v, StructuredAttr):
+            raise TextError("elided elements placeholder: it stands for a builtin elements attribute, "
+                            f"not for the data of a `#{getattr(kind, 'dialect', '?')}."
+                            f"{getattr(kind, 'name', '?')}` value", span)
+        t = _shaped_type(v) if isinstance(v, StructuredAttr) else getattr(v, "type", None)
         if t is not ph.type:
             raise TextError(f"elided elements placeholder: the value it stands for has type "
                             f"{_type_text(t)}, not {_type_text(ph.type)} (a placeholder keeps its "
@@ -599,6 +649,34 @@ class Resolver:
 
 def _type_text(t: object) -> str:
     return print_type(t) if isinstance(t, Type) else "none"
+
+
+def _shaped_type(v: StructuredAttr) -> Type | None:
+    p = structured_payload(v)
+    return p.shaped_type if p is not None else None
+
+
+def _shape_of_text(v: StructuredAttr) -> str:
+    if not isinstance(v.kind, ElidableKind):
+        return f"#{v.kind.dialect}.{v.kind.name}<...>"
+    return v.kind.print_elided(v, f"... : {_type_text(_shaped_type(v))}")
+
+
+@contextlib.contextmanager
+def structured_scope(parser: object, kind: object) -> Iterator[None]:
+    """While a model's parser reads the text of one of its values (`kind`), an elements placeholder
+    stands for an elided value of that kind (`parser` is the shared `attr_parser.Parser`; without a
+    resolver this does nothing)."""
+    resolver = getattr(parser, "elided", None)
+    if not isinstance(resolver, Resolver):
+        yield
+        return
+    outer = resolver.kind
+    resolver.kind = kind
+    try:
+        yield
+    finally:
+        resolver.kind = outer
 
 
 def token_placeholder(text: str, cat: str, t: Type | None = None) -> Placeholder | None:

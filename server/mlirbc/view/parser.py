@@ -339,6 +339,8 @@ class OpParser(Parser):
                 except (ValueError, RecursionError) as exc:
                     self.report(f"malformed mlirbc header comment: {exc}", self.lexer.span(cs, ce))
         self.registry = self._bound(self.registry, self.template)
+        # Values of a dialect are read by the syntax of the file's model set (MLIR 24's llvm entries).
+        self.syntax = self.registry.syntax
 
     def _bound(self, registry: Registry, template: Module | None) -> Registry:
         """The registry bound to the model set of the text's producer (header, else template)."""

@@ -17,7 +17,7 @@ import {
 } from '../../src/protocol';
 import { GraphIndex, initialState, opAt, visibleGraph } from '../../src/graph/model';
 import { GRAPH_REQUEST, isGraph } from '../../src/graph/protocol';
-import { readServerSettings } from '../../src/settings';
+import { readServerSettings, type SettingGetter } from '../../src/settings';
 import { LspSession, serverSpec, ServerUnavailable } from './lspSession';
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -87,7 +87,9 @@ describe('contract: mlirbc language server over stdio', function () {
     const spec = serverSpec(REPO_ROOT);
     const root = pathToFileURL(os.tmpdir()).href;
     try {
-      session = await LspSession.start(spec, readServerSettings(() => undefined), root, START_TIMEOUT_MS);
+      // The StableHLO models off: the JAX export stands for a file with fallback parts (as in the Python tests).
+      const get: SettingGetter = <T,>(key: string) => (key === 'models.disabled' ? ['vhlo'] : undefined) as T | undefined;
+      session = await LspSession.start(spec, readServerSettings(get), root, START_TIMEOUT_MS);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       const what = `${[spec.command, ...spec.args].join(' ')} (${spec.origin}; PYTHONPATH=${spec.env.PYTHONPATH})`;

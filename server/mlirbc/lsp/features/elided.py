@@ -155,6 +155,9 @@ def _what(target: Target) -> str:
     if target.found.category == STRING:
         return "string"
     if target.found.category == ELEMENTS:
+        kind = getattr(v, "kind", None)  # a dialect's tensor constant (`#vhlo.tensor_v1`)
+        if kind is not None:
+            return f"`#{kind.dialect}.{kind.name}` tensor"
         return _ELEMENTS_NAMES.get(type(v).__name__, "elements")
     return target.found.category
 

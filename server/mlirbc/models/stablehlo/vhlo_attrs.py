@@ -14,6 +14,7 @@ Facts: `shared/docs/vhlo-format.md` section 2.  Text as StableHLO prints it: `#v
 from __future__ import annotations
 
 from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
+from ...ir.digest import Bytes, frozen
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
 from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, Type
 from ...syntax.attr_parser import Parser
@@ -24,6 +25,7 @@ from ...syntax.attr_printer import (
     print_type,
     quote_bytes,
 )
+from ...syntax.elision import structured_scope
 from ...syntax.floats import SEMANTICS, print_float_bits
 from ...syntax.lexer import BARE, STRING, string_value
 from ..api import EntryReader, EntryWriter, ModelError
@@ -486,7 +488,7 @@ def _is_bool(t: object) -> bool:
     return kind is not None and kind.name == "bool_v1"
 
 
-def bool_raw(blob: bytes, n: int) -> bytes:
+def bool_raw(blob: Bytes, n: int) -> Bytes:
     """What StableHLO's reader makes of a boolean blob: one byte (a splat) or one byte per element."""
     if len(blob) == 1 and blob[0] == 0xFF:
         return b"\x01"
@@ -496,7 +498,7 @@ def bool_raw(blob: bytes, n: int) -> bytes:
     return blob
 
 
-def bool_wire(raw: bytes, n: int) -> bytes:
+def bool_wire(raw: Bytes, n: int) -> bytes:
     """What StableHLO's writer makes of raw boolean data (a splat of many is 0xFF/0x00, else packed)."""
     if len(raw) == 1 and n > 1:
         return b"\xff" if raw[0] else b"\x00"
@@ -507,7 +509,7 @@ def bool_wire(raw: bytes, n: int) -> bytes:
     return bytes(out)
 
 
-def _canonical_raw(raw: bytes, size: int) -> bytes:
+def _canonical_raw(raw: Bytes, size: int) -> Bytes:
     """Raw data as a parsed literal gives it: one element when all are equal."""
     if len(raw) > size and all(raw[i:i + size] == raw[:size] for i in range(size, len(raw), size)):
         return raw[:size]
@@ -538,7 +540,7 @@ class TensorKind(VhloAttrKind):
             raise ModelError(f"tensor_v1 data of element type {print_type(element)} is not supported")  # type: ignore[arg-type]
         return n, size
 
-    def check(self, t: Type, blob: bytes) -> None:
+    def check(self, t: Type, blob: Bytes) -> None:
         if not isinstance(t, StructuredType):
             raise ModelError("tensor_v1 data needs a !vhlo.tensor_v1 type")
         n, size = self.element_size(t)
@@ -551,13 +553,13 @@ class TensorKind(VhloAttrKind):
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
         t = r.type()
-        blob = bytes(r.blob())
+        blob = frozen(r.blob())  # a large tensor stays a view of the mapped file
         self.check(t, blob)
         return self.get((t, blob))
 
     def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
         t, blob = value.fields
-        if not isinstance(t, Type) or not isinstance(blob, bytes):
+        if not isinstance(t, Type) or not isinstance(blob, bytes | memoryview):
             raise ModelError("tensor_v1 holds a type and data")
         self.check(t, blob)
         w.varint(self.codes[0])
@@ -577,7 +579,12 @@ class TensorKind(VhloAttrKind):
         return DensePayload(self.builtin_type(t), value.fields[1],  # type: ignore[arg-type]
                             1, "vhlo-bool" if bool_data else "raw")
 
-    def body(self, t: StructuredType, blob: bytes) -> tuple[str, RankedTensorType]:
+    def print_elided(self, value: StructuredAttr, elements: str) -> str:
+        """The elided form (`ir.structured.ElidableKind`): `#vhlo.tensor_v1<dense_resource<mlirbc.elided
+        .SIZE.FP> : T>`, T the builtin twin of the tensor type, as in the full form."""
+        return f"#vhlo.tensor_v1<{elements}>"
+
+    def body(self, t: StructuredType, blob: Bytes) -> tuple[str, RankedTensorType]:
         """The dense literal of the data, or its exact bytes when the literal would not give them back."""
         bt = self.builtin_type(t)
         n, size = self.element_size(t)
@@ -603,7 +610,7 @@ class TensorKind(VhloAttrKind):
 
     def print_value(self, value: StructuredAttr | StructuredType) -> str:
         t, blob = value.fields
-        assert isinstance(t, StructuredType) and isinstance(blob, bytes)
+        assert isinstance(t, StructuredType) and isinstance(blob, bytes | memoryview)
         try:
             text, bt = self.body(t, blob)
         except ModelError:
@@ -614,7 +621,7 @@ class TensorKind(VhloAttrKind):
         self.open(p)
         tok = p.peek()
         if tok.kind == STRING:  # the form for data of element types without a builtin twin
-            data = _hex_bytes(p, p.advance())
+            data: Bytes = _hex_bytes(p, p.advance())
             p.expect(":", "expected ':' in tensor_v1")
             t = p.parse_type()
             self.close(p)
@@ -634,14 +641,17 @@ class TensorKind(VhloAttrKind):
             assert isinstance(vt, StructuredType)
             self.check(vt, data)
             return self.get((vt, data))
-        a = p.parse_attribute()
+        with structured_scope(p, self):  # an elided placeholder resolves to the value it stands for
+            a = p.parse_attribute()
         self.close(p)
+        if isinstance(a, StructuredAttr) and a.kind is self:
+            return a
         if not isinstance(a, DenseElementsAttr):
             raise ModelError("tensor_v1 holds a dense elements attribute")
         vt = from_builtin(a.type)
         assert isinstance(vt, StructuredType)
         n, size = self.element_size(vt)
-        data = bytes(a.data)
+        data = frozen(a.data)
         if size is None:
             # The builtin literal's storage is bit-packed (a splat is one byte): back to raw, then
             # StableHLO's writer rule.
