@@ -140,8 +140,14 @@ def _diags(state: Any) -> list[tuple[object, ...]]:
              d.span.end_line, d.span.end_col) for d in state.diagnostics]
 
 
+NAMED_OPS = 300
+"""Ops whose name spans are compared: finding one costs the op's nesting depth, and the mutator nests
+regions 520 deep (every op's span is compared)."""
+
+
 def _shape(m: Any) -> tuple[object, ...]:
-    ops = [(s.start, s.end, m.op_name_span(op)) for op, s in m.ops()]
+    ops = [(s.start, s.end, m.op_name_span(op) if i < NAMED_OPS else None)
+           for i, (op, s) in enumerate(m.ops())]
     occ = [(o.start, o.end, o.is_def, o.is_block, o.target is None)
            for o in m.occurrences_in(0, len(m.text))]
     return ops, occ, [(p.kind, p.start, p.end) for p in m.parts()]
