@@ -196,7 +196,10 @@ def test_mlir_opt_reads_elided_views() -> None:
     verified = 0
     for name in names:
         # The registry mlir-opt 22 stands for: no StableHLO or IREE models (their views are for other tools).
-        m = read_bytecode_file(CORPUS / name, models(entry_points=False))
+        # (its llvm debug info decodes since MLIR 24's llvm model landed: off here, it gives the large
+        # fallback attributes whose placeholder this checks)
+        off = ["llvm"] if name == "iree/rnn_scan_while.executable-targets.mlirbc" else []
+        m = read_bytecode_file(CORPUS / name, models(entry_points=False, disabled=off))
         text = print_module(m, elide_larger_than=THRESHOLD).text
         kinds.update(f.category for f in find_placeholders(text))
         r = run_mlir_opt([*MLIR_OPT, "--mlir-very-unsafe-disable-verifier-on-parsing"], text.encode())
