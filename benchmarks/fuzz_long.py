@@ -1,12 +1,15 @@
 """The long fuzzing run: every target coverage-guided (atheris) for many inputs, then a table.
 
-    .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,cycle,server]
+    .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,edit,cycle,server]
                                               [--seed 1] [--out DIR] [--parallel 2] [--report-only]
+                                              [--minutes-per-target M] [--nice 19]
 
 Each target runs in its own process (`tests/fuzzing/engine.py`), niced, with its statistics written to
 `OUT/TARGET.json` while it runs (so a run can be watched, and `--report-only` prints the table of runs made
-earlier).  Findings, unexpected exceptions, slow inputs and the slowest input are saved to
-`OUT/findings-TARGET/`: a finding becomes a regression input under `tests/data/hardening/`.
+earlier).  `--minutes-per-target` stops each target after that much wall time even before `--runs`
+inputs (a shared machine: the table then says how many inputs fit).  Findings, unexpected exceptions,
+slow inputs and the slowest input are saved to `OUT/findings-TARGET/`: a finding becomes a regression
+input under `tests/data/hardening/`.
 
 The table: inputs, outcomes per class, findings (broken invariants), unexpected exceptions, inputs slower
 than 2 s, the slowest input, peak RSS, wall time and inputs per second.  Timings are under atheris'
@@ -25,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-TARGETS = ("reader", "text", "cycle", "server")
+TARGETS = ("reader", "text", "edit", "cycle", "server")
 
 
 def _env() -> dict[str, str]:
@@ -36,11 +39,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-def start(target: str, runs: int, seed: int, out: Path) -> subprocess.Popen[bytes]:
+def start(target: str, runs: int, seed: int, out: Path, minutes: float = 0.0,
+          niceness: int = 10) -> subprocess.Popen[bytes]:
     log = open(out / f"{target}.log", "wb")  # noqa: SIM115 - closed when the process ends
-    cmd = ["nice", "-n", "10", sys.executable, "-m", "fuzzing.engine", target, "--runs", str(runs),
+    cmd = ["nice", "-n", str(niceness), sys.executable, "-m", "fuzzing.engine", target, "--runs", str(runs),
            "--seed", str(seed), "--stats", str(out / f"{target}.json"), "--warm-up",
            "--findings", str(out / f"findings-{target}")]
+    if minutes:
+        cmd += ["--max-seconds", str(max(1, round(minutes * 60)))]
     return subprocess.Popen(cmd, cwd=REPO / "tests", env=_env(), stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -75,6 +81,9 @@ def main() -> int:
     p.add_argument("--out", type=Path, default=REPO / "benchmarks" / "fuzz-out")
     p.add_argument("--parallel", type=int, default=1)
     p.add_argument("--report-only", action="store_true")
+    p.add_argument("--minutes-per-target", type=float, default=0.0,
+                   help="wall-time budget per target (0: until --runs inputs)")
+    p.add_argument("--nice", type=int, default=10, help="niceness of the fuzzing processes")
     args = p.parse_args()
     targets = [t for t in args.targets.split(",") if t]
     for t in targets:
@@ -88,7 +97,7 @@ def main() -> int:
         while pending or running:
             while pending and len(running) < args.parallel:
                 t = pending.pop(0)
-                running[t] = start(t, args.runs, args.seed, args.out)
+                running[t] = start(t, args.runs, args.seed, args.out, args.minutes_per_target, args.nice)
             time.sleep(5)
             for t, proc in list(running.items()):
                 if proc.poll() is not None:

@@ -1,11 +1,12 @@
 """A short, deterministic coverage-guided fuzzing run of every target, as part of the test suite.
 
-Each target (`tests/fuzzing/targets.py`: the reader, the text parser, the writer cycle and the server's
-message handling) runs in its own process under atheris for a fixed number of inputs with a fixed libFuzzer
-seed and hash seed, from the corpus seeds and the regression inputs of tests/data/hardening: the same inputs
-every time, about two minutes for the four on an idle machine.  Any finding (a broken invariant), unexpected
-exception or input taking more than 2 s of CPU fails the test, naming the saved input.  The long run is
-`benchmarks/fuzz_long.py`; docs/fuzzing.md says how the two relate.
+Each target (`tests/fuzzing/targets.py`: the reader, the text parser, edits re-read in place, the writer
+cycle and the server's message handling) runs in its own process under atheris for a fixed number of
+inputs with a fixed libFuzzer seed and hash seed, from the corpus seeds and the regression inputs of
+tests/data/hardening: the same inputs every time, about two minutes for the five on an idle machine.  Any
+finding (a broken invariant), unexpected exception or input taking more than 2 s of CPU fails the test,
+naming the saved input.  The long run is `benchmarks/fuzz_long.py`; docs/fuzzing.md says how the two
+relate.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from corpus import REPO
 
-RUNS = {"reader": 4000, "text": 1200, "cycle": 2000, "server": 1200}
+RUNS = {"reader": 4000, "text": 1200, "edit": 600, "cycle": 2000, "server": 1200}
 """Inputs per target: a fixed budget (about two minutes in all), never a time limit, so runs repeat."""
 
 

@@ -36,9 +36,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-TARGETS = ("reader", "text", "cycle", "server")
+TARGETS = ("reader", "text", "edit", "cycle", "server")
 SLOW_SECONDS = 2.0
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "server": 1 << 18}
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 16384, "server": 1 << 18}
 """Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
 MEMORY_LIMIT = 6 << 30
 
@@ -102,7 +102,7 @@ def _seed_inputs(target: str) -> list[bytes]:
 
     if target in ("reader", "cycle"):
         return [p.read_bytes() for p in seeds.bytecode_seeds()]
-    if target == "text":
+    if target in ("text", "edit"):
         return [encode_text(t) for t in seeds.text_seeds()]
     return seeds.server_seeds()
 
@@ -132,7 +132,7 @@ def _mutators(target: str, seeds: list[bytes], stats: Stats) -> tuple[Any, Any]:
             return out[:max_size]
 
         return mutate, cross
-    if target == "text":
+    if target in ("text", "edit"):
         tm = TextMutator([decode_text(s) for s in seeds])
 
         def mutate_text(data: bytes, max_size: int, seed: int) -> bytes:
@@ -198,6 +198,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--findings", type=Path, default=None)
     p.add_argument("--slow", type=float, default=SLOW_SECONDS)
     p.add_argument("--max-len", type=int, default=None)
+    p.add_argument("--max-seconds", type=int, default=0,
+                   help="stop after this much wall time even before --runs inputs (long runs on a shared "
+                        "machine: libFuzzer's -max_total_time)")
     p.add_argument("--warm-up", action="store_true",
                    help="load every dialect's models first (long runs: the first use of a dialect would "
                         "count as a slow input)")
@@ -218,6 +221,7 @@ def main(argv: list[str] | None = None) -> None:
             import mlirbc.bytecode.reader  # noqa: F401
             import mlirbc.bytecode.writer  # noqa: F401
             import mlirbc.lsp.server  # noqa: F401
+            import mlirbc.view.edits  # noqa: F401
             import mlirbc.view.parser  # noqa: F401
             import mlirbc.view.printer  # noqa: F401
     from .targets import Finding
@@ -266,6 +270,8 @@ def main(argv: list[str] | None = None) -> None:
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
              "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1",
              f"-artifact_prefix={findings}/", "-report_slow_units=1000000"]
+    if args.max_seconds:
+        flags.append(f"-max_total_time={args.max_seconds}")
     extra: dict[str, Any] = {"custom_mutator": mutate}
     if cross is not None:
         extra["custom_crossover"] = cross

@@ -60,8 +60,42 @@ def text_seeds(count: int = 60, max_chars: int = 1500) -> tuple[str, ...]:
     return tuple(out)
 
 
+@cache
+def home_views(count: int = 3, max_chars: int = 6000) -> tuple[tuple[str, str], ...]:
+    """(view URI, text) of a few seed files with functions: the views the server target keeps open (see
+    `targets.ServerHarness`), so that requests and edits reach real source maps and in-place re-reads."""
+    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.view.printer import print_module
+
+    out: list[tuple[str, str]] = []
+    for p in bytecode_seeds()[6:]:  # (the first six are opened and closed by server_seeds' messages)
+        m = read_bytecode(p.read_bytes())
+        if m.error is not None or m.fallbacks:
+            continue
+        text = print_module(m).text
+        if 400 <= len(text) <= max_chars and '"func.func"' in text and "%" in text:
+            out.append(("mlirbc://" + p.as_posix(), text))
+        if len(out) >= count:
+            break
+    return tuple(out)
+
+
+def _positions(text: str) -> list[dict[str, int]]:
+    """Positions of things a user points at in a view: op names, values, blocks, locations, types."""
+    lines = text.split("\n")
+    out: list[dict[str, int]] = []
+    for needle in ('"func.func"', "%", "^bb", "loc(", "i32", "->", "sym_name", "}"):
+        for i, line in enumerate(lines):
+            col = line.find(needle)
+            if col >= 0:
+                out.append({"line": i, "character": col + 1})
+                break
+    return out
+
+
 def server_seeds() -> list[bytes]:
-    """One message body per kind of request and notification the server handles."""
+    """One message body per kind of request and notification the server handles, on the files of a few
+    seeds, and requests at real positions of the views the server target keeps open."""
     files = [p for p in bytecode_seeds()[:6]]
     msgs: list[dict[str, Any]] = []
     n = 0
@@ -102,6 +136,33 @@ def server_seeds() -> list[bytes]:
                                                             "text": "x"}]})
         req("mlirbc/save", {"uri": view, "path": "/nonexistent-dir/out.mlirbc"})
         note("textDocument/didClose", {"textDocument": td})
+    for uri, text in home_views():
+        td = {"uri": uri}
+        positions = _positions(text)
+        for pos in positions:
+            for method in ("textDocument/hover", "textDocument/definition", "textDocument/documentHighlight",
+                           "textDocument/completion"):
+                req(method, {"textDocument": td, "position": pos})
+            req("textDocument/references", {"textDocument": td, "position": pos,
+                                            "context": {"includeDeclaration": False}})
+        last = {"line": text.count("\n"), "character": 0}
+        whole = {"start": {"line": 0, "character": 0}, "end": last}
+        req("textDocument/semanticTokens/range", {"textDocument": td, "range": whole})
+        req("textDocument/inlayHint", {"textDocument": td, "range": whole})
+        req("textDocument/documentSymbol", {"textDocument": td})
+        req("textDocument/foldingRange", {"textDocument": td})
+        req("mlir/convertToBytecode", {"uri": uri})
+        # edits inside a function (re-read in place by the server): indentation, a new op, then damage
+        body = [i for i, line in enumerate(text.split("\n")) if line.startswith("    %")][:3]
+        edits = [("  ", 0), ('"t.op"() : () -> () loc(unknown)\n    ', 0), ("x", 2), ("", 3), ("}", 0)]
+        for k, (new, length) in enumerate(edits):
+            line = body[k % len(body)] if body else 1
+            start = {"line": line, "character": 4}
+            end = {"line": line, "character": 4 + length}
+            note("textDocument/didChange", {"textDocument": {"uri": uri, "version": 10 + k},
+                                            "contentChanges": [{"range": {"start": start, "end": end},
+                                                                "text": new}]})
+            req("textDocument/hover", {"textDocument": td, "position": start})
     note("workspace/didChangeConfiguration", {"settings": {"mlirbc": {"limits": {"maxFileMB": 1}}}})
     note("$/cancelRequest", {"id": 5})
     req("completionItem/resolve", {"label": "arith.addi"})

@@ -7,6 +7,10 @@
   the parser accepted, and the reader what the writer wrote.
 * `text`: a text view -> `parse_module` -> `write_bytecode` -> read.  Every diagnostic lies inside the text;
   what parses writes (unless it holds fallback parts, which need their original file) and reads back.
+* `edit`: a text view -> full parse (the last good state) -> a few edits inside its top-level ops, made by
+  the text mutator, each read by `reparse_edit` (one op re-read in place, as the server does while the user
+  types) and by a full parse.  Both must give the same diagnostics, source map and module (printed and
+  written); chained edits start from the last good state, spliced or not.
 * `server`: one JSON-RPC message body -> the server's protocol layer.  Every request is answered exactly
   once, never with a traceback or an internal error.
 
@@ -130,6 +134,167 @@ def text(data: bytes) -> str:
     return "encoded"
 
 
+# -- edit ---------------------------------------------------------------------------------------------
+def _diags(state: Any) -> list[tuple[object, ...]]:
+    return [(d.message, d.severity, d.span.start, d.span.end, d.span.start_line, d.span.start_col,
+             d.span.end_line, d.span.end_col) for d in state.diagnostics]
+
+
+NAMED_OPS = 300
+"""Ops whose name spans are compared: finding one costs the op's nesting depth, and the mutator nests
+regions 520 deep (every op's span is compared)."""
+
+
+def _shape(m: Any) -> tuple[object, ...]:
+    ops = [(s.start, s.end, m.op_name_span(op) if i < NAMED_OPS else None)
+           for i, (op, s) in enumerate(m.ops())]
+    occ = [(o.start, o.end, o.is_def, o.is_block, o.target is None)
+           for o in m.occurrences_in(0, len(m.text))]
+    return ops, occ, [(p.kind, p.start, p.end) for p in m.parts()]
+
+
+def _encoded(module: Module, template: Module | None) -> str:
+    """The bytes a save writes (as the server's: the template's own unchanged ops copied from its
+    bytes), or the writer's refusal."""
+    from mlirbc.bytecode.writer import encode_bytecode
+    from mlirbc.view.edits import unchanged_ops, writing
+
+    try:
+        with writing(module):
+            return encode_bytecode(module, template=template,
+                                   unchanged=unchanged_ops(module, template)).hex()
+    except EncodeError as exc:
+        return f"EncodeError: {exc}"
+
+
+def _same_as_full_parse(inc: Any, full: Any, what: str, template: Module | None) -> None:
+    if _diags(inc) != _diags(full):
+        a, b = _diags(inc), _diags(full)
+        i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+        raise Finding(f"{what}: diagnostics differ from a full parse's at #{i}: "
+                      f"{a[i] if i < len(a) else '<none>'!r} vs {b[i] if i < len(b) else '<none>'!r}"[:400])
+    if _shape(inc.map) != _shape(full.map):
+        raise Finding(f"{what}: the source map differs from a full parse's")
+    if (inc.module is None) != (full.module is None):
+        raise Finding(f"{what}: a module on one side only (spliced: {inc.module is not None})")
+    if inc.module is not None and full.module is not None:
+        if print_module(inc.module).text != print_module(full.module).text:
+            raise Finding(f"{what}: the spliced module prints differently from a full parse's")
+        if _encoded(inc.module, template) != _encoded(full.module, template):
+            raise Finding(f"{what}: the spliced module writes differently from a full parse's")
+
+
+EDITS_PER_INPUT = 2
+_BASES: dict[str, tuple[Any, Module | None]] = {}
+"""The good texts a user edits: the views of the seed files (state as printed, and the module read as
+the template, as the server has them) and the text seeds that parse without errors."""
+
+
+def _bases() -> dict[str, tuple[Any, Module | None]]:
+    if not _BASES:
+        from mlirbc.view.edits import parse_state, printed_state
+
+        from . import seeds
+
+        for p in seeds.bytecode_seeds():
+            try:
+                m = read_bytecode(p.read_bytes())
+            except DecodeError:
+                continue  # (regression inputs)
+            if m.error is None:
+                printed = print_module(m)
+                if len(printed.text) <= 8000:
+                    _BASES[printed.text] = (printed_state(m, printed), m)
+        for t in seeds.text_seeds():
+            if t not in _BASES:
+                state = parse_state(t, None)
+                if state.module is not None:
+                    _BASES[t] = (state, None)
+    return _BASES
+
+
+def _common(a: str, b: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix and (not overlapping it) suffix of `a` and `b`: the
+    dirty range the server keeps between the last good text and the current one."""
+    n = min(len(a), len(b))
+    lo, hi = 0, n
+    while lo < hi:  # (slice comparisons run in C: a binary search beats a loop over characters)
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, n - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid:] == b[len(b) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+def _check_edit(good: Any, new: str, full: Any, what: str, template: Module | None) -> Any:
+    """Read `new` from the good state as the server does: the state re-read in place (which must match
+    the full parse `full`), or None when only a full parse can read it."""
+    from mlirbc.view.edits import reparse_edit
+
+    prefix, tail = _common(good.text, new)
+    inc = reparse_edit(good, new, prefix, len(good.text) - tail, template)
+    if inc is not None:
+        _same_as_full_parse(inc, full, f"{what} at {prefix}..{len(good.text) - tail}", template)
+    return inc
+
+
+def edit(data: bytes) -> str:
+    """The input is the text a user has now.  (1) It was typed into the seed view nearest to it (the
+    longest common prefix and suffix), with that seed's file as the template: read it from that view's
+    state as the server would.  (2) When it parses, a few more edits inside its top-level ops, made by the
+    text mutator as a function of the input (so that runs repeat), each read from the last good state;
+    the text drifts through states with errors, as a user's does."""
+    import random
+    import zlib
+
+    from mlirbc.view.edits import parse_state
+
+    from .text_mutator import TextMutator
+
+    source = decode_text(data)
+    bases = _bases()
+    template: Module | None = None
+    spliced = 0
+    if bases:
+        nearest = max(bases, key=lambda t: sum(_common(t, source)))
+        state, template = bases[nearest]
+        full = parse_state(source, template)
+        if nearest != source:
+            spliced += _check_edit(state, source, full, "typed into a seed view", template) is not None
+    else:
+        full = parse_state(source, None)
+    if full.module is None:
+        return "spliced-rejected" if spliced else "rejected"
+    rng = random.Random(zlib.crc32(data))
+    mutator = TextMutator([source])
+    good = current = full
+    text = source
+    for k in range(EDITS_PER_INPUT):
+        tops = list(current.map.top_level())
+        if not tops:
+            break
+        _, span = rng.choice(tops)
+        piece, kind = mutator.mutate(text[span.start:span.end], rng)
+        new = text[:span.start] + piece + text[span.end:]
+        after = parse_state(new, template)
+        inc = _check_edit(good, new, after, f"edit {k + 1} ({kind})", template)
+        spliced += inc is not None
+        # the server keeps the spliced state: the next edit splices into a spliced map
+        current, text = (inc if inc is not None else after), new
+        if current.module is not None:
+            good = current
+    return "spliced" if spliced else "full-parse-only"
+
+
 # -- server -------------------------------------------------------------------------------------------
 _ALLOWED_CODES = {-32700, -32600, -32601, -32602, -32803, -32800, -32801, -32002}
 
@@ -164,11 +329,35 @@ class ServerHarness:
         self.capture = _Capture()
         self.server.protocol.set_writer(self.capture, include_headers=False)
         self.inputs = 0
+        self.home: list[str] = []
         init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
                 "params": {"processId": None, "rootUri": None, "capabilities": {}}}
         if self.feed(json.dumps(init).encode()) != "result":
             raise RuntimeError("the server did not initialize")
         self.feed(b'{"jsonrpc": "2.0", "method": "initialized", "params": {}}')
+        self.open_home_views()
+
+    REOPEN_EVERY = 250
+    """Inputs between re-openings of the home views (edits make them drift far from real views)."""
+
+    def open_home_views(self) -> None:
+        """Open the views of a few seed files with their real text: requests at real positions and edits
+        of real functions (seeds.server_seeds) reach the source maps and the server's in-place re-reads."""
+        from .seeds import home_views
+
+        self.home = [uri for uri, _ in home_views()]
+        for uri, text in home_views():
+            self.server.protocol.receive(json.dumps({
+                "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                    "uri": uri, "languageId": "mlir", "version": 1, "text": text}}}).encode())
+
+        async def opened() -> None:  # (the file is decoded on a worker thread first)
+            end = self.loop.time() + 10.0
+            while any(u not in self.server.views for u in self.home) and self.loop.time() < end:
+                await asyncio.sleep(0.001)
+
+        self.loop.run_until_complete(opened())
+        self.capture.messages.clear()
 
     def feed(self, body: bytes, deadline: float = 2.0) -> str:
         self.inputs += 1
@@ -202,6 +391,9 @@ class ServerHarness:
             answer = self._wait(msg_id, deadline)
             if answer is None:
                 raise Finding(f"no answer within {deadline} s to a request with id {msg_id!r}")
+        elif isinstance(raw, dict) and raw.get("method") in ("textDocument/didOpen",
+                                                             "textDocument/didChange"):
+            self._settle(deadline)
         for m in self.capture.messages:
             self._check(m)
         self.server.apply_settings(self.settings)  # whatever a configuration message set
@@ -209,9 +401,23 @@ class ServerHarness:
             self.server.views.clear()
             self.server.files.clear()
             self.server.diagnostics.clear()
+            self.open_home_views()
+        elif self.inputs % self.REOPEN_EVERY == 0 or any(u not in self.server.views for u in self.home):
+            self.open_home_views()  # (closed by a message, or dropped by a second `initialize`)
         if answer is None:
             return "notification"
         return "error" if "error" in answer else "result"
+
+    def _settle(self, deadline: float) -> None:
+        """Let the server check the views an edit changed (as it does between keystrokes), so that the
+        next requests meet the new states and their diagnostics are checked here."""
+        async def spin() -> None:
+            end = self.loop.time() + deadline
+            while self.loop.time() < end and any(
+                    v.state_version != v.version for v in list(self.server.views.values())):
+                await asyncio.sleep(0.001)
+
+        self.loop.run_until_complete(spin())
 
     def _wait(self, msg_id: Any, deadline: float) -> dict[str, Any] | None:
         def found() -> dict[str, Any] | None:

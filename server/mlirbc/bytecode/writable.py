@@ -108,12 +108,13 @@ class PropertyCheck:
 
 
 def problems(root: Operation, registry: Registry, version: int, dialects: list[DialectEntry] | None = None,
-             first_only: bool = False) -> Iterator[Problem]:
-    """Every op the writer could not write or the reader would refuse, in text order."""
+             first_only: bool = False, depth: int = 1) -> Iterator[Problem]:
+    """Every op the writer could not write or the reader would refuse, in text order.  `depth`: the
+    nesting depth of `root`'s regions (1 for a module's root op; 2 for an op directly inside it)."""
     versions = {d.name: d.version for d in dialects or () if d.version is not None}
     check = PropertyCheck(registry, version, versions)
     # (op, nesting depth of its regions); an explicit stack, as IR may nest deeper than Python recurses.
-    stack: list[tuple[Operation, int]] = [(root, 1)]
+    stack: list[tuple[Operation, int]] = [(root, depth)]
     while stack:
         op, depth = stack.pop()
         found = []

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from ..bytecode.writable import problems
 from ..ir.attributes import Attribute
 from ..ir.module import Module
 from ..ir.operation import Block, Operation
@@ -118,6 +119,16 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
         # trailer, which the edit did not touch.
         new_module = module_for(new_root, base.header, template)
         new_module.resources = module.resources
+        # What the writer could not write or the reader would refuse, as a full parse checks it; the
+        # other ops were checked in the base state, under the same header.
+        found = list(problems(new_op, reg, new_module.version, new_module.dialects, depth=2))
+        if found:
+            for problem in found:
+                at = new_map.op_span(problem.op)
+                diagnostics.append(TextDiagnostic(
+                    problem.message, lines.span(at.start, at.end) if at is not None else lines.span(0, 0)))
+            diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+            new_module = None
     return ViewState(text, new_module, new_map, diagnostics, base.header, base.aliases, "spliced")
 
 

@@ -122,7 +122,8 @@ _OP_HEAD_RE = re.compile(
 """The head of an op as the printer writes it, `%0 = "d.op"(%1, %2#1)`, with one result name (no
 `:N`), a name without escapes and operands separated by `, `: every piece lexes as one token, so
 reading it in one match gives the same tokens as the lexer (anything else goes token by token)."""
-_FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
+_FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]{1,10}):([0-9]{1,10})\)')
+"""(Ten digits at most: longer numbers, past 32 bits anyway, go to `parse_loc`, which says where.)"""
 _MLIRBC_COMMENT_RE = re.compile(r"[ \t]*(// mlirbc: [^\n]*)")
 _ALIAS_DEF_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=")
 _ALIAS_LINE_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
@@ -1389,6 +1390,7 @@ def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     has no operands, results or successors means the same here as in a full parse."""
     reg = registry if registry is not None else default_registry()
     p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
+    p.region_depth = 1  # inside the root op's region, as in a full parse: the nesting limit counts it
     whole = _ALIAS_LINE_RE.search(text, start, end) is None
     op: Operation | None = None
     try:

@@ -114,6 +114,8 @@ def text_inputs() -> None:
         head + module % f'  "test.op"() {{v = {"9" * 5000} : i32}} : () -> () loc(unknown)\n')
     put("int_literal_30000_digits.mlir",
         head + module % f'  "test.op"() {{v = 1{"0" * 30000} : i32}} : () -> () loc(unknown)\n')
+    put("loc_line_5000_digits.mlir",
+        head + module % f'  "test.op"() : () -> () loc("a.mlir":{"9" * 5000}:1)\n')
     put("result_count_huge.mlir",
         head + module % ('  %0:99999999999999999999 = "test.op"() : () -> i32 loc(unknown)\n'
                          '  "test.use"(%0#5) : (i32) -> () loc(unknown)\n'))
