@@ -92,10 +92,11 @@ def _collect_when_grown(young: int) -> None:
     """Objects moved to the oldest generation by `gc.freeze` are not counted by the collector's own rule
     for full collections (it counts promotions), so with only decodes the oldest generation never gets
     collected: cyclic garbage (modules nobody holds, partial IR of refused files) grew without bound in
-    a long fuzzing run (1.4 GB).  So collect it fully once as many objects were moved there as it held
-    after the last time, as the collector would (a cost linear in what was allocated)."""
+    a long fuzzing run (1.4 GB).  So collect it fully once a quarter as many objects were moved there as
+    it held after the last time, the collector's own rule for promotions (a cost linear in what was
+    allocated)."""
     _moved[0] += young
-    if _moved[0] > max(100_000, _moved[1]):
+    if _moved[0] > max(100_000, _moved[1] // 4):
         gc.collect()
         gc.freeze()
         _moved[:] = [0, gc.get_freeze_count()]
