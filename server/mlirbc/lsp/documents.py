@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..bytecode.chunks import Chunks
 from ..ir.module import Module
@@ -38,7 +37,7 @@ class Decoded:
     the elided values in them are views of the original's map, not copies)."""
     elide_larger_than: int = 0
     """The elision threshold the view was printed with."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
     """Per-file state of features (the elided values' resolver and statistics)."""
 
     @property
@@ -67,7 +66,7 @@ class View:
     """How the client sent its changes so far (incremental sync sends ranged ones)."""
     lex: dict[tuple[int, int], LexIndex] = field(default_factory=dict)
     """Indexes of the ranges of the current state that did not parse."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
     """Per-view state of features (e.g. the graph's source map of the last state)."""
 
     @property

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -84,11 +84,25 @@ class Target:
     """Absolute character offsets of the placeholder in the view."""
 
 
+@dataclass
+class _FileState:
+    """What this feature keeps per decoded file: its resolver, finished and running statistics."""
+
+    resolver: Resolver
+    stats: dict[tuple[str, int, str], Stats | None] = field(default_factory=dict)
+    pending: dict[tuple[str, int, str], asyncio.Future[Any]] = field(default_factory=dict)
+
+
+def _state(decoded: Decoded) -> _FileState:
+    st = decoded.extra.get("elided")
+    if not isinstance(st, _FileState):
+        st = _FileState(Resolver(decoded.module, os.path.basename(decoded.key)))
+        decoded.extra["elided"] = st
+    return st
+
+
 def resolver(decoded: Decoded) -> Resolver:
-    r = decoded.extra.get("elided.resolver")
-    if not isinstance(r, Resolver):
-        r = decoded.extra["elided.resolver"] = Resolver(decoded.module, os.path.basename(decoded.key))
-    return r
+    return _state(decoded).resolver
 
 
 def _blob_type(module: Module, key: str) -> Type | None:
@@ -215,12 +229,12 @@ def _key(target: Target) -> tuple[str, int, str]:
 
 async def _statistics(server: MlirbcServer, decoded: Decoded, target: Target,
                       ev: Elements) -> tuple[Stats | None, str]:
-    cache: dict[tuple[str, int, str], Stats | None] = decoded.extra.setdefault("elided.stats", {})
+    state = _state(decoded)
+    cache = state.stats
     key = _key(target)
     if key in cache:
         return cache[key], ""
-    pending: dict[tuple[str, int, str], asyncio.Future[Any]] = \
-        decoded.extra.setdefault("elided.pending", {})
+    pending = state.pending
     job = pending.get(key)
     if job is None:
         job = asyncio.ensure_future(server.run_job(lambda: statistics(ev), "statistics of an elided value",
