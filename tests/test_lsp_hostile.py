@@ -201,6 +201,20 @@ def test_the_kind_check_runs_before_cattrs() -> None:
     assert params_problem(lsp.InitializeRequest, init) is None
     assert params_problem(lsp.InitializeRequest, {**init, "workspaceFolders": "file:///w"}) == \
         "params.workspaceFolders: expected an array or null, got a string"
+    # long arrays of wrong elements stop at the first one (cattrs would fail on each), and the path is
+    # spelled out for it only
+    many = {**good, "contentChanges": ["x"] * 100_000}
+    assert params_problem(lsp.DidChangeTextDocumentNotification, many) == \
+        "params.contentChanges[0]: expected an object, got a string"
+    span = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": True}}
+    diagnostics = [{"range": {**span, "end": {"line": 0, "character": 1}}, "message": "m"}] * 99 + \
+        [{"range": span, "message": "m"}]
+    action = {"textDocument": {"uri": "file:///a"}, "range": span, "context": {"diagnostics": diagnostics}}
+    assert params_problem(lsp.CodeActionRequest, action) == \
+        "params.range.end.character: expected a number, got a boolean"
+    action["range"] = {**span, "end": {"line": 0, "character": 1}}
+    assert params_problem(lsp.CodeActionRequest, action) == \
+        "params.context.diagnostics[99].range.end.character: expected a number, got a boolean"
 
 
 def test_malformed_notifications_are_logged_not_fatal(wire: WireClient) -> None:

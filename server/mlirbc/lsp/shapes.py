@@ -1,12 +1,12 @@
-"""A cheap check of the JSON kinds of LSP params (object, array, string) against their lsprotocol types,
-run before cattrs structures them.
+"""A cheap check of the JSON kinds of LSP params (object, array, string, number, boolean, null) against
+their lsprotocol types, run before cattrs structures them.
 
-cattrs takes any iterable for a `Sequence[...]` field: a string or an object where an array belongs is
-structured element by element, each character or key failing on its own (a 100,000-character
-`contentChanges` cost 3.2 s of CPU before its refusal).  This walk refuses such a value at once, naming the
-field.  It is conservative: it only refuses an array, object or string where the declared type allows no
-value of that kind, and leaves scalars and anything it cannot classify (`LSPAny`, a type it does not know)
-to cattrs, which fails fast on them.
+cattrs takes any iterable for a `Sequence[...]` field and goes on past the first wrong element: a string or
+an object where an array belongs is structured character by character or key by key, each failing on its
+own (a 100,000-character `contentChanges` cost 3.2 s of CPU before its refusal), and so is a long array of
+wrong elements.  This walk stops at the first value whose kind the declared type cannot hold and names its
+field.  What it cannot classify (`LSPAny`, an object of a union of classes, a type it does not know) it
+leaves to cattrs.
 """
 
 from __future__ import annotations
@@ -44,25 +44,17 @@ class _Shape:
 _FREE = _Shape(_ANY)
 
 
-def _kind(value: Any) -> str | None:
-    """OBJECT, ARRAY or STRING; None for a number, boolean or null (never refused here: cattrs refuses
-    one where a structure belongs at once)."""
+def _kind(value: Any) -> str:
+    """The JSON kind of a decoded value."""
     if isinstance(value, dict):
         return OBJECT
     if isinstance(value, list):
         return ARRAY
     if isinstance(value, str):
         return STRING
-    return None
-
-
-def _value_kind(v: Any) -> str:
-    """The kind of an enum member's or a literal's value."""
-    if isinstance(v, str):
-        return STRING
-    if v is None:
+    if value is None:
         return NULL
-    return BOOLEAN if isinstance(v, bool) else NUMBER
+    return BOOLEAN if isinstance(value, bool) else NUMBER
 
 
 @cache
@@ -78,13 +70,13 @@ def _shape(tp: Any) -> _Shape:
     if tp is type(None):
         return _Shape(frozenset({NULL}))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return _Shape(frozenset(_value_kind(m.value) for m in tp))
+        return _Shape(frozenset(_kind(m.value) for m in tp))
     if isinstance(tp, type) and attrs.has(tp):
         return _Shape(frozenset({OBJECT}), cls=tp)
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is Literal:
-        return _Shape(frozenset(_value_kind(a) for a in args))
+        return _Shape(frozenset(_kind(a) for a in args))
     if origin is Union or origin is types.UnionType:
         members = [_shape(a) for a in args]
         kinds = frozenset().union(*(m.kinds for m in members))
@@ -139,27 +131,44 @@ def params_problem(message_type: type, params: Any) -> str | None:
     """`path: what is wrong` for the first value of `params` whose JSON kind the `params` field of
     `message_type` (an lsprotocol request or notification class) cannot hold, or None.
 
-    Linear in the JSON values it visits, and it visits only where a kind can be wrong (objects of known
-    classes and arrays of them), without recursion."""
+    Linear in the JSON values it visits (objects of known classes, arrays of known elements), without
+    recursion; a path is only spelled out for the value it refuses."""
     fields = dict(_fields(message_type))
     shape = fields.get("params")
     if shape is None:
         return None
-    stack: list[tuple[str, Any, _Shape]] = [("params", params, shape)]
+    # (parent entry, key, value, shape): the path is rebuilt from the parents when something is wrong
+    stack: list[tuple[Any, str | int, Any, _Shape]] = [(None, "params", params, shape)]
     while stack:
-        path, value, shape = stack.pop()
+        entry = stack.pop()
+        _, _, value, shape = entry
         kind = _kind(value)
-        if kind is None:
-            continue
         if kind not in shape.kinds:
-            return f"{path}: expected {_expected(shape.kinds)}, got {_NAMES[kind]}"
+            return _refusal(entry, kind, shape)
         if kind == OBJECT and shape.cls is not None:
-            for name, sub in _fields(shape.cls):
+            for name, sub in reversed(_fields(shape.cls)):  # (popped in the fields' order)
                 if name in value:
-                    stack.append((f"{path}.{name}", value[name], sub))
-        elif kind == ARRAY and shape.element is not None and shape.element.deep:
-            # (arrays of scalars or strings are left to cattrs: each wrong element fails at once)
+                    stack.append((entry, name, value[name], sub))
+        elif kind == ARRAY and shape.element is not None:
+            # Every element's kind first (cattrs goes on past the first wrong one, failing on each),
+            # then what is inside them.
             element = shape.element
-            for i in range(len(value) - 1, -1, -1):
-                stack.append((f"{path}[{i}]", value[i], element))
+            if element.kinds != _ANY:
+                kinds = element.kinds
+                for i, v in enumerate(value):
+                    k = _kind(v)
+                    if k not in kinds:
+                        return _refusal((entry, i, v, element), k, element)
+            if element.deep:
+                stack.extend((entry, i, value[i], element) for i in range(len(value) - 1, -1, -1))
     return None
+
+
+def _refusal(entry: tuple[Any, str | int, Any, _Shape], kind: str, shape: _Shape) -> str:
+    keys: list[str | int] = []
+    at: Any = entry
+    while at is not None:
+        keys.append(at[1])
+        at = at[0]
+    path = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in reversed(keys))[1:]
+    return f"{path}: expected {_expected(shape.kinds)}, got {_NAMES[kind]}"
