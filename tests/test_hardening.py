@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import stablehlo_oracle
 from corpus import CORPUS, REPO
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
@@ -477,6 +478,16 @@ def test_a_negative_vhlo_tensor_size_is_a_located_fallback() -> None:
     assert data[notes[0].offset:notes[0].offset + notes[0].size].hex().upper() in _cycle(m)
     assert "-12x" not in print_module(m).text
     assert write_bytecode(m, template=m) == data
+
+
+@pytest.mark.skipif(not stablehlo_oracle.available(), reason=stablehlo_oracle.SKIP_REASON)
+def test_stablehlo_reads_a_negative_size_and_prints_text_it_cannot_read() -> None:
+    """Why a fallback, not a refusal (StableHLO reads the bytes) nor the printed size (its own parser
+    refuses the text it prints): jaxlib 0.10.2 as the oracle."""
+    printed = stablehlo_oracle.generic_print(_bytes("found_vhlo_tensor_negative_dim.mlirbc"))
+    assert "!vhlo.tensor_v1<2x-12x4x!vhlo.f32_v1>" in printed
+    with pytest.raises(Exception, match="expected non-function type"):
+        stablehlo_oracle.generic_print(printed)
 
 
 # -- isolated regions (long cycle run: a nested pdl.pattern used an outer value, parser refused) ------
