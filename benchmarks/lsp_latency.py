@@ -12,6 +12,9 @@ documents (full-text sync):
 * unchanged save: the comment removed again, then `mlir/convertToBytecode`;
 * hover on a value use (median of --repeat), and the server's peak RSS (VmHWM) at the end.
 
+An edit's message is made before its clock starts (an editor holds the change and its position when the
+user types); sending it, the server's work and the published diagnostics are timed.
+
 Both servers run with their default settings (mlirbc checks at once after an edit when the view's last
 check was cheap, and debounces by `diagnostics.debounceMs` otherwise).  Times are wall-clock on whatever
 machine runs this; the table says nothing about noise.
@@ -135,18 +138,26 @@ class Driver:
         self.s, self.uri, self.text, self.incremental = s, uri, text, incremental
         self.version = 1
 
-    def edit(self, start: int, end: int, new: str) -> None:
+    def change(self, start: int, end: int, new: str) -> tuple[Any, str]:
+        """The didChange params for one edit and the text after it, made before the clock starts (an
+        editor has both at hand when the user types: only sending and the server's work are timed)."""
         self.version += 1
+        after = "".join((self.text[:start], new, self.text[end:]))
         if self.incremental:
             change: Any = lsp.TextDocumentContentChangePartial(
                 range=lsp.Range(start=_pos(self.text, start), end=_pos(self.text, end)), text=new)
         else:
-            change = lsp.TextDocumentContentChangeWholeDocument(
-                text=self.text[:start] + new + self.text[end:])
-        self.text = self.text[:start] + new + self.text[end:]
-        self.s.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            change = lsp.TextDocumentContentChangeWholeDocument(text=after)
+        return lsp.DidChangeTextDocumentParams(
             text_document=lsp.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
-            content_changes=[change]))
+            content_changes=[change]), after
+
+    def send(self, params: Any, after: str) -> None:
+        self.s.client.text_document_did_change(params)
+        self.text = after
+
+    def edit(self, start: int, end: int, new: str) -> None:
+        self.send(*self.change(start, end, new))
 
 
 class Unsupported(Exception):
@@ -193,13 +204,15 @@ async def measure(server: Server, path: Path, incremental: bool, repeat: int) ->
         if not answered:
             print(f"    {server.name}: hover gave no answer", file=sys.stderr)
         d = Driver(s, uri, text, incremental)
+        change = d.change(use, use, "q")
         t0 = time.perf_counter()
-        d.edit(use, use, "q")
+        d.send(*change)
         await s.wait(uri, lambda ds: any(server.undefined in e.message for e in _errors(ds)))
         note("keystroke -> error published")
         out["keystroke -> error published"] = time.perf_counter() - t0
+        change = d.change(use, use + 1, "")
         t0 = time.perf_counter()
-        d.edit(use, use + 1, "")
+        d.send(*change)
         await s.wait(uri, lambda ds: not _errors(ds))
         note("undo -> error cleared")
         out["undo -> error cleared"] = time.perf_counter() - t0
