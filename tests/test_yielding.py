@@ -44,3 +44,21 @@ def test_checkpoint_outside_background_work_never_waits() -> None:
         for _ in range(10):
             checkpoint()  # this thread is not background work of any gate
     assert not gate.busy
+
+
+def test_background_work_that_is_awaited_runs_through_foreground_work() -> None:
+    gate = Gate()
+    done = threading.Event()
+
+    def work() -> None:
+        for _ in range(100):
+            checkpoint()
+        done.set()
+
+    with gate.foreground():
+        thread = threading.Thread(target=lambda: in_background(gate, work))
+        thread.start()
+        assert not done.wait(0.2)  # waiting at its first checkpoint
+        with gate.awaited():  # a save waits for it while the user still types
+            assert done.wait(10)
+    thread.join(10)

@@ -26,10 +26,13 @@ class Gate:
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._busy = 0
+        self._awaited = 0
 
     @property
     def busy(self) -> bool:
-        return self._busy > 0
+        """Whether background work should wait: foreground work runs and none waits for the
+        background work itself."""
+        return self._busy > 0 and not self._awaited
 
     def enter(self) -> None:
         with self._cond:
@@ -49,9 +52,21 @@ class Gate:
         finally:
             self.leave()
 
+    @contextmanager
+    def awaited(self) -> Iterator[None]:
+        """Foreground work waits for the background work: it runs on while the block lasts."""
+        with self._cond:
+            self._awaited += 1
+            self._cond.notify_all()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._awaited -= 1
+
     def wait_idle(self) -> None:
         with self._cond:
-            while self._busy:
+            while self.busy:
                 # a timeout keeps the waiting thread interruptible (a job's cancellation)
                 self._cond.wait(0.05)
 

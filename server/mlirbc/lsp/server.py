@@ -195,10 +195,11 @@ class MlirbcServer(GuardedTransport, LanguageServer):
         then finishes it instead of doing the same work beside it)."""
         job = self._preparing.get(key)
         if job is not None and not job.done():
-            try:
-                await asyncio.shield(job)
-            except Exception:
-                pass  # the save does the work itself
+            with self.gate.awaited():  # it no longer steps aside for edits coming meanwhile
+                try:
+                    await asyncio.shield(job)
+                except Exception:
+                    pass  # the save does the work itself
 
     async def _begin_progress(self, title: str, message: str,
                               token: lsp.ProgressToken | None) -> lsp.ProgressToken | None:
