@@ -21,6 +21,7 @@ from ..ir.attributes import Attribute
 from ..ir.module import DialectEntry, Module
 from ..ir.operation import Operation, OpName, Region
 from ..ir.types import Type
+from ..yielding import checkpoint
 from .sections import SECTION_NAMES, SectionId, read_section
 from .stream import ByteReader
 
@@ -123,10 +124,18 @@ class Template:
     @cached_property
     def attr_type_groups(self) -> tuple[list[int], list[int]] | None:
         """How the offset section grouped attributes and types."""
-        from .attrtypes import template_groups
+        layout = self.attr_type_layout
+        return layout[0] if layout is not None else None
+
+    @cached_property
+    def attr_type_layout(self) -> tuple[tuple[list[int], list[int]],
+                                        tuple[tuple[int, int], tuple[int, int]]] | None:
+        """How the offset section grouped attributes and types, and the byte range of each kind's
+        groups in `data`."""
+        from .attrtypes import template_group_layout
 
         r = self.section(SectionId.ATTR_TYPE_OFFSET)
-        return template_groups(r) if r is not None else None
+        return template_group_layout(r) if r is not None else None
 
     @cached_property
     def payloads(self) -> list[bytes]:
@@ -139,7 +148,9 @@ class Template:
         numbers payloads as they are first written)."""
         out = [0]
         high = -1
-        for idx in self.prop_seq:
+        for i, idx in enumerate(self.prop_seq):
+            if not i & 1023:
+                checkpoint()  # readied in the background by a server (see yielding)
             high = max(high, idx)
             out.append(high + 1)
         return out
