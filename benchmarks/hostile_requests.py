@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/hostile_requests.py
 
 Starts `mlirbc-lsp` on a pipe (tests/lsp_wire.py), sends each request of the hostile protocol suite once,
-and prints the time to its answer (or notes that a notification was only logged, by timing the next
-request).  Then cancels decodes of the large corpus file half-way and prints how long the worker thread takes
+and prints the time to its answer (a notification is only logged: its row times the request sent right
+after it).  Then cancels decodes of the large corpus file half-way and prints how long the worker thread takes
 to stop after the cancellation (the guard interrupts it at its next bytecode).  Times are wall clock on
 whatever else the machine is doing.
 """
@@ -63,7 +63,27 @@ def _requests(tmp: Path) -> list[tuple[str, Any]]:
         ("save to /dev/null", {"jsonrpc": "2.0", "method": "mlirbc/save",
                                "params": {"uri": "mlirbc://" + SMALL.as_posix(), "path": "/dev/null"}}),
         ("unknown method", {"jsonrpc": "2.0", "method": "no/such/method"}),
+        ("codeAction: diagnostics a 100,000-character string",
+         {"jsonrpc": "2.0", "method": "textDocument/codeAction", "params": _code_action("x" * 100_000)}),
+        ("codeAction: diagnostics an object of 100,000 keys",
+         {"jsonrpc": "2.0", "method": "textDocument/codeAction",
+          "params": _code_action({str(i): i for i in range(100_000)})}),
+        ("codeAction: diagnostics 100,000 numbers",
+         {"jsonrpc": "2.0", "method": "textDocument/codeAction", "params": _code_action([1] * 100_000)}),
+        (NOTIFICATION + "didChange: contentChanges a 100,000-character string (the fuzzing find)",
+         FOUND.read_bytes()),
     ]
+
+
+NOTIFICATION = "(notification, then a request) "
+"""Rows sent without an id: nothing answers them, so the time is until the answer to the request after."""
+FOUND = REPO / "tests" / "data" / "hardening" / "found_server_string_where_array_belongs.json"
+
+
+def _code_action(diagnostics: Any) -> dict[str, Any]:
+    span = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}
+    return {"textDocument": {"uri": "mlirbc:///x.mlirbc"}, "range": span,
+            "context": {"diagnostics": diagnostics}}
 
 
 def protocol_table() -> None:
@@ -79,7 +99,12 @@ def protocol_table() -> None:
             for name, msg in _requests(tmp):
                 msg_id = client.new_id()
                 start = time.perf_counter()
-                if isinstance(msg, bytes):
+                if name.startswith(NOTIFICATION):
+                    client.send_bytes(msg)
+                    client.send({"jsonrpc": "2.0", "id": msg_id, "method": "mlirbc/info",
+                                 "params": {"uri": SMALL.as_uri()}})
+                    expect = msg_id
+                elif isinstance(msg, bytes):
                     body = msg.replace(b"ID", str(msg_id).encode())
                     client.send_bytes(body)
                     expect: Any = msg_id if b'"id": ' + str(msg_id).encode() in body else None
@@ -90,6 +115,8 @@ def protocol_table() -> None:
                 ms = (time.perf_counter() - start) * 1000
                 if resp is None:
                     answer = "none"
+                elif name.startswith(NOTIFICATION):
+                    answer = "logged; the next request: " + ("result" if "result" in resp else "error")
                 elif "error" in resp:
                     answer = f"{resp['error']['code']} {resp['error']['message'][:60]}"
                 else:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from corpus import CORPUS
+from corpus import CORPUS, REPO
 from lsp_wire import WireClient
 
 SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
@@ -145,6 +145,76 @@ def test_malformed_custom_params_name_the_field(wire: WireClient, method: str, p
     resp = wire.request(method, params, timeout=WAIT)
     assert resp is not None, "no answer"
     assert resp["error"]["code"] == INVALID_PARAMS and words in resp["error"]["message"], resp
+
+
+# A string or an object where an array belongs: cattrs would try every character or key (3.2 s of CPU for
+# the notification the long fuzz run found); the JSON kinds are checked first.
+FOUND = REPO / "tests" / "data" / "hardening" / "found_server_string_where_array_belongs.json"
+
+
+@pytest.mark.parametrize("where, value, words", [
+    ("diagnostics", "x" * 100_000, "params.context.diagnostics: expected an array, got a string"),
+    ("diagnostics", {str(i): i for i in range(100_000)},
+     "params.context.diagnostics: expected an array, got an object"),
+    ("only", "x" * 100_000, "params.context.only: expected an array or null, got a string"),
+    ("triggerKind", [1] * 100_000, "params.context.triggerKind: expected a number or null, got an array"),
+])
+def test_a_long_value_of_the_wrong_kind_is_refused_naming_the_field(wire: WireClient, where: str, value: Any,
+                                                                    words: str) -> None:
+    span = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}
+    context: dict[str, Any] = {"diagnostics": []}
+    context[where] = value
+    resp = wire.request("textDocument/codeAction", {"textDocument": {"uri": "mlirbc:///nowhere.mlirbc"},
+                                                    "range": span, "context": context}, timeout=WAIT)
+    assert resp is not None, "no answer"
+    assert resp["error"]["code"] == INVALID_PARAMS, resp
+    assert resp["error"]["message"] == f"invalid params for textDocument/codeAction: {words}"
+
+
+def test_the_found_did_change_is_refused_before_structuring(wire: WireClient) -> None:
+    body = FOUND.read_bytes()
+    assert len(json.loads(body)["params"]["contentChanges"]) == 100_000
+    wire.send_bytes(body)
+    _still_answers(wire)
+    assert b"params.contentChanges: expected an array, got a string" in wire.stderr
+
+
+def test_the_kind_check_runs_before_cattrs() -> None:
+    """In process: the found notification never reaches the converter, and well-formed params of every
+    kind the server receives pass the check."""
+    from lsprotocol import types as lsp
+
+    from mlirbc.lsp.shapes import params_problem
+
+    raw = json.loads(FOUND.read_bytes())
+    assert params_problem(lsp.DidChangeTextDocumentNotification, raw["params"]) == \
+        "params.contentChanges: expected an array, got a string"
+    good = {"textDocument": {"uri": "file:///a.mlir", "version": 2}, "contentChanges": [
+        {"text": "whole"}, {"range": {"start": {"line": 0, "character": 0},
+                                      "end": {"line": 0, "character": 1}}, "text": "x"}]}
+    assert params_problem(lsp.DidChangeTextDocumentNotification, good) is None
+    init = {"processId": None, "rootUri": None, "initializationOptions": {"any": [1, "x", {"y": None}]},
+            "capabilities": {"textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]},
+                                              "synchronization": {"didSave": True}},
+                             "general": {"positionEncodings": ["utf-16", "utf-8"]}},
+            "workspaceFolders": [{"uri": "file:///w", "name": "w"}]}
+    assert params_problem(lsp.InitializeRequest, init) is None
+    assert params_problem(lsp.InitializeRequest, {**init, "workspaceFolders": "file:///w"}) == \
+        "params.workspaceFolders: expected an array or null, got a string"
+    # long arrays of wrong elements stop at the first one (cattrs would fail on each), and the path is
+    # spelled out for it only
+    many = {**good, "contentChanges": ["x"] * 100_000}
+    assert params_problem(lsp.DidChangeTextDocumentNotification, many) == \
+        "params.contentChanges[0]: expected an object, got a string"
+    span = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": True}}
+    diagnostics = [{"range": {**span, "end": {"line": 0, "character": 1}}, "message": "m"}] * 99 + \
+        [{"range": span, "message": "m"}]
+    action = {"textDocument": {"uri": "file:///a"}, "range": span, "context": {"diagnostics": diagnostics}}
+    assert params_problem(lsp.CodeActionRequest, action) == \
+        "params.range.end.character: expected a number, got a boolean"
+    action["range"] = {**span, "end": {"line": 0, "character": 1}}
+    assert params_problem(lsp.CodeActionRequest, action) == \
+        "params.context.diagnostics[99].range.end.character: expected a number, got a boolean"
 
 
 def test_malformed_notifications_are_logged_not_fatal(wire: WireClient) -> None:

@@ -362,7 +362,10 @@ def _a_file_line_col(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 def _a_fused(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     locs, pos = d.attr_list(pos, end)
     _locs(locs)
-    return A.FusedLoc.get(locs, None), pos
+    loc = A.FusedLoc.get(locs, None)
+    if A.fuse_locations(locs, None) is not loc:
+        raise _Bail  # not canonical: the general path says why it is refused
+    return loc, pos
 
 
 def _a_fused_metadata(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:

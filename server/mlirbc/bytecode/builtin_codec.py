@@ -211,7 +211,27 @@ def _read_file_line_col_loc(r: BuiltinReader) -> A.Attribute:
 
 
 def _read_fused_loc(r: BuiltinReader) -> A.Attribute:
-    return A.FusedLoc.get(tuple(_loc(r, a) for a in _attr_list(r)), None)
+    loc = A.FusedLoc.get(tuple(_loc(r, a) for a in _attr_list(r)), None)
+    if not getattr(r, "scan", False):
+        check_fused_loc(loc)
+    return loc
+
+
+def check_fused_loc(loc: A.FusedLoc) -> None:
+    """Refuses a fused location without metadata that is not in `FusedLoc::get`'s canonical form.
+
+    Upstream's reader builds these through `FusedLoc::get`, which rewrites such a location (drops its
+    unknowns and duplicates, flattens nested fusions) and aborts when what is left is not a fused
+    location; the text form reads back only the canonical one.  Keeping it as stored would change it on
+    the next save, rewriting it would guess: refused, saying what upstream would make of it."""
+    canonical = A.fuse_locations(loc.locations, None)
+    if canonical is not loc:
+        fate = ("aborts on it" if not isinstance(canonical, A.FusedLoc) else
+                f"would rewrite it to {len(canonical.locations)} locations")
+        n = len(loc.locations)
+        raise ValueError(f"fused location without metadata not in canonical form ({n} location"
+                         f"{'' if n == 1 else 's'}; it needs two or more distinct known locations and no "
+                         f"nested fused location without metadata): upstream's reader {fate}")
 
 
 def _read_fused_loc_with_metadata(r: BuiltinReader) -> A.Attribute:

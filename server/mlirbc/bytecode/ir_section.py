@@ -90,6 +90,7 @@ class IRDecoder:
         self.made_up = 0
         """Block-argument locations the file does not store (UnknownLoc from hasLoc = 0)."""
         self.made_up_sections: set[Operation] = set()
+        self._isolated_names: dict[OpName, bool] = {}
         """Sections holding such a location: they refer to an attribute the table may not have."""
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
@@ -466,6 +467,14 @@ class IRDecoder:
             n, isolated = r.varint_flag()
             if n > r.remaining + 1:
                 raise r.error(f"{n} regions cannot fit in the remaining data", at)
+            if not isolated and n and self._isolated_trait(op.op_name):
+                # Upstream's writer writes every op with the trait isolated, and its verifier refuses
+                # a use inside of a value defined outside; our writer would write this op isolated
+                # (other bytes) and our parser refuses such uses.
+                raise r.error(f"op '{op.name}' is isolated from above (its model says so), but its "
+                              "regions are stored as not isolated (upstream's writer stores such an "
+                              "op's regions isolated; nothing inside may use a value defined outside)",
+                              at)
             self.depth += 1
             if self.depth > MAX_NESTING:
                 raise r.error(f"regions nested deeper than {MAX_NESTING} levels", at)
@@ -490,6 +499,21 @@ class IRDecoder:
                 for region in regions:
                     self._region(r, region, scope)
             self.depth -= 1
+
+    def _isolated_trait(self, name: OpName) -> bool:
+        """Whether op `name` has the IsolatedFromAbove trait: registered, and its model says so (as the
+        writer decides it)."""
+        hit = self._isolated_names.get(name)
+        if hit is None:
+            hit = False
+            model = self.registry.op(name.full).model if name.registered else None
+            if model is not None:
+                try:
+                    hit = bool(model.info().isolated_from_above)
+                except Exception:  # a plugin's model without that information
+                    hit = False
+            self._isolated_names[name] = hit
+        return hit
 
     def _region(self, r: ByteReader, region: Region, values: list[Value | _Forward | None]) -> None:
         num_blocks = r.count("block", 1)

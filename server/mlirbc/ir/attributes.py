@@ -282,6 +282,32 @@ class FusedLoc(LocationAttr):
         return unique(cls, (tuple(locations), metadata))
 
 
+def fuse_locations(locations: tuple[Attribute, ...] | list[Attribute],
+                   metadata: Attribute | None) -> Attribute:
+    """Upstream's `FusedLoc::get(locs, metadata, context)`: nested fusions with the same metadata are
+    flattened, unknowns and duplicates dropped; no location left gives `unknown` (or `[unknown]` with
+    metadata), one location without metadata is that location.
+
+    Upstream's text parser always builds fused locations this way, and so does its bytecode reader for a
+    fused location without metadata (which aborts when the result is not a fused location); a fused
+    location with metadata is read from bytecode exactly as stored."""
+    out: dict[Attribute, None] = {}
+    for loc in locations:
+        if isinstance(loc, FusedLoc) and loc.metadata is metadata:
+            for inner in loc.locations:
+                out[inner] = None
+        elif not isinstance(loc, UnknownLoc):
+            out[loc] = None
+    locs = tuple(out)
+    if not locs:
+        if metadata is None:
+            return UnknownLoc.get()
+        return FusedLoc.get((UnknownLoc.get(),), metadata)
+    if len(locs) == 1 and metadata is None:
+        return locs[0]
+    return FusedLoc.get(locs, metadata)
+
+
 class DialectAttr(Attribute):
     """An attribute known by its exact text (`#arith.overflow<none>`, `affine_map<...>`, a model's print).
 

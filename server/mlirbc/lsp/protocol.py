@@ -8,7 +8,8 @@ handler goes back with its Python traceback in `data`.  This module replaces tha
 
 * `serve` reads framed messages (headers, a bounded `Content-Length`, the body read in chunks so that a
   hostile length allocates nothing up front) and hands each body to `MlirbcProtocol.receive`;
-* `receive` decodes, checks the envelope, checks and structures the params, then dispatches: each failure
+* `receive` decodes, checks the envelope, checks the params' JSON kinds (`shapes`: cheap, before cattrs
+  structures them) and structures them, then dispatches: each failure
   is answered with the JSON-RPC error it is (`ParseError` -32700, `InvalidRequest` -32600,
   `MethodNotFound` -32601, `InvalidParams` -32602 naming the field), or logged for notifications;
 * responses never carry a traceback: unexpected exceptions are logged with theirs and answered with a short
@@ -47,6 +48,8 @@ from pygls.exceptions import (
 )
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
+
+from .shapes import params_problem
 
 logger = logging.getLogger(__name__)
 
@@ -282,6 +285,11 @@ class MlirbcProtocol(LanguageServerProtocol):
             except JsonRpcException as exc:
                 raise _Refusal(JsonRpcInvalidParams(f"invalid params for {method}: {exc.message}"),
                                msg_id) from None
+        # Before cattrs, which takes a string or an object where an array belongs for a sequence and
+        # fails on every character or key of it (seconds for a long one).
+        problem = params_problem(typed, params)
+        if problem is not None:
+            raise _Refusal(JsonRpcInvalidParams(f"invalid params for {method}: {problem}"), msg_id)
         try:
             return self._converter.structure(raw, typed)
         except RecursionError:

@@ -4,8 +4,8 @@
 can subclass it or drive it on the same token stream (`peek`, `advance`, `expect`,
 `parse_attribute`, ...). It applies the canonicalisations MLIR applies when it builds these values
 (dictionaries sorted by name, dense literals stored as splats when all elements are equal, i1 data
-bit-packed, fused locations flattened, memory space 0 dropped), so parsing mlir-opt's print of a
-value gives back the very object printed.
+bit-packed, fused locations without metadata flattened, memory space 0 dropped), so parsing mlir-opt's
+print of a value gives back the very object printed.
 
 What it does not model stays text: dialect attributes and types (`#foo.bar<...>`, `!foo<"...">`)
 and the builtin keyword attributes `affine_map<...>`, `affine_set<...>` and `strided<...>` become
@@ -46,6 +46,7 @@ from ..ir.attributes import (
     TypeAttr,
     UnitAttr,
     UnknownLoc,
+    fuse_locations,
 )
 from ..ir.types import (
     DYNAMIC,
@@ -154,23 +155,14 @@ def _simple_type(name: str) -> Type | None:
 
 
 def fused_location(locations: list[Attribute], metadata: Attribute | None) -> Attribute:
-    """FusedLoc::get: nested fusions with the same metadata are flattened, unknowns and duplicates
-    dropped; no location left gives `unknown`, one location without metadata is that location."""
-    out: dict[Attribute, None] = {}
-    for loc in locations:
-        if isinstance(loc, FusedLoc) and loc.metadata is metadata:
-            for inner in loc.locations:
-                out[inner] = None
-        elif not isinstance(loc, UnknownLoc):
-            out[loc] = None
-    locs = tuple(out)
-    if not locs:
-        if metadata is None:
-            return UnknownLoc.get()
-        return FusedLoc.get((UnknownLoc.get(),), metadata)
-    if len(locs) == 1 and metadata is None:
-        return locs[0]
-    return FusedLoc.get(locs, metadata)
+    """The fused location upstream's bytecode reader makes of these parts (what the view printed came
+    from): without metadata `FusedLoc::get`'s canonical form (flattened, unknowns and duplicates dropped,
+    as upstream's text parser makes it too); with metadata exactly the locations written, as upstream's
+    bytecode reader keeps them (`fused<"m">[]` stays empty: upstream's text parser would make it
+    `fused<"m">[unknown]`, which would change the file on a save)."""
+    if metadata is None:
+        return fuse_locations(locations, None)
+    return FusedLoc.get(tuple(locations), metadata)
 
 
 def file_range(filename: StringAttr, sl: int, sc: int, el: int, ec: int) -> Attribute:

@@ -70,7 +70,7 @@ def parse_state(text: str, template: Module | None, registry: Registry | None = 
 def _unit(registry: Registry, op: Operation) -> bool:
     """An op whose text means the same read alone as in the whole view."""
     return (not op.operands and not op.results and not op.successors
-            and is_isolated(registry, op.name))
+            and op.op_name.registered and is_isolated(registry, op.name))
 
 
 def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template: Module | None,

@@ -592,7 +592,8 @@ class OpParser(Parser):
         op.offset = -1
         m.set_op(op)
         block.append(op)
-        isolated = self._isolated(full)
+        # An op name the file stores as unregistered has no traits (as the writer and reader decide).
+        isolated = self._isolated(full) and self.registered.get((dialect, short)) is not False
         if self.tok.kind == "(" and self.peek_ahead().kind == "{":
             self.advance()
             while True:

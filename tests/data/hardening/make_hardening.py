@@ -13,12 +13,17 @@ import json
 import random
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 sys.path.insert(0, str(REPO / "server"))
 
+from mlirbc.bytecode import numbering  # noqa: E402
+from mlirbc.bytecode.numbering import Numbering  # noqa: E402
 from mlirbc.bytecode.writer import write_bytecode  # noqa: E402
 from mlirbc.ir.attributes import (  # noqa: E402
     ArrayAttr,
@@ -28,6 +33,7 @@ from mlirbc.ir.attributes import (  # noqa: E402
     DialectAttr,
     DictionaryAttr,
     FloatAttr,
+    FusedLoc,
     NameLoc,
     StringAttr,
     UnitAttr,
@@ -93,6 +99,57 @@ def bytecode_inputs() -> None:
     loc_props = _op("hal.other")
     loc_props.properties = Properties(PROPS_ATTRIBUTE, attribute=UnknownLoc.get())
     _write("props_not_a_dictionary.mlirbc", _module(string_props, loc_props))
+    # Fused locations as the IR gives them.  With metadata, upstream's reader keeps them as stored (empty,
+    # holding `unknown`, nested); without metadata it rewrites them to FusedLoc::get's canonical form, and
+    # aborts when that is a single location.
+    a, b, x = (NameLoc.get(StringAttr.get(n), UnknownLoc.get()) for n in "abx")
+    meta = StringAttr.get("m")
+    _write("fused_loc_metadata_as_stored.mlirbc", _module(
+        _op(location=FusedLoc.get((), meta)),
+        _op(location=FusedLoc.get((UnknownLoc.get(), a, a), meta)),
+        _op(location=FusedLoc.get((FusedLoc.get((a, b), meta), x), meta)),
+        _op(location=FusedLoc.get((a, FusedLoc.get((), StringAttr.get("n"))), None))))
+    _write("fused_loc_single.mlirbc", _module(_op(location=FusedLoc.get((a,), None))))
+    # A nested builtin.module (IsolatedFromAbove) stored as not isolated: using a value of the outer
+    # module, and using nothing from outside (upstream's writer stores both isolated).
+    outer = _op(results=(i32,))
+    inner = Operation(OpName("builtin", "module", True))
+    inner.add_region().add_block().append(Operation(OpName("test", "use", False), None, (),
+                                                    [outer.results[0]]))
+    with _stored_not_isolated():
+        _write("isolated_op_uses_outer_value.mlirbc", _module(outer, inner))
+        inner = Operation(OpName("builtin", "module", True))
+        inner.add_region().add_block().append(_op())
+        _write("isolated_op_stored_not_isolated.mlirbc", _module(inner))
+    # The same use inside an op stored as unregistered, whose name has an isolated model: no trait.
+    unregistered = Operation(OpName("func", "func", False))
+    unregistered.add_region().add_block().append(Operation(OpName("test", "use", False), None, (),
+                                                           [outer.results[0]]))
+    _write("isolated_name_unregistered_uses_outer_value.mlirbc", _module(outer, unregistered))
+    _write("fused_loc_not_canonical.mlirbc", _module(_op(location=FusedLoc.get((a, UnknownLoc.get(), b),
+                                                                                None))))
+
+
+@contextmanager
+def _stored_not_isolated() -> Iterator[None]:
+    """The writer stores every builtin.module below the root as not isolated (and lets it use outer
+    values): what the IR would need to say, but upstream's writer never writes."""
+    trait, analyze = Numbering.has_isolated_trait, numbering.analyze
+
+    def forced(root: Operation, *args: Any, **kwargs: Any) -> Any:
+        result = analyze(root, *args, **kwargs)
+        for op in result.isolated:
+            if op.name == "builtin.module" and op.parent is not None:
+                result.isolated[op] = False
+        return result
+
+    Numbering.has_isolated_trait = lambda self, op: False  # type: ignore[method-assign]
+    numbering.analyze = forced  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        Numbering.has_isolated_trait = trait  # type: ignore[method-assign]
+        numbering.analyze = analyze
 
 
 def _dict_op(entries: tuple[tuple[StringAttr, Attribute], ...]) -> Operation:

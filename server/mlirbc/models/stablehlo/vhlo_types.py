@@ -229,7 +229,15 @@ class FunctionKind(VhloTypeKind):
 
 
 def _shape(r: EntryReader) -> tuple[int, ...]:
-    return tuple(r.signed_varint() for _ in range(count(r)))
+    """A ranked shape: sizes >= 0 or the dynamic size (INT64_MIN).  StableHLO prints any other negative
+    size as digits its parser (`parseDimensionList`) rejects, and no builtin tensor holds one (StableHLO
+    converts VHLO tensors to them): the model refuses it, so the entry stays a fallback kept verbatim."""
+    shape = tuple(r.signed_varint() for _ in range(count(r)))
+    for d in shape:
+        if d < 0 and d != DYNAMIC:
+            raise ModelError(f"dimension size {d} in a shape (sizes are >= 0, or INT64_MIN for a "
+                             "dynamic size)")
+    return shape
 
 
 def _write_shape(w: EntryWriter, value: FieldValue) -> None:
