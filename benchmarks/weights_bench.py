@@ -17,7 +17,9 @@ For each file and tool, one row:
   files, sampled every 10 ms from /proc/PID/status (RssAnon, RssFile), for every tool;
 * save: `mlirbc/save` of the unchanged view (upstream: mlir-opt bytecode -> bytecode);
 * edit+save: a one-line edit (a symbol renamed) then `mlirbc/save` (upstream: mlir-opt text view ->
-  bytecode).
+  bytecode);
+* cp+fsync: the same file copied to a new file and synced, timed right after the server's row (the
+  target of "a save in about the time of copying the file").
 `cp` (and `cp` + `sync`) of the largest file is timed in the same run for comparison: mlirbc's save
 also fsyncs the file and its folder.  Times are wall clock on whatever else the machine runs.
 """
@@ -61,6 +63,7 @@ class Row:
     file_mb: float | None = None
     save_s: float | None = None
     edit_s: float | None = None
+    cp_s: float | None = None
     note: str = ""
 
 
@@ -243,6 +246,19 @@ def jax_files(work: Path, given: str | None) -> list[Path]:
     return [p for n in names for p in out.rglob(n)]
 
 
+def cp_fsync(path: Path, work: Path) -> float:
+    """Seconds to copy `path` to a new file with `shutil.copyfile` and fsync it (what a save does at
+    least: mlirbc's save also fsyncs its folder)."""
+    dst = work / "cp-row.mlirbc"
+    t0 = time.perf_counter()
+    shutil.copyfile(path, dst)
+    with open(dst, "rb+") as f:
+        os.fsync(f.fileno())
+    elapsed = time.perf_counter() - t0
+    dst.unlink()
+    return elapsed
+
+
 def _fmt(v: float | int | None, spec: str) -> str:
     return "-" if v is None else format(v, spec)
 
@@ -280,6 +296,7 @@ def main() -> int:
     for path in files:
         pristine = path.read_bytes() if path.stat().st_size < 64 * MiB else None
         rows.append(asyncio.run(server_row(path, a.elide)))
+        rows[-1].cp_s = cp_fsync(path, work)
         print(f"done: mlirbc-lsp {path.name}", file=sys.stderr)
         if not a.no_upstream:
             if pristine is not None:
@@ -302,13 +319,13 @@ def main() -> int:
     load = os.getloadavg()[0]
 
     head = (f"{'file':<30} {'MB':>7} {'tool':<16} {'open s':>7} {'view chars':>12} {'anon MB':>8} "
-            f"{'file MB':>8} {'save s':>7} {'edit+save s':>11}  note")
+            f"{'file MB':>8} {'save s':>7} {'edit+save s':>11} {'cp+fsync s':>10}  note")
     print(head)
     print("-" * len(head))
     for r in rows:
         print(f"{r.file:<30} {r.size / 1e6:>7.1f} {r.tool:<16} {_fmt(r.open_s, '.2f'):>7} "
               f"{_fmt(r.view, ','):>12} {_fmt(r.anon_mb, '.0f'):>8} {_fmt(r.file_mb, '.0f'):>8} "
-              f"{_fmt(r.save_s, '.2f'):>7} {_fmt(r.edit_s, '.2f'):>11}  {r.note}")
+              f"{_fmt(r.save_s, '.2f'):>7} {_fmt(r.edit_s, '.2f'):>11} {_fmt(r.cp_s, '.2f'):>10}  {r.note}")
     (cp1, sync1), (cp2, sync2) = cps
     print(f"\ncp {biggest.name} ({biggest.stat().st_size / 1e6:.0f} MB): {cp1:.2f} s + fsync {sync1:.2f} s "
           f"to a new file, {cp2:.2f} s + fsync {sync2:.2f} s over that copy (mlirbc's save fsyncs too); "

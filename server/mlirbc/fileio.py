@@ -10,7 +10,8 @@ device such as `/dev/null`, a FIFO, a directory) is refused.  A symbolic link is
 target, as editors do, and stays a link.  The new bytes are written into an anonymous file (`O_TMPFILE`) in
 the target's folder, synced, given a name and renamed over the target, so a crash or `kill -9` leaves at
 most a named temporary file for the instant between naming and renaming; such leftovers (their names carry
-the writer's process id) are removed by the next write to that folder once their writer is gone.  The file
+the writer's process id) are removed by the next write to that folder once their writer is gone.  A large
+replaced file is freed in the background after the rename (POSIX), so a save does not wait for it.  The file
 mode (and, where permitted, owner) of an existing target is kept.
 """
 
@@ -20,6 +21,7 @@ import errno
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
@@ -206,6 +208,34 @@ def _named_temp(folder: str, target_name: str, mode: int) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no free temporary name", folder)
 
 
+RELEASE_LATER = 64 << 20
+"""A replaced file at least this large is freed after the save returns, not during its rename."""
+
+
+def _hold_replaced(target: str, old: os.stat_result | None) -> int | None:
+    """A descriptor of the file a rename is about to replace, when freeing it would be slow.
+
+    Renaming over the last name of a file frees its blocks inside `rename` (profiled: 0.8-1.3 s for
+    1 GiB on ext4 with online discard), which a save would wait for.  Holding it open moves that work
+    to the moment the descriptor closes (`_release_later`).  None when not worth it or not possible."""
+    if os.name == "nt" or old is None or old.st_size < RELEASE_LATER or old.st_nlink != 1:
+        return None  # (Windows cannot rename over a file that is open)
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if (st.st_dev, st.st_ino) != (old.st_dev, old.st_ino):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _release_later(fd: int) -> None:
+    """Close `fd` (the last reference to a replaced file) in a background thread."""
+    threading.Thread(target=os.close, args=(fd,), name="mlirbc-release-replaced", daemon=True).start()
+
+
 def write_payload(f: BinaryIO, data: Payload) -> None:
     """Write `data` to the open file `f`, streaming: `Chunks` and iterables piece by piece, large buffers
     (views of a mapped original) in bounded slices, so no copy of the whole output is ever made."""
@@ -264,8 +294,11 @@ def atomic_write(path: str | os.PathLike[str], data: Payload,
                 raise FileRefused(target, f"became {_kind(now.st_mode)} during the save")
         except FileNotFoundError:
             pass
+        held = _hold_replaced(target, old)
         os.replace(tmp, target)
         tmp = None
+        if held is not None:
+            _release_later(held)
     finally:
         if tmp is not None:
             try:

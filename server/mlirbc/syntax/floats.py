@@ -7,6 +7,7 @@ Shared by the attribute printer and parser and by models whose canonical text ho
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass
@@ -172,8 +173,14 @@ def float_largest(sign: int, sem: FloatSemantics) -> int:
 
 def round_to_float(sign: int, num: int, den: int, sem: FloatSemantics) -> int:
     """Bits of (-1)**sign * num/den rounded to nearest, ties to even (rmNearestTiesToEven)."""
+    return _round(sign, num, den, sem)[0]
+
+
+def _round(sign: int, num: int, den: int, sem: FloatSemantics) -> tuple[int, bool]:
+    """`round_to_float`, and whether num/den lay exactly halfway between two values of `sem` (or on
+    its underflow or overflow boundary, which are such halfway points too)."""
     if num == 0:
-        return float_zero(sign, sem)
+        return float_zero(sign, sem), False
     p = sem.precision
     e = num.bit_length() - den.bit_length()
     if e >= 0:
@@ -188,13 +195,14 @@ def round_to_float(sign: int, num: int, den: int, sem: FloatSemantics) -> int:
         n, d = num << -q, den
     m, r = divmod(n, d)
     r2 = r << 1
-    if r2 > d or (r2 == d and m & 1):
+    tie = r2 == d
+    if r2 > d or (tie and m & 1):
         m += 1
     if m >> p:
         m >>= 1
         q += 1
     if m == 0:
-        return float_zero(sign, sem)
+        return float_zero(sign, sem), tie
     exp = q + p - 1 if m >> (p - 1) else sem.min_exp
     if exp > sem.max_exp or (
         sem.nonfinite == NAN_ONLY
@@ -203,8 +211,8 @@ def round_to_float(sign: int, num: int, den: int, sem: FloatSemantics) -> int:
         and exp == sem.max_exp
         and m == (1 << p) - 1
     ):
-        return float_inf(sign, sem)
-    return _encode_finite(sign, m, q, sem)
+        return float_inf(sign, sem), tie
+    return _encode_finite(sign, m, q, sem), tie
 
 
 _DECIMAL_RE = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?")
@@ -234,6 +242,10 @@ def decimal_to_float_exact(text: str, sem: FloatSemantics) -> int:
     digits = (int_part + frac_part).lstrip("0")
     if not digits:
         return float_zero(sign, sem)
+    if len(text) <= _FAST_TEXT and _through_double(sem):
+        fast = _via_double(text, sign, sem)
+        if fast is not None:
+            return fast
     exp_text = (m.group(4) or "0").lstrip("+")
     exp_digits = exp_text.lstrip("-").lstrip("0")
     if len(exp_digits) > 7:  # beyond any format's range either way: no huge int() conversion
@@ -256,6 +268,57 @@ def decimal_to_float_exact(text: str, sem: FloatSemantics) -> int:
     if exp10 >= 0:
         return round_to_float(sign, num * 10**exp10, 1, sem)
     return round_to_float(sign, num, 10**-exp10, sem)
+
+
+_FAST_TEXT = 64
+"""Literals up to this length may take the fast path of `decimal_to_float_exact` (printed floats have
+at most ~25 characters; a longer literal goes the exact way, which bounds its cost itself)."""
+
+_F64 = SEMANTICS["f64"]
+
+
+def _through_double(sem: FloatSemantics) -> bool:
+    """Whether `_via_double` may convert into `sem`: f64 itself, and formats whose every halfway point
+    and boundary is a double (precision <= 52 bits, exponents within the double's)."""
+    return sem is _F64 or (sem.precision <= 52 and sem.signed and sem.has_zero and
+                           not sem.explicit_int_bit and sem.max_exp <= 1023 and sem.min_exp >= -1022)
+
+
+def _via_double(text: str, sign: int, sem: FloatSemantics) -> int | None:
+    """A decimal literal correctly rounded into `sem` through Python's correctly rounded `float()`,
+    or None when that cannot be trusted (the exact way then decides).
+
+    Rounding twice (decimal -> double -> `sem`) gives the correctly rounded result unless the double
+    lands exactly on a halfway point of `sem`: every such point is a double, and rounding is monotonic,
+    so the literal and its double lie strictly between the same two halfway points of `sem` otherwise.
+    That is checked exactly (`_round`'s tie flag); zero and infinity (under- and overflow of the double
+    itself) go the exact way."""
+    try:
+        d = float(text)
+    except ValueError:
+        return None
+    if sem is _F64:
+        return struct.unpack("<Q", struct.pack("<d", d))[0]  # type: ignore[no-any-return]
+    if d == 0.0 or d in (_INF, -_INF):
+        return None
+    if sem is _F32 and _F32_NORMAL <= abs(d) < _F32_TOP:
+        # The C conversion rounds to nearest even; a double is halfway between two normal f32 values
+        # exactly when the 29 significand bits f32 lacks are 1 followed by zeros.
+        if struct.unpack("<Q", struct.pack("<d", d))[0] & _F32_LOST == _F32_HALF:
+            return None
+        return struct.unpack("<I", struct.pack("<f", d))[0]  # type: ignore[no-any-return]
+    num, den = abs(d).as_integer_ratio()
+    bits, tie = _round(sign, num, den, sem)
+    return None if tie else bits
+
+
+_INF = float("inf")
+_F32 = SEMANTICS["f32"]
+_F32_NORMAL = 2.0 ** -126
+_F32_TOP = 2.0 ** 128 - 2.0 ** 104
+"""Below this every double converts to a finite f32 (the halfway point to overflow is excluded)."""
+_F32_LOST = (1 << 29) - 1
+_F32_HALF = 1 << 28
 
 
 def double_to_float(value: float, sem: FloatSemantics) -> int:
@@ -378,14 +441,31 @@ def format_float(bits: int, sem: FloatSemantics) -> str:
         return "-0.000000e+00" if sign else "0.000000e+00"
     if kind != FINITE:
         return float_hex(bits, sem)
-    short = apfloat_to_string(sign, m, q, sem.precision, 6, 0, False)
-    back_kind, back_sign, back_m, back_q = decode_float(decimal_to_float_exact(short, sem), sem)
-    if back_kind == FINITE and _value_key(back_sign, back_m, back_q) == _value_key(sign, m, q):
-        return short
+    if _short_may_round_trip(bits, sign, m, q, sem):
+        short = apfloat_to_string(sign, m, q, sem.precision, 6, 0, False)
+        back_kind, back_sign, back_m, back_q = decode_float(decimal_to_float_exact(short, sem), sem)
+        if back_kind == FINITE and _value_key(back_sign, back_m, back_q) == _value_key(sign, m, q):
+            return short
     full = apfloat_to_string(sign, m, q, sem.precision, 0, 3, True)
     if "." in full:
         return full
     return float_hex(bits, sem)
+
+
+def _short_may_round_trip(bits: int, sign: int, m: int, q: int, sem: FloatSemantics) -> bool:
+    """False when no 6-digit decimal reads back as this value, decided by Python's correctly rounded
+    formatting of the nearest one (most values of real tensors: the check then costs a fraction of
+    LLVM's formatting and an exact read-back).
+
+    The nearest 6-digit decimal is the one closest to the value; LLVM's (truncated, then rounded
+    half-up) is that one or its neighbour on the other side, farther away.  A value reads back from
+    every decimal inside its rounding interval, which is symmetric except when the significand is a
+    power of two (the interval below is half as wide): there, and for formats `_via_double` does not
+    cover, the full check runs."""
+    if not _through_double(sem) or m & (m - 1) == 0:
+        return True
+    v = math.ldexp(-m if sign else m, q)
+    return decimal_to_float_exact(f"{v:.5e}", sem) == bits
 
 
 _FLOAT_CACHE: dict[tuple[int, str], str] = {}
