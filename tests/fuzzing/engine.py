@@ -58,6 +58,10 @@ class Stats:
         self.slowest = 0.0
         self.slowest_input = ""
         self.started = time.monotonic()
+        self.cpu_started = time.process_time()
+        self.target_cpu = 0.0
+        self.profile: Any = None
+        self.profile_path: Path | None = None
 
     def save_input(self, data: bytes, kind: str) -> str:
         self.findings.mkdir(parents=True, exist_ok=True)
@@ -68,6 +72,7 @@ class Stats:
     def record(self, data: bytes, outcome: str, seconds: float, message: str = "") -> None:
         self.inputs += 1
         self.outcomes[outcome] += 1
+        self.target_cpu += seconds
         if message:
             key = message.splitlines()[0][:160] if message else ""
             if key not in self.messages:
@@ -90,7 +95,14 @@ class Stats:
             "mutations": dict(self.mutations), "messages": self.messages, "slow": self.slow,
             "slowest_seconds": round(self.slowest, 4), "slowest_input": self.slowest_input,
             "peak_rss_mb": round(peak_kb / 1024, 1), "seconds": round(time.monotonic() - self.started, 1),
+            # CPU time of the whole process since the first input (libFuzzer, mutators, target) and of the
+            # target calls alone: on a shared machine these, not wall time, say what an input costs
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 2),
+            "target_cpu_seconds": round(self.target_cpu, 2),
         }
+        if self.profile is not None and self.profile_path is not None and self.inputs >= self.runs:
+            self.profile.disable()
+            self.profile.dump_stats(str(self.profile_path))
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1))
         os.replace(tmp, self.path)
@@ -206,6 +218,9 @@ def main(argv: list[str] | None = None) -> None:
                         "count as a slow input)")
     p.add_argument("--no-instrument", action="store_true",
                    help="no coverage feedback: mutation alone (for comparisons)")
+    p.add_argument("--profile", type=Path, default=None,
+                   help="write a cProfile of the fuzzing loop (mutators and target) to this file after "
+                        "--runs inputs (where an input's time goes)")
     p.add_argument("--mutator", choices=("structure", "libfuzzer"), default="structure",
                    help="libfuzzer: byte-level mutations only (for comparisons)")
     args = p.parse_args(argv)
@@ -276,6 +291,12 @@ def main(argv: list[str] | None = None) -> None:
     if cross is not None:
         extra["custom_crossover"] = cross
     atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, **extra)
+    stats.cpu_started = time.process_time()
+    if args.profile is not None:
+        import cProfile
+
+        stats.profile, stats.profile_path = cProfile.Profile(), args.profile
+        stats.profile.enable()
     atheris.Fuzz()
 
 
