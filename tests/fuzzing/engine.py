@@ -38,8 +38,14 @@ from typing import Any
 
 TARGETS = ("reader", "text", "edit", "cycle", "server")
 SLOW_SECONDS = 2.0
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 16384, "server": 1 << 18}
-"""Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 8192, "edit": 8192, "server": 1 << 18}
+"""Input size bounds (libFuzzer's -max_len): small inputs run fast, and the structure-aware mutators
+reach deep into them.  The text targets' bound is chosen from their corpus: real views of the seed files
+are at most 1.5 KB (the largest seed, a regression input, 5 KB), and every hostile shape the text mutator
+makes fits in 8 KB (520 levels of nesting, a 4,400-digit literal; longer literals and strings are cut,
+still past the limits they test), while the inputs of 8 to 32 KB a longer bound let the corpus grow to
+cost 5 to 25 times a small one (docs/fuzzing.md, "Throughput").  The server keeps room for its 100 KB
+strings and 100,000-deep nesting."""
 MEMORY_LIMIT = 6 << 30
 
 
@@ -191,6 +197,22 @@ def _target_function(target: str) -> Callable[[bytes], str]:
     return fn
 
 
+def _import_target_modules(target: str) -> None:
+    """Import (under instrumentation, when the caller asks for it) the mlirbc modules `target` runs.  Only
+    the server target imports the server: lsprotocol's classes and converters are 40,000 objects that
+    every full collection of the cyclic collector walks (60 ms more per collection, 10% of the cycle
+    target's time, measured in docs/fuzzing.md, "Throughput"), and a third of the process's memory."""
+    import importlib
+
+    modules = ["mlirbc.bytecode.reader", "mlirbc.bytecode.writer", "mlirbc.view.printer",
+               "mlirbc.view.parser", "mlirbc.view.edits", "mlirbc.view.lexindex", "mlirbc.models.build",
+               "mlirbc.models.sets", "mlirbc.fileio"]
+    if target == "server":
+        modules.append("mlirbc.lsp.server")
+    for name in modules:
+        importlib.import_module(name)
+
+
 def _warm_up() -> None:
     """Load every dialect's models now: each is read lazily the first time a file uses the dialect, which
     would make that input look slow."""
@@ -230,15 +252,10 @@ def main(argv: list[str] | None = None) -> None:
     import atheris
 
     if args.no_instrument:
-        import mlirbc.lsp.server  # noqa: F401
+        _import_target_modules(args.target)
     else:
         with atheris.instrument_imports(include=["mlirbc"]):
-            import mlirbc.bytecode.reader  # noqa: F401
-            import mlirbc.bytecode.writer  # noqa: F401
-            import mlirbc.lsp.server  # noqa: F401
-            import mlirbc.view.edits  # noqa: F401
-            import mlirbc.view.parser  # noqa: F401
-            import mlirbc.view.printer  # noqa: F401
+            _import_target_modules(args.target)
     from .targets import Finding
 
     if args.warm_up:
@@ -275,7 +292,9 @@ def main(argv: list[str] | None = None) -> None:
             message = f"{type(exc).__name__}: {str(exc)[:120]} @ {where}"
         stats.record(data, outcome, time.process_time() - start, message)
 
-    corpus = Path(tempfile.mkdtemp(prefix=f"mlirbc-fuzz-{args.target}-"))
+    # (libFuzzer adds the inputs it keeps to this folder: it lives with the run's statistics, not in /tmp)
+    args.stats.parent.mkdir(parents=True, exist_ok=True)
+    corpus = Path(tempfile.mkdtemp(prefix=f"corpus-{args.target}-", dir=args.stats.parent))
     for i, s in enumerate(seeds):
         (corpus / f"seed{i:04d}").write_bytes(s)
     max_len = args.max_len or MAX_LEN[args.target]
