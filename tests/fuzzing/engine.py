@@ -238,6 +238,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warm-up", action="store_true",
                    help="load every dialect's models first (long runs: the first use of a dialect would "
                         "count as a slow input)")
+    p.add_argument("--corpus", type=Path, action="append", default=[],
+                   help="also start from the inputs in this folder (a corpus an earlier run kept: "
+                        "continue it, or measure at its input sizes); repeatable")
     p.add_argument("--no-instrument", action="store_true",
                    help="no coverage feedback: mutation alone (for comparisons)")
     p.add_argument("--profile", type=Path, default=None,
@@ -309,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     extra: dict[str, Any] = {"custom_mutator": mutate}
     if cross is not None:
         extra["custom_crossover"] = cross
-    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, **extra)
+    atheris.Setup([sys.argv[0], *flags, str(corpus), *map(str, args.corpus)], one_input, **extra)
     stats.cpu_started = time.process_time()
     if args.profile is not None:
         import cProfile
