@@ -23,6 +23,7 @@ from lsp_support import (
     wait_diagnostics,
 )
 from mlirbc.lsp.positions import PositionCodec
+from mlirbc.syntax import textlines
 from mlirbc.syntax.textlines import TextLines
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
@@ -56,19 +57,30 @@ def test_codec_round_trips_every_offset() -> None:
             if enc != "utf-8" else True
 
 
-def test_text_lines_follow_edits() -> None:
+@pytest.mark.parametrize("block", [1, 2, 3, 1024])
+def test_text_lines_follow_edits(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Edits keep the blocked line table equal to one made from the edited text (small blocks make
+    every edit cross block boundaries: joins, splits, shifts of the blocks after it)."""
     import random
 
-    rnd = random.Random(7)
+    monkeypatch.setattr(textlines, "BLOCK", block)
+    rnd = random.Random(7 + block)
     text = "".join(rnd.choice("ab\n😀") for _ in range(300))
     lines = TextLines(text)
-    for _ in range(200):
+    for _ in range(300):
         a = rnd.randrange(len(text) + 1)
-        b = rnd.randrange(a, min(len(text), a + 20) + 1)
-        new = "".join(rnd.choice("x\n😀") for _ in range(rnd.randrange(5)))
+        b = rnd.randrange(a, min(len(text), a + rnd.choice((3, 20, 120))) + 1)
+        new = "".join(rnd.choice("x\n\n😀") for _ in range(rnd.randrange(rnd.choice((5, 40)))))
+        before, before_starts = lines, lines.starts
         text = text[:a] + new + text[b:]
         lines = lines.edited(a, b, new)
-        assert lines.starts == TextLines(text).starts and lines.length == len(text)
+        flat = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        assert lines.starts == flat and lines.length == len(text)
+        assert lines.line_count == len(flat)
+        for offset in range(0, len(text) + 1, 5):
+            line = max(i for i, s in enumerate(flat) if s <= offset)
+            assert lines.position(offset) == (line, offset - flat[line])
+        assert before.starts == before_starts  # tables are immutable: the old one is unchanged
 
 
 async def _open_edited(client: LanguageClient, tmp_path: Path) -> tuple[str, str, str]:

@@ -27,6 +27,7 @@ from ..ir.module import DialectEntry
 from ..ir.types import FallbackType, MemRefType, Type, UnrankedMemRefType
 from ..models.api import ModelError, accepts_producer, producer_note
 from ..models.registry import Registry
+from ..yielding import checkpoint
 from . import builtin_codec
 from .builtin_batch import decode_builtin_entries
 from .chunks import Chunks, FileRange
@@ -672,9 +673,11 @@ def encode_entry_groups(entries: Sequence[tuple[int, bool, Encoding]], fixed: li
                 j += 1
         off.varint(dialect)
         off.varint(j - i)
-        for _, custom, payload in entries[i:j]:
-            off.varint_flag(len(payload), custom)
-            data.write(payload)
+        for k in range(i, j, 1024):
+            checkpoint()  # a server readies a template's entries in the background (see yielding)
+            for _, custom, payload in entries[k:min(j, k + 1024)]:
+                off.varint_flag(len(payload), custom)
+                data.write(payload)
         i = j
     return bytes(off.buf), data
 
@@ -713,7 +716,9 @@ def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:
         while seen < totals[kind]:
             r.varint()
             count = r.varint()
-            for _ in range(count):
+            for k in range(count):
+                if not k & 1023:
+                    checkpoint()
                 r.varint()
             out[kind].append(count)
             seen += count

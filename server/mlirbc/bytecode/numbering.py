@@ -37,6 +37,7 @@ from ..ir.types import DialectType, FallbackType, FloatType, Type
 from ..models.api import OpModel
 from ..models.registry import Registry
 from ..syntax import attr_printer
+from ..yielding import checkpoint
 from . import builtin_codec
 from .attrtypes import ATTR, TYPE
 from .chunks import FileRange, file_range
@@ -102,6 +103,8 @@ class _Seed:
             m = self.maps[kind]
             lst = self.ordered[kind]
             for i, te in enumerate(entries):
+                if not i & 1023:
+                    checkpoint()  # a server readies this in the background (see yielding)
                 e = Entry(te.value, te.dialect)
                 e.index = i
                 e.custom = te.custom

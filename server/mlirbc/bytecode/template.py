@@ -21,6 +21,7 @@ from ..ir.attributes import Attribute
 from ..ir.module import DialectEntry, Module
 from ..ir.operation import Operation, OpName, Region
 from ..ir.types import Type
+from ..yielding import checkpoint
 from .sections import SECTION_NAMES, SectionId, read_section
 from .stream import ByteReader
 
@@ -139,7 +140,9 @@ class Template:
         numbers payloads as they are first written)."""
         out = [0]
         high = -1
-        for idx in self.prop_seq:
+        for i, idx in enumerate(self.prop_seq):
+            if not i & 1023:
+                checkpoint()  # readied in the background by a server (see yielding)
             high = max(high, idx)
             out.append(high + 1)
         return out

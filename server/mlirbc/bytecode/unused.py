@@ -29,7 +29,6 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 
 from ..ir.attributes import (
-    Attribute,
     DenseArrayAttr,
     DenseElementsAttr,
     DenseResourceElementsAttr,
@@ -40,9 +39,10 @@ from ..ir.attributes import (
     StringAttr,
 )
 from ..ir.module import RESOURCE_BLOB, Module, ResourceEntry, ResourceGroup
-from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, Operation
+from ..ir.operation import PROPS_FALLBACK, Operation
 from ..ir.structured import StructuredAttr
-from ..ir.types import DialectType, FallbackType, Type
+from ..ir.types import DialectType, FallbackType
+from ..ir.walk import held_values, op_values
 from .template import Template
 
 MIN_SIZE = 1024
@@ -60,39 +60,11 @@ class _Opaque(Exception):
     """The module holds an opaque payload: no entry may be dropped."""
 
 
-def _contained(node: object) -> Iterator[object]:
-    """The attributes and types a value holds directly (its slots, tuples followed)."""
-    for name in getattr(type(node), "__slots__", ()):
-        if name == "__weakref__":
-            continue
-        stack = [getattr(node, name, None)]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, tuple):
-                stack.extend(v)
-            elif isinstance(v, Attribute | Type):
-                yield v
-
-
 def _op_roots(op: Operation) -> Iterator[object]:
-    if op.attributes is not None:
-        yield op.attributes
     p = op.properties
-    if p is not None:
-        if p.kind == PROPS_DECODED:
-            yield from p.values.values()
-        elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
-            yield p.attribute
-        elif p.kind == PROPS_FALLBACK and p.raw is not None:
-            raise _Opaque
-    yield op.location
-    for r in op.results:
-        yield r.type
-    for region in op.regions:
-        for block in region.blocks:
-            for a in block.arguments:
-                yield a.type
-                yield a.location
+    if p is not None and p.kind == PROPS_FALLBACK and p.raw is not None:
+        raise _Opaque
+    return op_values(op)
 
 
 _RESOURCE_IN_TEXT = re.compile(r'dense_resource<\s*("(?:[^"\\]|\\.)*"|[^>\s]+)\s*>')
@@ -121,7 +93,7 @@ def _reached(roots: Iterable[object], targets: set[int]) -> tuple[set[int], set[
             keys.add(v.key)  # type: ignore[attr-defined]
         elif t is DialectAttr or t is DialectType:
             keys.update(m.group(1) for m in _RESOURCE_IN_TEXT.finditer(v.text))  # type: ignore[attr-defined]
-        stack.extend(_contained(v))
+        stack.extend(held_values(v))
     return hit, keys
 
 

@@ -124,7 +124,8 @@ def cmd_graph(args: argparse.Namespace, registry: Registry) -> int:
         limit = args.limit or (DEFAULT_LIMIT if fmt == "json" else CLI_LIMIT)
         progress.phase("building the graph")
         graph = build_graph(shown, source, limit=limit, offset=args.offset,
-                            elided=elided_probe(text, source))
+                            elided=elided_probe(text, source, source.lines
+                                                if isinstance(source, ViewSourceMap) else None))
         if graph["truncated"]:
             nxt = graph["page"]["next"]
             more = f"; --offset {nxt} for the next page" if nxt is not None else ""

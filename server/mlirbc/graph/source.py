@@ -63,6 +63,10 @@ class ViewSourceMap:
         self._text = text
         self._lines = lines if lines is not None else TextLines(text)
 
+    @property
+    def lines(self) -> TextLines:
+        return self._lines
+
     def _range(self, start: int, end: int) -> TextRange:
         sl, sc = self._lines.position(start)
         el, ec = self._lines.position(end)
@@ -90,22 +94,29 @@ class ViewSourceMap:
         return self._range(span.start, span.end) if span is not None else None
 
 
-def elided_probe(text: str, source: SourceMap) -> Callable[[Operation], bool]:
+def elided_probe(text: str, source: SourceMap, lines: TextLines | None = None
+                 ) -> Callable[[Operation], bool]:
     """Whether an op's own text (not its regions') holds an elided-value placeholder, as the view shows it.
 
     In the generic form an op without regions has its lines to itself, and an op with regions keeps its
-    own properties on its first line and its attributes, type and location on its last.
+    own properties on its first line and its attributes, type and location on its last.  `lines` (the
+    text's line table, when the caller has one) spares a pass over a large text per request: only the
+    lines of the ops asked about are read.
     """
-    lines = text.split("\n")
+    table = lines if lines is not None else TextLines(text)
+    count = table.line_count
+
+    def line(i: int) -> str:
+        return text[table.line_start(i):table.line_end(i)]
 
     def probe(op: Operation) -> bool:
         r = source.op_range(op)
-        if r is None or not 0 <= r.start_line <= r.end_line < len(lines):
+        if r is None or not 0 <= r.start_line <= r.end_line < count:
             return False
         if op.regions:
-            own = [lines[r.start_line], lines[r.end_line]]
+            own = [line(r.start_line), line(r.end_line)]
         else:
-            own = lines[r.start_line:r.end_line + 1]
-        return any("mlirbc.elided" in line and FIND_RE.search(line) for line in own)
+            own = [line(i) for i in range(r.start_line, r.end_line + 1)]
+        return any("mlirbc.elided" in s and FIND_RE.search(s) for s in own)
 
     return probe

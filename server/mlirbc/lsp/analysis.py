@@ -32,10 +32,13 @@ def schedule(server: MlirbcServer, uri: str, delay_s: float) -> None:
     old = server.pending.pop(uri, None)
     if old is not None and not old.done():
         old.cancel()
+    # From the edit until its check is published the user waits: background work steps aside.
+    server.gate.enter()
     task = asyncio.ensure_future(_run(server, uri, delay_s))
     server.pending[uri] = task
 
     def forget(t: asyncio.Task[None]) -> None:
+        server.gate.leave()
         if server.pending.get(uri) is t:
             server.pending.pop(uri, None)
         if not t.cancelled() and t.exception() is not None:

@@ -80,7 +80,13 @@ class View:
     def replace(self, start: int, end: int, new: str, version: int) -> None:
         """Apply one change: [start, end) of the current text becomes `new`."""
         old_len = len(self.text)
-        self.text = self.text[:start] + new + self.text[end:]
+        # one join copies the text once more than its two slices; `a + b + c` copies the head twice
+        self.text = "".join((self.text[:start], new, self.text[end:]))
+        self._follow(start, end, new, old_len, version)
+
+    def _follow(self, start: int, end: int, new: str, old_len: int, version: int) -> None:
+        """The line table, version and dirty range after [start, end) of a text of `old_len`
+        characters became `new` (the text itself is already set)."""
         self.lines = self.lines.edited(start, end, new)
         self.version = version
         self.lex = {}
@@ -101,8 +107,8 @@ class View:
             return
         start = common_prefix(old, text)
         tail = common_suffix(old, text, min(len(old), len(text)) - start)
-        self.replace(start, len(old) - tail, text[start:len(text) - tail], version)
-        self.text = text  # the same string object the client sent (no copy kept)
+        self.text = text  # the same string object the client sent: no splice, no copy kept
+        self._follow(start, len(old) - tail, text[start:len(text) - tail], len(old), version)
 
 
 _CHUNK = 1 << 16

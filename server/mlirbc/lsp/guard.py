@@ -34,8 +34,8 @@ def _interrupt(thread: threading.Thread) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(WorkAborted))
 
 
-async def run_bounded(fn: Callable[[], T], what: str, timeout: float) -> T:
-    """Run `fn()` in a fresh thread; wait at most `timeout` seconds.
+async def run_bounded(fn: Callable[[], T], what: str, timeout: float | None) -> T:
+    """Run `fn()` in a fresh thread; wait at most `timeout` seconds (None: as long as it takes).
 
     Cancelling the awaiting task (an LSP `$/cancelRequest`) interrupts the thread too.
     """
@@ -71,7 +71,7 @@ async def run_bounded(fn: Callable[[], T], what: str, timeout: float) -> T:
         return await asyncio.wait_for(asyncio.shield(fut), timeout)
     except TimeoutError:
         _interrupt(thread)
-        raise WorkTimeout(what, timeout) from None
+        raise WorkTimeout(what, timeout or 0.0) from None
     except asyncio.CancelledError:
         _interrupt(thread)
         raise

@@ -27,6 +27,7 @@ from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.edits import printed_state
 from ..view.printer import print_module
+from ..yielding import Gate, in_background
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
 from .positions import encoding_name
@@ -93,6 +94,9 @@ class MlirbcServer(GuardedTransport, LanguageServer):
         self.diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[Decoded]] = {}
+        self.gate = Gate()
+        """Held by foreground work (checks while typing, requests' jobs); background work yields."""
+        self._preparing: dict[str, asyncio.Future[None]] = {}
 
     @property
     def position_encoding(self) -> str:
@@ -169,6 +173,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
         """
         task = asyncio.ensure_future(run_bounded(fn, what, self.settings.decode_timeout_s))
         progress: lsp.ProgressToken | None = None
+        self.gate.enter()
         try:
             done, _ = await asyncio.wait({task}, timeout=PROGRESS_AFTER_S)
             if not done:
@@ -178,11 +183,23 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             task.cancel()
             raise
         finally:
+            self.gate.leave()
             if progress is not None:
                 try:
                     self.work_done_progress.end(progress, lsp.WorkDoneProgressEnd())
                 except Exception:
                     pass
+
+    async def prepared(self, key: str) -> None:
+        """Wait for the background preparation of `key`'s first save, if it is still running (a save
+        then finishes it instead of doing the same work beside it)."""
+        job = self._preparing.get(key)
+        if job is not None and not job.done():
+            with self.gate.awaited():  # it no longer steps aside for edits coming meanwhile
+                try:
+                    await asyncio.shield(job)
+                except Exception:
+                    pass  # the save does the work itself
 
     async def _begin_progress(self, title: str, message: str,
                               token: lsp.ProgressToken | None) -> lsp.ProgressToken | None:
@@ -269,11 +286,21 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot decode {name}: internal error "
                                 f"{type(exc).__name__}: {exc}") from None
         self.files[key] = decoded
-        # Ready the first save of this file while the user reads it (see bytecode.writer.prepare).
-        job = asyncio.ensure_future(run_bounded(lambda: prepare(decoded.module, registry),
-                                                f"preparing {name} for saving",
-                                                self.settings.decode_timeout_s))
-        job.add_done_callback(lambda j: j.cancelled() or j.exception())
+        # Ready the first save of this file while the user reads it (see bytecode.writer.prepare), as
+        # background work: it steps aside while the user types (see yielding).
+        gate = self.gate
+        job = asyncio.ensure_future(run_bounded(
+            lambda: in_background(gate, lambda: prepare(decoded.module, registry)),
+            f"preparing {name} for saving", None))
+        self._preparing[key] = job
+
+        def done(j: asyncio.Future[None]) -> None:
+            if self._preparing.get(key) is j:
+                self._preparing.pop(key, None)
+            if not j.cancelled():
+                j.exception()  # retrieved: a failure here only means the save does the work
+
+        job.add_done_callback(done)
         return decoded
 
 

@@ -62,6 +62,7 @@ from ..ir.module import RESOURCE_BLOB, Module, ResourceEntry
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, Operation
 from ..ir.structured import DensePayload, ElidableKind, StructuredAttr
 from ..ir.types import FallbackType, NoneType, Type
+from ..ir.walk import held_values, op_values
 from .attr_printer import keyword_or_string, print_type, quote_bytes
 
 TOKEN_PREFIX = "mlirbc.elided."
@@ -231,38 +232,6 @@ def _token(size: int, fp: str) -> str:
 # Values of a module
 # ================================================================================================
 
-def _children(node: object) -> Iterator[object]:
-    for name in getattr(type(node), "__slots__", ()):
-        if name == "__weakref__":
-            continue
-        value = getattr(node, name, None)
-        values = value if isinstance(value, tuple) else (value,)
-        for v in values:
-            if isinstance(v, tuple):
-                yield from (x for x in v if isinstance(x, Attribute | Type))
-            elif isinstance(v, Attribute | Type):
-                yield v
-
-
-def _op_values(op: Operation) -> Iterator[object]:
-    if op.attributes is not None:
-        yield op.attributes
-    p = op.properties
-    if p is not None:
-        if p.kind == PROPS_DECODED:
-            yield from p.values.values()
-        elif p.kind == PROPS_ATTRIBUTE and p.attribute is not None:
-            yield p.attribute
-    yield op.location
-    for r in op.results:
-        yield r.type
-    for region in op.regions:
-        for block in region.blocks:
-            for a in block.arguments:
-                yield a.type
-                yield a.location
-
-
 _IR_MODULES = ("mlirbc.ir.attributes", "mlirbc.ir.types")
 
 
@@ -285,20 +254,20 @@ def module_values(module: Module) -> Iterator[object]:
             seen.add(id(v))
             yield v
             if type(v).__module__ not in _IR_MODULES:
-                stack.extend(_children(v))
+                stack.extend(held_values(v))
         for op in ops:
             p = op.properties
             if p is not None and p.kind == PROPS_DECODED:
                 stack.extend(v for v in p.values.values() if id(v) not in seen)
     else:
-        stack.extend(v for op in ops for v in _op_values(op))
+        stack.extend(v for op in ops for v in op_values(op))
     while stack:
         x = stack.pop()
         if id(x) in seen:
             continue
         seen.add(id(x))
         yield x
-        stack.extend(_children(x))
+        stack.extend(held_values(x))
     for g in module.resources:
         yield from g.entries
     for op in ops:
@@ -768,7 +737,7 @@ def holds_elided_value(op: Operation, threshold: int, module: Module | None = No
             if e is not None and e.blob is not None and len(e.blob) > threshold:
                 return True
         if not isinstance(v, StringAttr):
-            roots.extend(_children(v))
+            roots.extend(held_values(v))
     return False
 
 

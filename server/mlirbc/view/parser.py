@@ -1388,6 +1388,13 @@ def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     """Read text[start:end] as one op directly inside the root op (a function, say), with the offsets of
     the whole text.  Its names are its own: only an op whose regions are isolated from above and that
     has no operands, results or successors means the same here as in a full parse."""
+    with building():  # a keystroke's re-read must not pay for a walk over the whole module's objects
+        return _parse_op_in_place(text, start, end, template, registry, lines, aliases)
+
+
+def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
+                       registry: Registry | None, lines: TextLines | None,
+                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None) -> OpInPlace:
     reg = registry if registry is not None else default_registry()
     p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
     p.region_depth = 1  # inside the root op's region, as in a full parse: the nesting limit counts it

@@ -112,6 +112,8 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
             raise _Refused(f"cannot encode {name}: {where}{msg}{more}", first)
         module = state.module
     template = decoded.module if decoded is not None else None
+    if decoded is not None:
+        await server.prepared(decoded.key)
 
     def encode(module: Module = module) -> Chunks:
         with writing(module):

@@ -79,7 +79,9 @@ async def _ir(server: MlirbcServer, view: View) -> tuple[Module, ViewState, Sour
                             "version")
     cached = view.extra.get("graph-source")
     if not (isinstance(cached, tuple) and cached[0] is state):
-        cached = (state, ViewSourceMap(state.map, state.text))
+        # the view's line table when it is of this very text (a large view is not scanned again)
+        cached = (state, ViewSourceMap(state.map, state.text,
+                                       view.lines if view.text is state.text else None))
         view.extra["graph-source"] = cached
     return state.module, state, cached[1]
 
@@ -129,10 +131,11 @@ def register(server: MlirbcServer) -> None:
             shown = root
         target = shown
         text = state.text
+        lines = source.lines if isinstance(source, ViewSourceMap) else None
 
         def work() -> dict[str, Any]:
             g = build_graph(target, source, limit=limit, offset=offset,
-                            elided=elided_probe(text, source))
+                            elided=elided_probe(text, source, lines))
             if want_functions:
                 fl = []
                 for f in functions(root, MAX_FUNCTIONS):
