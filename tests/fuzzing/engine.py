@@ -44,7 +44,7 @@ reach deep into them.  The text targets' bound is chosen from their corpus: real
 are at most 1.5 KB (the largest seed, a regression input, 5 KB), and every hostile shape the text mutator
 makes fits in 8 KB (520 levels of nesting, a 4,400-digit literal; longer literals and strings are cut,
 still past the limits they test), while the inputs of 8 to 32 KB a longer bound let the corpus grow to
-cost 5 to 25 times a small one (docs/fuzzing.md, "Throughput").  The server keeps room for its 100 KB
+cost 15 to 25 times a small one (docs/fuzzing.md, "Throughput").  The server keeps room for its 100 KB
 strings and 100,000-deep nesting."""
 MEMORY_LIMIT = 6 << 30
 

@@ -125,7 +125,7 @@ class TextMutator:
         elif kind == 1:
             inner = "[" * depth + "]" * depth
         elif kind == 2:
-            # (compact: 520 levels of openers take 4 KB, so they fit in the text targets' input bound)
+            # (compact: 520 levels of openers take under 5 KB, so they fit in the text targets' input bound)
             inner = '"t.r"()({' * depth + "}):()->()" * depth
         else:
             inner = "tensor<" * depth + "f32" + ">" * depth
@@ -210,9 +210,9 @@ class TextMutator:
 # -- JSON-RPC -----------------------------------------------------------------------------------------
 NODE_DEPTH = 64
 """Nodes deeper than this are not picked for a mutation.  An earlier `deep` mutation leaves thousands of
-nested lists in a message, and listing every path into them cost the square of the depth (half of the
-server target's time went to the mutator); the deep nodes are all alike, and the nodes a message really
-has lie far above this depth."""
+nested lists in a message, and listing every path into them cost the square of the depth (on a long run's
+corpus the mutator took more than a third of the server target's time); the deep nodes are all alike,
+and the nodes a message really has lie far above this depth."""
 
 
 def _nodes(value: Any) -> list[tuple[Any, ...]]:
