@@ -456,3 +456,11 @@ def test_open_cycle_findings(path: Path) -> None:
     from fuzzing.targets import cycle
 
     cycle(path.read_bytes())
+
+
+@pytest.mark.xfail(strict=True, reason="open: found by the edit fuzz target, not fixed yet")
+@pytest.mark.parametrize("path", sorted((DATA / "open").glob("*.mlir")), ids=lambda p: p.name)
+def test_open_edit_findings(path: Path) -> None:
+    from fuzzing.targets import edit
+
+    edit(path.read_bytes())
