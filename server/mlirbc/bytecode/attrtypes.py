@@ -568,6 +568,16 @@ class TableEntries(Sequence[TableEntry]):
             raise IndexError(i)
         return self._table.entry(self._kind, i)
 
+    def stored(self) -> Iterator[tuple[Value, int, bool, int, int]]:
+        """(value, dialect, custom, offset, size) of each entry, without a `TableEntry` per entry (a
+        writer seeding its numbering from 100,000 entries)."""
+        t, k = self._table, self._kind
+        offsets = t.offsets[k]
+        for v, d, c, lo, hi in zip(t.values[k], t.entry_dialects[k], t.custom[k], offsets,
+                                   offsets[1:], strict=False):
+            assert v is not None  # (a table with undecoded entries has no TableEntries)
+            yield v, d, bool(c), lo, hi - lo
+
     def __iter__(self) -> Iterator[TableEntry]:
         entry = self._table.entry
         kind = self._kind
@@ -708,10 +718,19 @@ def join_attr_types(n_attrs: int, n_types: int, parts: Sequence[tuple[bytes, byt
 
 def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:
     """The group sizes of a template's offset section (attributes, types): producers may split groups."""
+    return template_group_layout(offsets)[0]
+
+
+def template_group_layout(offsets: ByteReader
+                          ) -> tuple[tuple[list[int], list[int]], tuple[tuple[int, int], tuple[int, int]]]:
+    """The group sizes of a template's offset section (attributes, types) and where each kind's groups
+    lie in the file: (start, end) byte offsets."""
     r = offsets
     out: tuple[list[int], list[int]] = ([], [])
+    spans: list[tuple[int, int]] = []
     totals = (r.varint(), r.varint())
     for kind in (ATTR, TYPE):
+        start = r.pos
         seen = 0
         while seen < totals[kind]:
             r.varint()
@@ -722,4 +741,5 @@ def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:
                 r.varint()
             out[kind].append(count)
             seen += count
-    return out
+        spans.append((start, r.pos))
+    return out, (spans[0], spans[1])

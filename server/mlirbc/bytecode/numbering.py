@@ -39,7 +39,7 @@ from ..models.registry import Registry
 from ..syntax import attr_printer
 from ..yielding import checkpoint
 from . import builtin_codec
-from .attrtypes import ATTR, TYPE
+from .attrtypes import ATTR, TYPE, TableEntries
 from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
@@ -102,19 +102,21 @@ class _Seed:
         for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
             m = self.maps[kind]
             lst = self.ordered[kind]
-            for i, te in enumerate(entries):
+            rows = entries.stored() if isinstance(entries, TableEntries) else \
+                ((te.value, te.dialect, te.custom, te.offset, te.size) for te in entries)
+            for i, (value, dialect, custom, offset, size) in enumerate(rows):
                 if not i & 1023:
                     checkpoint()  # a server readies this in the background (see yielding)
-                e = Entry(te.value, te.dialect)
+                e = Entry(value, dialect)
                 e.index = i
-                e.custom = te.custom
+                e.custom = custom
                 # A large entry (a tensor of a mapped file) stays a view, written by reference (copied
                 # by the kernel from the original when it is a range of the mapped file).
-                e.raw = file_range(data[te.offset:te.offset + te.size], te.offset, t.mapped) \
-                    if te.size >= LARGE else bytes(data[te.offset:te.offset + te.size])
-                first = m.setdefault(te.value, e)
+                e.raw = file_range(data[offset:offset + size], offset, t.mapped) \
+                    if size >= LARGE else bytes(data[offset:offset + size])
+                first = m.setdefault(value, e)
                 if first is not e:
-                    self.ambiguous[kind].setdefault(te.value, [first.index]).append(i)
+                    self.ambiguous[kind].setdefault(value, [first.index]).append(i)
                 lst.append(e)
 
 

@@ -124,10 +124,18 @@ class Template:
     @cached_property
     def attr_type_groups(self) -> tuple[list[int], list[int]] | None:
         """How the offset section grouped attributes and types."""
-        from .attrtypes import template_groups
+        layout = self.attr_type_layout
+        return layout[0] if layout is not None else None
+
+    @cached_property
+    def attr_type_layout(self) -> tuple[tuple[list[int], list[int]],
+                                        tuple[tuple[int, int], tuple[int, int]]] | None:
+        """How the offset section grouped attributes and types, and the byte range of each kind's
+        groups in `data`."""
+        from .attrtypes import template_group_layout
 
         r = self.section(SectionId.ATTR_TYPE_OFFSET)
-        return template_groups(r) if r is not None else None
+        return template_group_layout(r) if r is not None else None
 
     @cached_property
     def payloads(self) -> list[bytes]:

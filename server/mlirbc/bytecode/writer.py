@@ -26,7 +26,7 @@ from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.registry import Registry, default_registry
 from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
-from .chunks import Chunks
+from .chunks import Chunks, file_range
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
@@ -264,11 +264,31 @@ def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Se
     key = f"attrtypes.{kind}"
     cached = src.cache.get(key)
     if not isinstance(cached, tuple):
-        fixed = src.attr_type_groups
-        cached = src.cache[key] = encode_entry_groups(
-            [(e.dialect, e.custom, e.raw if e.raw is not None else b"") for e in seeded],
-            fixed[kind] if fixed is not None else None)
+        cached = _original_entries(src, kind, len(seeded))
+        if cached is None:
+            fixed = src.attr_type_groups
+            cached = encode_entry_groups(
+                [(e.dialect, e.custom, e.raw if e.raw is not None else b"") for e in seeded],
+                fixed[kind] if fixed is not None else None)
+        src.cache[key] = cached
     return cached
+
+
+def _original_entries(src: Template, kind: int, count: int) -> tuple[bytes, Chunks] | None:
+    """What `encode_entry_groups` gives for all of a template's own entries of `kind`, in their order,
+    grouped as the template grouped them: the template's own bytes (its groups in the offset section,
+    its entries' data as one range of the file, which they fill without gaps).  None when the entries
+    are not exactly the template's."""
+    entries = src.attrs if kind == ATTR else src.types
+    layout = src.attr_type_layout
+    if layout is None or count != len(entries) or not count:
+        return None
+    start, end = layout[1][kind]
+    first, last = entries[0], entries[-1]
+    lo, hi = first.offset, last.offset + last.size
+    data = Chunks()
+    data.write(file_range(src.data[lo:hi], lo, src.mapped))
+    return bytes(src.data[start:end]), data
 
 
 def prepare(module: Module, registry: Registry | None = None) -> None:
