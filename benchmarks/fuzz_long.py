@@ -3,16 +3,21 @@
     .venv/bin/python benchmarks/fuzz_long.py [--runs 1000000] [--targets reader,text,edit,cycle,server]
                                               [--seed 1] [--out DIR] [--parallel 2] [--report-only]
                                               [--minutes-per-target M] [--nice 19]
+                                              [--corpus-from EARLIER_OUT]
 
 Each target runs in its own process (`tests/fuzzing/engine.py`), niced, with its statistics written to
 `OUT/TARGET.json` while it runs (so a run can be watched, and `--report-only` prints the table of runs made
 earlier).  `--minutes-per-target` stops each target after that much wall time even before `--runs`
-inputs (a shared machine: the table then says how many inputs fit).  Findings, unexpected exceptions,
+inputs (a shared machine: the table then says how many inputs fit).  `--corpus-from` starts each target
+from the inputs an earlier run kept (its `corpus-TARGET-*` folders) as well as the seeds, so a run cut
+short goes on from the coverage it reached (its counts start again at 0).  Findings, unexpected exceptions,
 slow inputs and the slowest input are saved to `OUT/findings-TARGET/`: a finding becomes a regression
 input under `tests/data/hardening/`.
 
 The table: inputs, outcomes per class, findings (broken invariants), unexpected exceptions, inputs slower
-than 2 s, the slowest input, peak RSS, wall time and inputs per second.  Timings are under atheris'
+than 2 s, the slowest input, peak RSS, wall time and inputs per second, and the CPU time per input (the
+process's, libFuzzer and the mutators included: the number that does not depend on what else the machine
+is doing).  Timings are under atheris'
 instrumentation (several times slower than plain runs) and on whatever else the machine is doing.
 """
 
@@ -40,13 +45,16 @@ def _env() -> dict[str, str]:
 
 
 def start(target: str, runs: int, seed: int, out: Path, minutes: float = 0.0,
-          niceness: int = 10) -> subprocess.Popen[bytes]:
+          niceness: int = 10, corpus_from: Path | None = None) -> subprocess.Popen[bytes]:
     log = open(out / f"{target}.log", "wb")  # noqa: SIM115 - closed when the process ends
     cmd = ["nice", "-n", str(niceness), sys.executable, "-m", "fuzzing.engine", target, "--runs", str(runs),
            "--seed", str(seed), "--stats", str(out / f"{target}.json"), "--warm-up",
            "--findings", str(out / f"findings-{target}")]
     if minutes:
         cmd += ["--max-seconds", str(max(1, round(minutes * 60)))]
+    if corpus_from is not None:
+        for folder in sorted(corpus_from.glob(f"corpus-{target}-*")):
+            cmd += ["--corpus", str(folder)]
     return subprocess.Popen(cmd, cwd=REPO / "tests", env=_env(), stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -63,9 +71,11 @@ def table(out: Path, targets: list[str]) -> str:
         unexpected = outcomes.pop("unexpected", 0)
         classes = ", ".join(f"{k} {v:,}" for k, v in sorted(outcomes.items(), key=lambda kv: -kv[1]))
         rate = s["inputs"] / s["seconds"] if s["seconds"] else 0.0
+        cpu = f", {s['cpu_seconds'] / s['inputs'] * 1000:.1f} ms CPU/input" \
+            if s.get("cpu_seconds") and s["inputs"] else ""
         rows.append(f"| {t} | {s['inputs']:,} | {classes} | {findings} | {unexpected} | {s['slow']} | "
                     f"{s['slowest_seconds']:.2f} s ({s['slowest_input']}) | {s['peak_rss_mb']:.0f} MB | "
-                    f"{s['seconds'] / 60:.0f} min, {rate:.0f}/s |")
+                    f"{s['seconds'] / 60:.0f} min, {rate:.0f}/s{cpu} |")
         for message in s.get("messages", {}):
             rows.append(f"|   | | {message} | | | | | | |")
     head = ("| target | inputs | outcomes | findings | unexpected | > 2 s | slowest input | peak RSS | "
@@ -84,6 +94,8 @@ def main() -> int:
     p.add_argument("--minutes-per-target", type=float, default=0.0,
                    help="wall-time budget per target (0: until --runs inputs)")
     p.add_argument("--nice", type=int, default=10, help="niceness of the fuzzing processes")
+    p.add_argument("--corpus-from", type=Path, default=None,
+                   help="an earlier run's --out: start from the inputs it kept as well as the seeds")
     args = p.parse_args()
     targets = [t for t in args.targets.split(",") if t]
     for t in targets:
@@ -97,7 +109,8 @@ def main() -> int:
         while pending or running:
             while pending and len(running) < args.parallel:
                 t = pending.pop(0)
-                running[t] = start(t, args.runs, args.seed, args.out, args.minutes_per_target, args.nice)
+                running[t] = start(t, args.runs, args.seed, args.out, args.minutes_per_target, args.nice,
+                                   args.corpus_from)
             time.sleep(5)
             for t, proc in list(running.items()):
                 if proc.poll() is not None:

@@ -24,6 +24,11 @@ from corpus import REPO
 RUNS = {"reader": 4000, "text": 1200, "edit": 600, "cycle": 2000, "server": 1200}
 """Inputs per target: a fixed budget (about two minutes in all), never a time limit, so runs repeat."""
 
+KNOWN_OPEN: dict[str, tuple[str, ...]] = {}
+"""Findings of a class that is open (its input a strict xfail in tests/test_hardening.py): the
+run names them and passes.  Each entry is text only that class's message holds; it goes when the class is
+fixed (the strict xfail then fails and says so)."""
+
 
 def _have_atheris() -> bool:
     try:
@@ -54,8 +59,13 @@ def test_short_fuzz_run(target: str, tmp_path: Path) -> None:
     print(f"\n{target}: {stats['inputs']} inputs {outcomes}, slowest {stats['slowest_seconds']} s CPU, "
           f"peak RSS {stats['peak_rss_mb']} MB")
     assert stats["inputs"] >= RUNS[target]
-    problems = {k: v for k, v in stats["messages"].items()}
-    assert outcomes.get("finding", 0) == 0 and outcomes.get("unexpected", 0) == 0, \
+    known = {k: v for k, v in stats["messages"].items()
+             if any(mark in k for mark in KNOWN_OPEN.get(target, ())) and v.startswith(f"{target}-finding-")}
+    if known:
+        print(f"open classes met: {json.dumps(known, indent=1)}")
+    problems = {k: v for k, v in stats["messages"].items() if k not in known}
+    findings = outcomes.get("finding", 0)
+    assert (findings == 0 or not problems) and outcomes.get("unexpected", 0) == 0, \
         json.dumps(problems, indent=1)
     assert stats["slow"] == 0, f"{stats['slow']} inputs over 2 s of CPU; slowest: {stats['slowest_input']}"
     # the run reached past the first checks of each target

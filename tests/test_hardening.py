@@ -22,7 +22,7 @@ import pytest
 
 import stablehlo_oracle
 from corpus import CORPUS, REPO
-from mlirbc.bytecode.reader import read_bytecode
+from mlirbc.bytecode.reader import decode_bytecode, read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.errors import DecodeError, EncodeError
 from mlirbc.ir.attributes import StringAttr, TypeAttr, UnknownLoc
@@ -612,3 +612,22 @@ def test_modules_nobody_holds_are_collected() -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     grown = int(proc.stdout.split()[-1])
     assert grown < 250_000, grown  # (without the collections: 4,000 x 190)
+# -- findings of the long fuzz runs, fixed: the targets' own invariants hold on their inputs ------------
+def test_memref_whose_layout_is_a_location_is_refused_by_the_reader() -> None:
+    """Found by the cycle target: the reader took a location as a memref's layout, the parser then read
+    it as the memory space (mlir-opt refuses the file: "expected mlir::MemRefLayoutAttrInterface")."""
+    from fuzzing.targets import cycle
+
+    data = (DATA / "found_memref_layout_is_location.mlirbc").read_bytes()
+    module = decode_bytecode(data)  # a partial decode: the ops before the entry, then the error
+    err = module.error
+    assert err is not None and "memref layout is a FileLineColLoc" in str(err) and err.offset == 90
+    cycle(data)  # the target's invariants hold
+
+
+def test_header_comment_typed_inside_an_op_is_diagnosed_alike_by_both_paths() -> None:
+    """Found by the edit target: a `// mlirbc:` line typed inside a function was read as the file's
+    header by the in-place re-read (a diagnostic a full parse does not give)."""
+    from fuzzing.targets import edit
+
+    edit((DATA / "found_edit_header_comment_typed_inside_op.mlir").read_bytes())

@@ -38,8 +38,14 @@ from typing import Any
 
 TARGETS = ("reader", "text", "edit", "cycle", "server")
 SLOW_SECONDS = 2.0
-MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 32768, "edit": 16384, "server": 1 << 18}
-"""Input size bounds: small inputs run fast, and the structure-aware mutators reach deep into them."""
+MAX_LEN = {"reader": 4096, "cycle": 2048, "text": 8192, "edit": 8192, "server": 1 << 18}
+"""Input size bounds (libFuzzer's -max_len): small inputs run fast, and the structure-aware mutators
+reach deep into them.  The text targets' bound is chosen from their corpus: real views of the seed files
+are at most 1.5 KB (the largest seed, a regression input, 5 KB), and every hostile shape the text mutator
+makes fits in 8 KB (520 levels of nesting, a 4,400-digit literal; longer literals and strings are cut,
+still past the limits they test), while the inputs of 8 to 32 KB a longer bound let the corpus grow to
+cost 15 to 25 times a small one (docs/fuzzing.md, "Throughput").  The server keeps room for its 100 KB
+strings and 100,000-deep nesting."""
 MEMORY_LIMIT = 6 << 30
 
 
@@ -58,6 +64,10 @@ class Stats:
         self.slowest = 0.0
         self.slowest_input = ""
         self.started = time.monotonic()
+        self.cpu_started = time.process_time()
+        self.target_cpu = 0.0
+        self.profile: Any = None
+        self.profile_path: Path | None = None
 
     def save_input(self, data: bytes, kind: str) -> str:
         self.findings.mkdir(parents=True, exist_ok=True)
@@ -68,6 +78,7 @@ class Stats:
     def record(self, data: bytes, outcome: str, seconds: float, message: str = "") -> None:
         self.inputs += 1
         self.outcomes[outcome] += 1
+        self.target_cpu += seconds
         if message:
             key = message.splitlines()[0][:160] if message else ""
             if key not in self.messages:
@@ -90,7 +101,14 @@ class Stats:
             "mutations": dict(self.mutations), "messages": self.messages, "slow": self.slow,
             "slowest_seconds": round(self.slowest, 4), "slowest_input": self.slowest_input,
             "peak_rss_mb": round(peak_kb / 1024, 1), "seconds": round(time.monotonic() - self.started, 1),
+            # CPU time of the whole process since the first input (libFuzzer, mutators, target) and of the
+            # target calls alone: on a shared machine these, not wall time, say what an input costs
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 2),
+            "target_cpu_seconds": round(self.target_cpu, 2),
         }
+        if self.profile is not None and self.profile_path is not None and self.inputs >= self.runs:
+            self.profile.disable()
+            self.profile.dump_stats(str(self.profile_path))
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1))
         os.replace(tmp, self.path)
@@ -179,6 +197,22 @@ def _target_function(target: str) -> Callable[[bytes], str]:
     return fn
 
 
+def _import_target_modules(target: str) -> None:
+    """Import (under instrumentation, when the caller asks for it) the mlirbc modules `target` runs.  Only
+    the server target imports the server: lsprotocol's classes and converters are 40,000 objects that
+    every full collection of the cyclic collector walks (60 ms more per collection, 10% of the cycle
+    target's time, measured in docs/fuzzing.md, "Throughput"), and a third of the process's memory."""
+    import importlib
+
+    modules = ["mlirbc.bytecode.reader", "mlirbc.bytecode.writer", "mlirbc.view.printer",
+               "mlirbc.view.parser", "mlirbc.view.edits", "mlirbc.view.lexindex", "mlirbc.models.build",
+               "mlirbc.models.sets", "mlirbc.fileio"]
+    if target == "server":
+        modules.append("mlirbc.lsp.server")
+    for name in modules:
+        importlib.import_module(name)
+
+
 def _warm_up() -> None:
     """Load every dialect's models now: each is read lazily the first time a file uses the dialect, which
     would make that input look slow."""
@@ -204,8 +238,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warm-up", action="store_true",
                    help="load every dialect's models first (long runs: the first use of a dialect would "
                         "count as a slow input)")
+    p.add_argument("--corpus", type=Path, action="append", default=[],
+                   help="also start from the inputs in this folder (a corpus an earlier run kept: "
+                        "continue it, or measure at its input sizes); repeatable")
     p.add_argument("--no-instrument", action="store_true",
                    help="no coverage feedback: mutation alone (for comparisons)")
+    p.add_argument("--profile", type=Path, default=None,
+                   help="write a cProfile of the fuzzing loop (mutators and target) to this file after "
+                        "--runs inputs (where an input's time goes)")
     p.add_argument("--mutator", choices=("structure", "libfuzzer"), default="structure",
                    help="libfuzzer: byte-level mutations only (for comparisons)")
     args = p.parse_args(argv)
@@ -215,15 +255,10 @@ def main(argv: list[str] | None = None) -> None:
     import atheris
 
     if args.no_instrument:
-        import mlirbc.lsp.server  # noqa: F401
+        _import_target_modules(args.target)
     else:
         with atheris.instrument_imports(include=["mlirbc"]):
-            import mlirbc.bytecode.reader  # noqa: F401
-            import mlirbc.bytecode.writer  # noqa: F401
-            import mlirbc.lsp.server  # noqa: F401
-            import mlirbc.view.edits  # noqa: F401
-            import mlirbc.view.parser  # noqa: F401
-            import mlirbc.view.printer  # noqa: F401
+            _import_target_modules(args.target)
     from .targets import Finding
 
     if args.warm_up:
@@ -260,7 +295,9 @@ def main(argv: list[str] | None = None) -> None:
             message = f"{type(exc).__name__}: {str(exc)[:120]} @ {where}"
         stats.record(data, outcome, time.process_time() - start, message)
 
-    corpus = Path(tempfile.mkdtemp(prefix=f"mlirbc-fuzz-{args.target}-"))
+    # (libFuzzer adds the inputs it keeps to this folder: it lives with the run's statistics, not in /tmp)
+    args.stats.parent.mkdir(parents=True, exist_ok=True)
+    corpus = Path(tempfile.mkdtemp(prefix=f"corpus-{args.target}-", dir=args.stats.parent))
     for i, s in enumerate(seeds):
         (corpus / f"seed{i:04d}").write_bytes(s)
     max_len = args.max_len or MAX_LEN[args.target]
@@ -275,7 +312,13 @@ def main(argv: list[str] | None = None) -> None:
     extra: dict[str, Any] = {"custom_mutator": mutate}
     if cross is not None:
         extra["custom_crossover"] = cross
-    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, **extra)
+    atheris.Setup([sys.argv[0], *flags, str(corpus), *map(str, args.corpus)], one_input, **extra)
+    stats.cpu_started = time.process_time()
+    if args.profile is not None:
+        import cProfile
+
+        stats.profile, stats.profile_path = cProfile.Profile(), args.profile
+        stats.profile.enable()
     atheris.Fuzz()
 
 

@@ -524,17 +524,31 @@ def check_integer_type(width: int, signedness: int) -> None:
 
 
 
+def check_memref_layout(layout: A.Attribute) -> A.Attribute:
+    """A memref's layout is a layout attribute (upstream reads it as a `MemRefLayoutAttrInterface`: of the
+    builtin ones, affine maps and strided layouts; a dialect's attribute may be one, which only its
+    dialect knows).  Another builtin attribute there (a location, an integer) is refused, as mlir-opt
+    refuses it: its text would read back as the memory space."""
+    if isinstance(layout, A.DialectAttr):
+        if layout.dialect_name != "builtin" or layout.text.startswith(("affine_map", "strided")):
+            return layout
+    elif isinstance(layout, A.FallbackAttr) or type(layout).__module__ != A.__name__:
+        return layout
+    raise ValueError(f"memref layout is a {type(layout).__name__}, not a layout attribute (an affine map "
+                     "or a strided layout)")
+
+
 def _r_memref(r: BuiltinReader) -> T.Type:
     shape = _shape(r)
     elem = r.type()
-    return T.MemRefType.get(shape, elem, r.attr(), None)
+    return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), None)
 
 
 def _r_memref_space(r: BuiltinReader) -> T.Type:
     space = r.attr()
     shape = _shape(r)
     elem = r.type()
-    return T.MemRefType.get(shape, elem, r.attr(), space)
+    return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), space)
 
 
 def _r_ranked_tensor(r: BuiltinReader) -> T.Type:

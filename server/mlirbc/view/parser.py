@@ -252,6 +252,8 @@ class OpParser(Parser):
         self.resources: list[ResourceGroup] = []
         self.alias_ends: dict[int, int] = {}
         self.uselist_lines: dict[int, tuple[str, int, int]] = {}
+        self.header_comments = 0
+        """How many `// mlirbc:` header lines the text holds (the first is the header)."""
         self.block_uselist_lines: dict[int, tuple[str, int, int]] = {}
         """Line start offset -> (orders, start, end) of each `// mlirbc: [block-]uselist` line."""
         self.poisoned: dict[int, Value] = {}
@@ -339,7 +341,10 @@ class OpParser(Parser):
                 self.report("this view shows a file that decoded only part-way "
                             f"({body[len(PARTIAL_PREFIX):]}); it cannot be encoded",
                             self.lexer.span(cs, ce))
-            elif body.startswith(HEADER_PREFIX) and not self.result.header:
+            elif body.startswith(HEADER_PREFIX):
+                self.header_comments += 1
+                if self.result.header:
+                    continue  # the first header line is the header
                 self.map.part(PART_HEADER, cs, ce, None)
                 try:
                     facts = json.loads(body[len(HEADER_PREFIX):])
@@ -1409,6 +1414,8 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
         op = p.parse_op_recovering(holder)
         if op is None or p.tok.kind != EOF or first.start != start or p.prev_end != end:
             whole = False
+        if p.header_comments:
+            whole = False  # a header line typed inside the op: what it means depends on the whole text
         p.close_scope(p.scope)
     except (TextError, RecursionError):
         whole = False
