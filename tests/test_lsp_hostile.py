@@ -375,3 +375,19 @@ def test_a_thousand_rapid_edits_keep_the_document_exact(wire: WireClient, tmp_pa
     import base64
 
     assert base64.b64decode(resp["result"]["output"]) == SMALL.read_bytes()
+
+
+@pytest.mark.parametrize("params", [None, [], {}], ids=["null", "empty-array", "empty-object"])
+def test_shutdown_and_exit_with_any_empty_params_stop_the_server(tmp_path: Path, params: Any) -> None:
+    """`shutdown` and `exit` take no params; vscode-jsonrpc sends `[]` for them, others null or nothing.
+    The kind check must not refuse the request that stops the server (the extension's contract test
+    saw the server outlive its client)."""
+    own = WireClient(cwd=tmp_path)
+    try:
+        own.initialize()
+        resp = own.request("shutdown", params, timeout=WAIT)
+        assert resp is not None and "error" not in resp and resp.get("result") is None, resp
+        own.notify("exit", params)
+        assert own.proc.wait(timeout=10) == 0
+    finally:
+        own.close()

@@ -135,7 +135,9 @@ def params_problem(message_type: type, params: Any) -> str | None:
     recursion; a path is only spelled out for the value it refuses."""
     fields = dict(_fields(message_type))
     shape = fields.get("params")
-    if shape is None:
+    if shape is None or shape.kinds == {NULL}:
+        # A method without params (shutdown, exit): clients send null, nothing or `[]` (vscode-jsonrpc),
+        # and none of them is worth refusing the request that stops the server.
         return None
     # (parent entry, key, value, shape): the path is rebuilt from the parents when something is wrong
     stack: list[tuple[Any, str | int, Any, _Shape]] = [(None, "params", params, shape)]
