@@ -716,15 +716,10 @@ def join_attr_types(n_attrs: int, n_types: int, parts: Sequence[tuple[bytes, byt
     return bytes(off.buf), data
 
 
-def template_groups(offsets: ByteReader) -> tuple[list[int], list[int]]:
-    """The group sizes of a template's offset section (attributes, types): producers may split groups."""
-    return template_group_layout(offsets)[0]
-
-
 def template_group_layout(offsets: ByteReader
                           ) -> tuple[tuple[list[int], list[int]], tuple[tuple[int, int], tuple[int, int]]]:
-    """The group sizes of a template's offset section (attributes, types) and where each kind's groups
-    lie in the file: (start, end) byte offsets."""
+    """The group sizes of a template's offset section (attributes, types: producers may split groups)
+    and where each kind's groups lie in the file: (start, end) byte offsets."""
     r = offsets
     out: tuple[list[int], list[int]] = ([], [])
     spans: list[tuple[int, int]] = []

@@ -28,6 +28,7 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import NoneType, Type
+from ..models.api import isolated_from_above
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
@@ -90,8 +91,8 @@ class IRDecoder:
         self.made_up = 0
         """Block-argument locations the file does not store (UnknownLoc from hasLoc = 0)."""
         self.made_up_sections: set[Operation] = set()
-        self._isolated_names: dict[OpName, bool] = {}
         """Sections holding such a location: they refer to an attribute the table may not have."""
+        self._isolated_names: dict[OpName, bool] = {}
         if sys.getrecursionlimit() < 8 * MAX_NESTING:
             sys.setrecursionlimit(8 * MAX_NESTING)
 
@@ -505,13 +506,7 @@ class IRDecoder:
         writer decides it)."""
         hit = self._isolated_names.get(name)
         if hit is None:
-            hit = False
-            model = self.registry.op(name.full).model if name.registered else None
-            if model is not None:
-                try:
-                    hit = bool(model.info().isolated_from_above)
-                except Exception:  # a plugin's model without that information
-                    hit = False
+            hit = isolated_from_above(self.registry.op(name.full).model) if name.registered else False
             self._isolated_names[name] = hit
         return hit
 

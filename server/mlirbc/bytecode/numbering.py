@@ -34,7 +34,7 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import DialectType, FallbackType, FloatType, Type
-from ..models.api import OpModel
+from ..models.api import OpModel, isolated_from_above
 from ..models.registry import Registry
 from ..syntax import attr_printer
 from ..yielding import checkpoint
@@ -204,14 +204,7 @@ class Numbering:
         name = self.op_name(op.op_name)
         hit = self._trait.get(name)
         if hit is None:
-            model = self._model(name)
-            hit = False
-            if model is not None:
-                try:
-                    hit = bool(model.info().isolated_from_above)
-                except Exception:  # a plugin's bug must not stop the writer; upstream's trait is static
-                    hit = False
-            self._trait[name] = hit
+            hit = self._trait[name] = isolated_from_above(self._model(name))
         return hit
 
     def _number_op_name(self, op: Operation) -> None:

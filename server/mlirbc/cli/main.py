@@ -7,12 +7,9 @@ Exit status: 0 on success, 1 when the input cannot be decoded (the message names
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
 from typing import NoReturn
 
 from ..bytecode.chunks import Chunks, FileRange
@@ -21,6 +18,7 @@ from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
 from ..fileio import FileRefused, atomic_write, read_regular
+from ..ir.gcpause import building
 from ..ir.module import Module
 from ..models.build import models
 from ..models.registry import Registry
@@ -66,22 +64,9 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
     return module, len(src.data) if src is not None else 0
 
 
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Decoding, printing, parsing and encoding make next to no cyclic garbage: the collector would only walk
-    the growing IR again and again."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with _no_cyclic_gc(), Progress("decoding") as progress:
+    with building(), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than).text
@@ -170,7 +155,7 @@ def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | N
 
 def cmd_encode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with _no_cyclic_gc(), Progress("encoding") as progress:
+    with building(), Progress("encoding") as progress:
         template = None
         if args.like:
             template, _ = _decode(args.like, reg, progress)

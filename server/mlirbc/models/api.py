@@ -72,6 +72,17 @@ class OpInfo:
     """Attribute name -> MLIR text of its ODS default, for default-valued attributes (hover only)."""
 
 
+def isolated_from_above(model: OpModel | None) -> bool:
+    """Whether `model` says its op's regions are isolated from above (names inside do not see names
+    outside); False without a model, or when a plugin's model cannot say."""
+    if model is None:
+        return False
+    try:
+        return bool(model.info().isolated_from_above)
+    except Exception:  # a plugin's model without that information; upstream's trait is static
+        return False
+
+
 class OpModel(Protocol):
     """Knows one op: how its properties are laid out, and what to say about it."""
 

@@ -62,7 +62,7 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import FallbackType, FunctionType, Type
-from ..models.api import OpModel
+from ..models.api import OpModel, isolated_from_above
 from ..models.registry import Registry, default_registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
 from ..syntax.elision import (
@@ -1219,13 +1219,7 @@ class OpParser(Parser):
 def is_isolated(registry: Registry, name: str) -> bool:
     """Whether the model of op `name` says its regions are isolated from above (names inside do not
     see names outside)."""
-    model = registry.op(name).model
-    if model is None:
-        return False
-    try:
-        return bool(model.info().isolated_from_above)
-    except Exception:  # a plugin's model without that information
-        return False
+    return isolated_from_above(registry.op(name).model)
 
 
 MAX_STAND_INS = 4096
