@@ -153,7 +153,7 @@ def test_ods_json_layouts(mydialect_json: Path) -> None:
 
     bar = reg.op("mydialect.bar").model
     assert isinstance(bar, LayoutOpModel)
-    assert [(f.name, f.kind) for f in bar.attributes] == [("enabled", ATTR_REQUIRED)]
+    assert [(f.name, f.kind, f.storage) for f in bar.attributes] == [("enabled", ATTR_REQUIRED, "BoolAttr")]
     assert [(f.name, f.kind) for f in bar.natives] == [
         ("marked", "native:unit"), ("align", "native:opt(int64)"), ("count", "native:int32"),
         ("tag", "native:string")]
@@ -168,7 +168,9 @@ def test_ods_json_layouts(mydialect_json: Path) -> None:
 
     # a payload as the generated C++ would write it: enabled attr#1, marked, align [8], count -2, tag s#0
     payload = bytes.fromhex("03 01 01 11 00 fe ff ff ff ff ff ff ff 01")
-    attrs = [StringAttr.get("a0"), StringAttr.get("a1")]
+    attrs = [StringAttr.get("a0"), IntegerAttr.get(IntegerType.get(1), 1)]
+    with pytest.raises(ModelError, match="property enabled must be BoolAttr, not StringAttr"):
+        bar.decode_properties(MemoryEntryReader(payload, attrs=[attrs[1], attrs[0]], strings=[b"t"]))
     values = bar.decode_properties(MemoryEntryReader(payload, attrs=attrs, strings=[b"t"]))
     i32, i64 = IntegerType.get(32), IntegerType.get(64)
     assert values == {"align": ArrayAttr.get((IntegerAttr.get(i64, 8),)),

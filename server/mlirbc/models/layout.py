@@ -22,6 +22,7 @@ from ..ir.attributes import (
 )
 from ..ir.types import IntegerType
 from .api import EntryReader, EntryWriter, ModelError, OpInfo
+from .storage import storage_problem
 
 ATTR_REQUIRED = "required"
 ATTR_FLAGGED = "flagged"
@@ -256,6 +257,15 @@ class Field:
     """For flagged attributes: the MLIR text of the ODS default value, when known (information only)."""
     count: int | None = None
     """For segment sizes: the number of segments (ODS operand/result declarations), when known."""
+    storage: str | None = None
+    """For inherent attributes: the kind of attribute the op stores (`models.storage`), when known."""
+
+
+def _checked(f: Field, a: Attribute) -> Attribute:
+    problem = storage_problem(f.name, f.storage, a)
+    if problem is not None:
+        raise ModelError(problem)
+    return a
 
 
 def _sized(sizes: list[int], f: Field) -> list[int]:
@@ -307,11 +317,11 @@ class LayoutOpModel:
         v6 = r.version >= 6
         for f in self.attributes:
             if f.kind == ATTR_REQUIRED:
-                values[f.name] = r.attr()
+                values[f.name] = _checked(f, r.attr())
             elif f.kind == ATTR_FLAGGED:
                 a = r.optional_attr()
                 if a is not None:
-                    values[f.name] = a
+                    values[f.name] = _checked(f, a)
             elif f.kind == SEGMENTS:
                 if not v6:
                     values[f.name] = r.attr()
@@ -339,9 +349,9 @@ class LayoutOpModel:
             if f.kind == ATTR_REQUIRED or (f.kind == SEGMENTS and not v6):
                 if a is None:
                     raise ModelError(f"{self.name} requires property {f.name}")
-                w.attr(a)
+                w.attr(_checked(f, a))
             elif f.kind == ATTR_FLAGGED:
-                w.optional_attr(a)
+                w.optional_attr(None if a is None else _checked(f, a))
         for f in self.natives:
             self._codec(f)[1](values.get(f.name), w)
         if v6:

@@ -33,9 +33,10 @@ _KINDS = {"required": ATTR_REQUIRED, "flagged": ATTR_FLAGGED, "segments": SEGMEN
 def op_model_from_data(full_name: str, op: dict[str, Any]) -> LayoutOpModel:
     """A `LayoutOpModel` from one op's data (as `ods_derive.derive_op` produces it)."""
     defaults: dict[str, str] = op.get("defaults") or {}
+    storage: dict[str, str] = op.get("storage") or {}
     try:
-        attributes = [Field(f[0], _KINDS[f[1]], defaults.get(f[0]), f[2] if len(f) > 2 else None)
-                      for f in op["fields"]]
+        attributes = [Field(f[0], _KINDS[f[1]], defaults.get(f[0]), f[2] if len(f) > 2 else None,
+                            storage.get(f[0])) for f in op["fields"]]
     except KeyError as exc:
         raise OdsError(f"{full_name}: unknown field kind {exc}") from None
     natives = [Field(name, f"native:{codec}") for name, codec in op.get("natives", [])]

@@ -270,7 +270,56 @@ def default_text(d: Records, rec: Record) -> str | None:
 
 
 # -- ops ------------------------------------------------------------------------------------------------
-def derive_op(d: Records, op_def: str) -> dict[str, Any]:
+BUILTIN_STORAGE = frozenset({
+    "AffineMapAttr", "ArrayAttr", "BoolAttr", "DenseBoolArrayAttr", "DenseElementsAttr", "DenseF32ArrayAttr",
+    "DenseF64ArrayAttr", "DenseFPElementsAttr", "DenseI16ArrayAttr", "DenseI32ArrayAttr", "DenseI64ArrayAttr",
+    "DenseI8ArrayAttr", "DenseIntElementsAttr", "DictionaryAttr", "ElementsAttr", "FlatSymbolRefAttr",
+    "FloatAttr", "IntegerAttr", "IntegerSetAttr", "LocationAttr", "StringAttr", "SymbolRefAttr", "TypeAttr",
+    "TypedAttr", "UnitAttr"})
+"""The builtin storage classes (C++ `::mlir::X`) whose check `models.storage` knows."""
+
+
+def attr_classes(d: Records) -> dict[str, str]:
+    """C++ class of every AttrDef in the records -> `#dialect.mnemonic` (or `#dialect` without a
+    mnemonic)."""
+    out: dict[str, str] = {}
+    for name in (d.get("!instanceof") or {}).get("AttrDef", []):
+        rec = d.get(name)
+        if not isinstance(rec, dict):
+            continue
+        dialect = _ref(d, rec.get("dialect"))
+        cls = f"{str(rec.get('cppNamespace') or '').strip().lstrip(':')}::{rec.get('cppClassName')}"
+        if dialect is None or not dialect.get("name"):
+            continue
+        mnemonic = rec.get("mnemonic")
+        out[cls] = f"#{dialect['name']}" + (f".{mnemonic}" if isinstance(mnemonic, str) and mnemonic else "")
+    return out
+
+
+def storage_spec(rec: Record, classes: dict[str, str]) -> str | None:
+    """What an attribute argument's stored value must be, as upstream's bytecode reader checks it (it
+    reads the attribute as the constraint's C++ storage class and refuses anything else): a builtin class
+    name, `int-enum:N` (an integer enum: a signless N-bit IntegerAttr), `#dialect[.mnemonic]` for a
+    dialect's attribute class, or None when no check is known (`::mlir::Attribute`, interfaces)."""
+    storage = str(rec.get("storageType") or "").strip().lstrip(":")
+    if not storage:
+        return None
+    if storage.startswith("mlir::") and storage.count("::") == 1:
+        short = storage.removeprefix("mlir::")
+        if short in BUILTIN_STORAGE:
+            return short
+    found = classes.get(storage)
+    if found is not None:
+        return None if found.startswith("#builtin") else found
+    supers = _supers(rec)
+    if "IntEnumAttr" in supers or "BitEnumAttr" in supers:
+        m = re.fullmatch(r"I(\d+)", str((rec.get("valueType") or {}).get("def", "")))
+        if m:
+            return f"int-enum:{m.group(1)}"
+    return None
+
+
+def derive_op(d: Records, op_def: str, classes: dict[str, str] | None = None) -> dict[str, Any]:
     """The model data of one op record: names, docs, and its property layout."""
     r = d[op_def]
     dialect_rec = _ref(d, r.get("opDialect"))
@@ -283,6 +332,7 @@ def derive_op(d: Records, op_def: str) -> dict[str, Any]:
     fields: list[list[Any]] = []
     defaults: dict[str, str] = {}
     natives: list[list[str]] = []
+    storage: dict[str, str] = {}
     for arg, arg_name in (r.get("arguments") or {}).get("args", []):
         rec = _ref(d, arg)
         if rec is None:
@@ -295,6 +345,9 @@ def derive_op(d: Records, op_def: str) -> dict[str, Any]:
             attributes.append(str(arg_name))
             flagged = bool(rec.get("isOptional")) or bool(str(rec.get("defaultValue") or "").strip())
             fields.append([str(arg_name), "flagged" if flagged else "required"])
+            spec = storage_spec(rec, attr_classes(d) if classes is None else classes)
+            if spec is not None:
+                storage[str(arg_name)] = spec
             # Only non-optional default-valued attributes hold their default when absent: mlir-opt
             # prints it and fills it in when it reads a `<{...}>` dictionary; a DefaultValuedOptionalAttr
             # stays absent.
@@ -330,6 +383,8 @@ def derive_op(d: Records, op_def: str) -> dict[str, Any]:
     }
     if defaults:
         op["defaults"] = defaults
+    if storage:
+        op["storage"] = storage
     if "IsolatedFromAbove" in traits:
         op["isolated"] = True
     if r.get("useCustomPropertiesEncoding"):
@@ -350,8 +405,9 @@ def derive_ops(d: Records) -> dict[str, dict[str, Any]]:
     if not isinstance(instances, dict):
         raise OdsError("not llvm-tblgen --dump-json output (no !instanceof)")
     out: dict[str, dict[str, Any]] = {}
+    classes = attr_classes(d)
     for op_def in instances.get("Op", []):
-        op = derive_op(d, op_def)
+        op = derive_op(d, op_def, classes)
         out[f"{op['dialect']}.{op['name']}"] = op
     return out
 

@@ -15,6 +15,7 @@ character offsets.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -41,6 +42,8 @@ STRING = "string"
 """A string literal including its quotes; `string_value` decodes it to bytes."""
 EOF = "eof"
 """End of input."""
+LEX_ERROR = "lex-error"
+"""Not a token: `Lexer.scan`'s mark for text that does not lex."""
 
 PUNCTUATION = frozenset(
     [
@@ -240,6 +243,35 @@ class Lexer:
 
     def reset(self, offset: int) -> None:
         self.pos = offset
+
+    def scan(self, offset: int) -> Iterator[tuple[str, int, int]]:
+        """The tokens from `offset` as (kind, start, end), EOF last, without making `Token`s: for a
+        parser skipping text while it recovers, where a token costs one regex match.  Comments are
+        collected as `next` does; text that does not lex yields (LEX_ERROR, resume, resume) and lexing
+        goes on at `resume_at`."""
+        text, stop, kinds = self.text, self.end, _GROUP_KINDS
+        pos = offset
+        while True:
+            m = _match(text, pos, stop)
+            i: int = m.lastindex if m is not None else 0  # type: ignore[assignment]
+            kind = kinds[i]
+            if m is None or kind is None:  # a comment, or text that does not lex: the general path
+                self.pos = pos
+                try:
+                    tok = self.next()
+                except TextError:
+                    pos = self.resume_at
+                    yield LEX_ERROR, pos, pos
+                    continue
+                kind, start, end = tok.kind, tok.start, tok.end
+            else:
+                start, end = m.span(i)
+                if kind == "punct":
+                    kind = text[start:end]
+            yield kind, start, end
+            if kind == EOF:
+                return
+            pos = end
 
     def token_at(self, offset: int) -> Token:
         """The token starting at the first non-blank, non-comment character at or after `offset`."""

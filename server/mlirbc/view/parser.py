@@ -80,6 +80,7 @@ from ..syntax.lexer import (
     EOF,
     HASH,
     INT,
+    LEX_ERROR,
     STRING,
     VALUE,
     Comment,
@@ -166,6 +167,11 @@ def _column0_matches(text: str, first: str, pattern: re.Pattern[str], lo: int = 
             yield m
         at = text.find("\n" + first, at + 1, hi)
 
+
+_RESYNC_KINDS = frozenset((VALUE, STRING, BLOCK, "}", "{-#"))
+"""Tokens that start an op or end a region: recovery resumes at one at the start of a line."""
+_OPENERS = frozenset(("(", "[", "{", "{-#"))
+_CLOSERS = frozenset((")", "]", "}", "#-}"))
 
 @dataclass
 class TextDiagnostic:
@@ -270,6 +276,10 @@ class OpParser(Parser):
         self._unknown_loc = UnknownLoc.get()  # every op's location until its loc(...) is read
         self.region_depth = 0
         self.poisoned_groups: dict[int, int] = {}
+        self._skipped: dict[int, tuple[int, int, int]] = {}
+        """What each recovery found, by the offset it started at: (where it stopped, the bracket depth
+        there relative to the start, `prev_end` there).  An enclosing op's recovery passes over a
+        nested op's recovered text in one step, so nested failures cost linear time, not depth x length."""
         """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
 
     # -- diagnostics ------------------------------------------------------------------------------
@@ -533,25 +543,45 @@ class OpParser(Parser):
             # The op ran to the end of the text: nothing to skip.  (Rescanning from its start would make
             # every enclosing op, each failing at the end in turn, rescan the rest of the text.)
             return
-        self.reset(start.start)
+        # Token by token as `advance` would go (text that does not lex skipped silently), but without
+        # making tokens: recovery re-reads the broken op, often most of a damaged view.
+        skipped = self._skipped
         depth = 0
         first = True
-        while self.tok.kind != EOF:
-            tok = self.tok
-            if not first and depth <= 0 and self._line_start(tok) and tok.kind in (
-                    VALUE, STRING, BLOCK, "}", "{-#"):
-                return
-            if tok.kind == "}" and depth <= 0 and not first:
-                return
-            if tok.kind in ("(", "[", "{", "{-#"):
-                depth += 1
-            elif tok.kind in (")", "]", "}", "#-}"):
-                depth -= 1
-            first = False
-            self.advance_over_errors()
+        prev_end = at = pos = start.start
+        while True:
+            jumped = False
+            for kind, at, end in self.lexer.scan(pos):
+                if kind == LEX_ERROR:
+                    prev_end = at  # where `advance_over_errors` would have gone on
+                    continue
+                if kind == EOF or (not first and depth <= 0 and (
+                        kind == "}" or (kind in _RESYNC_KINDS and self._line_start(at)))):
+                    break
+                # An earlier recovery from here found no place to stop before its end at a depth above
+                # its start's, so none lies there at a depth above this token's either: go straight on.
+                found = skipped.get(at) if depth >= 0 else None
+                if found is not None:
+                    pos, delta, prev_end = found
+                    depth += delta
+                    first = False
+                    jumped = True
+                    break
+                if kind in _OPENERS:
+                    depth += 1
+                elif kind in _CLOSERS:
+                    depth -= 1
+                first = False
+                prev_end = end
+            if not jumped:
+                break
+        skipped[start.start] = (at, depth, prev_end)
+        self.lexer.reset(at)
+        self.tok = self.lexer.next()
+        self.prev_end = prev_end
 
-    def _line_start(self, tok: Token) -> bool:
-        i = tok.start - 1
+    def _line_start(self, offset: int) -> bool:
+        i = offset - 1
         text = self.text
         while i >= 0 and text[i] in " \t":
             i -= 1

@@ -34,14 +34,16 @@ from mlirbc.ir.attributes import (  # noqa: E402
     DictionaryAttr,
     FloatAttr,
     FusedLoc,
+    IntegerAttr,
     NameLoc,
     StringAttr,
     UnitAttr,
     UnknownLoc,
 )
 from mlirbc.ir.module import Module  # noqa: E402
-from mlirbc.ir.operation import PROPS_ATTRIBUTE, Operation, OpName, Properties  # noqa: E402
+from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation, OpName, Properties  # noqa: E402
 from mlirbc.ir.types import IndexType, IntegerType, RankedTensorType, Type  # noqa: E402
+from mlirbc.models import layout  # noqa: E402
 
 
 def _module(*ops: Operation) -> Module:
@@ -128,6 +130,33 @@ def bytecode_inputs() -> None:
     _write("isolated_name_unregistered_uses_outer_value.mlirbc", _module(outer, unregistered))
     _write("fused_loc_not_canonical.mlirbc", _module(_op(location=FusedLoc.get((a, UnknownLoc.get(), b),
                                                                                 None))))
+    # Properties of another kind than the op stores (upstream reads each as its ODS storage class): a
+    # location as pdl.result's IntegerAttr `index`; an i32 as arith.cmpi's i64 enum `predicate`; an
+    # overflow flag as arith.addf's `#arith.fastmath`.
+    with _unchecked_storage():
+        _write("property_kind_location.mlirbc", _module(_with_props("pdl.result", index=UnknownLoc.get())))
+        _write("property_kind_enum_width.mlirbc",
+               _module(_with_props("arith.cmpi", predicate=IntegerAttr.get(i32, 2))))
+        _write("property_kind_dialect_mnemonic.mlirbc",
+               _module(_with_props("arith.addf", fastmath=DialectAttr.get("arith", "#arith.overflow<none>"))))
+
+
+def _with_props(name: str, **values: Attribute) -> Operation:
+    dialect, _, short = name.partition(".")
+    op = Operation(OpName(dialect, short, True))
+    op.properties = Properties(PROPS_DECODED, values=dict(sorted(values.items())))
+    return op
+
+
+@contextmanager
+def _unchecked_storage() -> Iterator[None]:
+    """The writer writes properties whatever their kind (what upstream's writer never does)."""
+    check = layout.storage_problem
+    layout.storage_problem = lambda name, spec, a: None
+    try:
+        yield
+    finally:
+        layout.storage_problem = check
 
 
 @contextmanager
