@@ -151,6 +151,18 @@ def test_a_lone_surrogate_in_a_string_is_a_located_error() -> None:
     assert lexer.decode_string("x\ud800") == b"x\xed\xa0\x80"  # never raises, whoever calls it
 
 
+def test_a_lone_surrogate_in_a_dialect_body_is_a_located_error() -> None:
+    """The long text run: `!wasmssa<tablety\udc00pe ...>` (a dialect type kept as its text) was accepted by
+    the parser, and the writer could not encode it as UTF-8."""
+    got = _errors(parse_module(_text("found_text_surrogate_in_dialect_body.mlir")))
+    assert got == [(3, 74, "a lone surrogate (U+DC00) is not text and cannot be in a dialect body")]
+    # a byte the text stands for (surrogateescape, U+DC80-U+DCFF) is kept: it has bytes to write
+    text = _text("found_text_surrogate_in_dialect_body.mlir").replace("\udc00", "\udcff")
+    result = parse_module(text)
+    assert not result.errors and result.module is not None
+    assert b"tablety\xffpe" in write_bytecode(result.module, template=None)
+
+
 # -- row 4: huge numbers ---------------------------------------------------------------------------
 @pytest.mark.parametrize("name, expected", [
     ("int_literal_5000_digits.mlir", [(3, 20, "integer constant out of range for attribute")]),

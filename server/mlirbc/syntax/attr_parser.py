@@ -94,6 +94,7 @@ from .floats import (
     double_to_float,
 )
 from .lexer import (
+    BAD_SURROGATES,
     BANG,
     BARE,
     EOF,
@@ -117,7 +118,7 @@ _VECTOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\[{_WS}[0-9]+{_WS}\]){_WS}x{_WS})*"
 _DIM_RE = re.compile(rf"([0-9]+)|(\?)|\[{_WS}([0-9]+){_WS}\]")
 _FUTURE_FLOAT_RE = re.compile(r"f[0-9]+E[0-9]+M[0-9]+[A-Z]*")
 _UNRANKED_RE = re.compile(rf"\*{_WS}x{_WS}")
-_BODY_CHARS_RE = re.compile(r'[<>\[\](){}"\-]')
+_BODY_CHARS_RE = re.compile(rf'[<>\[\](){{}}"\-{BAD_SURROGATES}]')
 _HEX_RE = re.compile(r"0x((?:[0-9A-Fa-f]{2})*)")
 _CLOSERS = {">": "<", "]": "[", ")": "(", "}": "{"}
 _MAX_INT_WIDTH = (1 << 24) - 1
@@ -745,6 +746,10 @@ class Parser:
             elif c == "-":
                 if text.startswith(">", pos):
                     pos += 1
+            elif c > "\x7f":
+                # Kept as text and written as UTF-8: a lone surrogate that stands for no byte cannot be.
+                raise TextError(f"a lone surrogate (U+{ord(c):04X}) is not text and cannot be in a dialect "
+                                "body", self.span(i, i + 1))
             elif c == '"':
                 sm = STRING_RE.match(text, i)
                 if sm is None:
