@@ -70,3 +70,27 @@ def test_short_fuzz_run(target: str, tmp_path: Path) -> None:
     assert stats["slow"] == 0, f"{stats['slow']} inputs over 2 s of CPU; slowest: {stats['slowest_input']}"
     # the run reached past the first checks of each target
     assert len(outcomes) >= 2, outcomes
+
+
+def test_a_campaigns_workers_make_one_table_row(tmp_path: Path) -> None:
+    """`fuzz_long.py --workers N`: the workers' statistics are summed into one row (inputs, outcomes, slow
+    inputs, CPU), with the worst worker's slowest input and memory."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fuzz_long", REPO / "benchmarks" / "fuzz_long.py")
+    assert spec is not None and spec.loader is not None
+    fuzz_long = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz_long)
+    base = {"target": "text", "mutations": {}, "messages": {}}
+    (tmp_path / "text.json").write_text(json.dumps({
+        **base, "inputs": 600, "outcomes": {"rejected": 590, "encoded": 10}, "slow": 0,
+        "slowest_seconds": 0.5, "slowest_input": "a", "peak_rss_mb": 200.0, "seconds": 60.0,
+        "cpu_seconds": 6.0}))
+    (tmp_path / "text.w1.json").write_text(json.dumps({
+        **base, "inputs": 400, "outcomes": {"rejected": 399, "finding": 1}, "slow": 1, "slowest_seconds": 2.5,
+        "slowest_input": "b", "peak_rss_mb": 150.0, "seconds": 50.0, "cpu_seconds": 4.0,
+        "messages": {"m": "text-finding-x"}}))
+    row = fuzz_long.table(tmp_path, ["text"]).splitlines()[2]
+    assert row.startswith("| text (2 workers) | 1,000 | rejected 989, encoded 10 | 1 | 0 | 1 | 2.50 s (b) | "
+                          "200 MB |")
+    assert "10.0 ms CPU/input" in row

@@ -241,6 +241,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--corpus", type=Path, action="append", default=[],
                    help="also start from the inputs in this folder (a corpus an earlier run kept: "
                         "continue it, or measure at its input sizes); repeatable")
+    p.add_argument("--corpus-dir", type=Path, default=None,
+                   help="the corpus folder to use and add to (made with the seeds when missing), shared by "
+                        "several workers of one campaign: each reloads it to pick up the others' inputs")
     p.add_argument("--no-instrument", action="store_true",
                    help="no coverage feedback: mutation alone (for comparisons)")
     p.add_argument("--profile", type=Path, default=None,
@@ -297,15 +300,21 @@ def main(argv: list[str] | None = None) -> None:
 
     # (libFuzzer adds the inputs it keeps to this folder: it lives with the run's statistics, not in /tmp)
     args.stats.parent.mkdir(parents=True, exist_ok=True)
-    corpus = Path(tempfile.mkdtemp(prefix=f"corpus-{args.target}-", dir=args.stats.parent))
-    for i, s in enumerate(seeds):
-        (corpus / f"seed{i:04d}").write_bytes(s)
+    if args.corpus_dir is not None:
+        corpus = args.corpus_dir
+        corpus.mkdir(parents=True, exist_ok=True)
+    else:
+        corpus = Path(tempfile.mkdtemp(prefix=f"corpus-{args.target}-", dir=args.stats.parent))
+    if not any(corpus.iterdir()):
+        for i, s in enumerate(seeds):
+            (corpus / f"seed{i:04d}").write_bytes(s)
     max_len = args.max_len or MAX_LEN[args.target]
     findings.mkdir(parents=True, exist_ok=True)
     # libFuzzer's own artifacts (a crash, a timeout) go with the findings, never into the working folder;
     # slow inputs are counted here (CPU time), not reported by libFuzzer (wall time on a shared machine).
     flags = [f"-runs={args.runs}", f"-seed={args.seed}", f"-max_len={max_len}", "-timeout=60",
-             "-rss_limit_mb=0", "-print_final_stats=1", "-reload=0", "-close_fd_mask=1",
+             "-rss_limit_mb=0", "-print_final_stats=1", f"-reload={1 if args.corpus_dir else 0}",
+             "-close_fd_mask=1",
              f"-artifact_prefix={findings}/", "-report_slow_units=1000000"]
     if args.max_seconds:
         flags.append(f"-max_total_time={args.max_seconds}")
