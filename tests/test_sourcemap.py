@@ -51,6 +51,19 @@ def test_printer_and_parser_record_the_same_map(rel: str) -> None:
     assert _shape(printed) == _shape(parsed)
 
 
+@pytest.mark.parametrize("rel", [*SAMPLE, *[p for p in SMALL if "iree/" in p][:3]])
+def test_printing_without_a_map_gives_the_same_text(rel: str) -> None:
+    """`mlirbc decode` prints without recording a map (`NoMapBuilder`): the text is the one the server
+    shows, elided or not, and the map is empty."""
+    module = decode_bytecode((CORPUS / rel).read_bytes())
+    for elide in (0, 16):
+        with_map = print_module(module, elide_larger_than=elide)
+        bare = print_module(module, elide_larger_than=elide, with_map=False)
+        assert bare.text == with_map.text and bare.elided == with_map.elided
+        assert list(bare.map.ops()) == [] and list(bare.map.parts()) == []
+        assert module.root is None or list(with_map.map.ops())
+
+
 @pytest.mark.parametrize("rel", SAMPLE)
 def test_every_op_value_and_block_points_at_its_text(rel: str) -> None:
     root, text, smap, _ = _decoded(rel)

@@ -69,7 +69,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     with building(), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
-        text = print_module(module, elide_larger_than=args.elide_larger_than).text
+        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
     if module.error is not None:
         print(f"{args.file}: error: {module.error}", file=sys.stderr)
     if args.output:
@@ -186,7 +186,7 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         src = template_of(module)
         original = src.data if src is not None else memoryview(b"")
         progress.phase("printing")
-        text = print_module(module, elide_larger_than=args.elide_larger_than).text
+        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
         progress.phase("parsing")
         result = parse_module(text, template=module, registry=reg)
         if result.module is None:

@@ -47,6 +47,7 @@ from .sourcemap import (
     PART_RESOURCES,
     PART_USELIST,
     MapBuilder,
+    NoMapBuilder,
     SourceMap,
 )
 
@@ -82,7 +83,7 @@ def header_facts(module: Module) -> dict[str, object]:
 class _Printer:
     """Writes the view as a stream of chunks, knowing the offset of everything it writes."""
 
-    def __init__(self, module: Module, elider: Elider | None = None) -> None:
+    def __init__(self, module: Module, elider: Elider | None = None, with_map: bool = True) -> None:
         self.module = module
         self.elider = elider
         self.out: list[str] = []
@@ -90,7 +91,7 @@ class _Printer:
         """`out` joined every `_JOIN_EVERY` chunks: a large view's millions of small strings would cost
         more memory (about 50 bytes of object each) than the text they make."""
         self.pos = 0
-        self.map = MapBuilder()
+        self.map = MapBuilder() if with_map else NoMapBuilder()
         self.names: dict[int, str] = {}
         self.block_names: dict[int, str] = {}
         self.block_order: dict[int, int] = {}
@@ -466,22 +467,24 @@ def _dict_text(values: dict[str, Attribute]) -> str:
 
 
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
-                 upstream_safe: bool = True) -> PrintResult:
+                 upstream_safe: bool = True, with_map: bool = True) -> PrintResult:
     """Render `module` as the text view, with its source map.  A module without a root prints only its
     header.
 
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
-    mlir-opt registers in full except their constant slots (`Elider.for_properties`)."""
+    mlir-opt registers in full except their constant slots (`Elider.for_properties`).  Without
+    `with_map` the map is empty (the same text, for a caller that only writes it out)."""
     with building():
-        return _print_module(module, header, elide_larger_than, upstream_safe)
+        return _print_module(module, header, elide_larger_than, upstream_safe, with_map)
 
 
-def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool) -> PrintResult:
+def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
+                  with_map: bool) -> PrintResult:
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
-    p = _Printer(module, elider)
+    p = _Printer(module, elider, with_map)
     if header:
         line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
         p.map.part(PART_HEADER, 0, len(line), None)

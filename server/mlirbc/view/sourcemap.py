@@ -944,3 +944,50 @@ class MapBuilder:
         for seg in self.segments:
             seg._finish()
         return SourceMap(text, self.root, self.segments, self.bases)
+
+
+class NoMapBuilder(MapBuilder):
+    """Records nothing: for a text written to a file (`mlirbc decode`), where nobody asks what sits where.
+    Its map is empty; a fifth of printing a large module is spent recording the map."""
+
+    def open_op(self, start: int, op: Operation | None = None) -> None:
+        pass
+
+    def set_op(self, op: Operation) -> None:
+        pass
+
+    def op_name(self, start: int, end: int) -> None:
+        pass
+
+    def piece(self, piece: int, start: int, end: int) -> None:
+        pass
+
+    def region(self, start: int, end: int) -> None:
+        pass
+
+    def symbol(self, name: str) -> None:
+        pass
+
+    def value_uses(self, uses: list[tuple[int, int, Value]]) -> None:
+        pass
+
+    def results(self, results: list[OpResult], start: int, end: int) -> None:
+        pass
+
+    def close_op(self, end: int, broken: bool = False,
+                 pieces: tuple[int, int, int, int, int, int, int, int] | None = None,
+                 name: tuple[int, int] | None = None) -> None:
+        pass
+
+    def occurrence(self, target: Value | Block | None, start: int, end: int, is_def: bool,
+                   is_block: bool) -> NameHandle:
+        return self.root, -1
+
+    def define(self, handle: NameHandle, *targets: Value | Block) -> None:
+        pass
+
+    def resolve(self, handle: NameHandle, target: Value | Block) -> None:
+        pass
+
+    def part(self, kind: str, start: int, end: int, obj: object) -> None:
+        pass
