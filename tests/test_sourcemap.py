@@ -9,10 +9,11 @@ import pytest
 
 from corpus import CORPUS, manifest
 from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
-from mlirbc.view.parser import parse_module
+from mlirbc.view.parser import ParseResult, parse_module
 from mlirbc.view.printer import print_module
 from mlirbc.view.sourcemap import (
     PART_FALLBACK_ATTRIBUTE,
@@ -62,6 +63,25 @@ def test_printing_without_a_map_gives_the_same_text(rel: str) -> None:
         assert bare.text == with_map.text and bare.elided == with_map.elided
         assert list(bare.map.ops()) == [] and list(bare.map.parts()) == []
         assert module.root is None or list(with_map.map.ops())
+
+
+@pytest.mark.parametrize("rel", SAMPLE[::3])
+def test_parsing_without_a_map_gives_the_same_module(rel: str) -> None:
+    """`mlirbc encode` parses without recording a map: the same bytes, and for damaged text the same
+    diagnostics (error recovery does not lean on the map)."""
+    module = decode_bytecode((CORPUS / rel).read_bytes())
+    text = print_module(module).text
+    for damaged in (text, text.replace(") : ", ") :: ", 3).replace("}", "", 1)):
+        full = parse_module(damaged, template=None)
+        bare = parse_module(damaged, template=None, with_map=False)
+        def said(r: ParseResult) -> list[tuple[str, object]]:
+            return [(d.message, d.span) for d in r.diagnostics]
+
+        assert said(bare) == said(full)
+        assert (bare.module is None) == (full.module is None)
+        if full.module is not None and bare.module is not None and not full.errors:
+            assert write_bytecode(bare.module, template=None) == write_bytecode(full.module, template=None)
+        assert bare.map is None or list(bare.map.ops()) == []
 
 
 @pytest.mark.parametrize("rel", SAMPLE)

@@ -148,7 +148,7 @@ def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
 
 def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | None:
     text = _read(path).decode("utf-8", "surrogateescape")
-    result = parse_module(text, template=template, registry=reg)
+    result = parse_module(text, template=template, registry=reg, with_map=False)
     _print_diagnostics(path, result.diagnostics)
     return None if result.errors else result.module
 
@@ -188,7 +188,7 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
         progress.phase("parsing")
-        result = parse_module(text, template=module, registry=reg)
+        result = parse_module(text, template=module, registry=reg, with_map=False)
         if result.module is None:
             _print_diagnostics(f"{args.file} (view)", result.diagnostics)
             return 1

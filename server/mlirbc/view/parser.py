@@ -111,6 +111,7 @@ from .sourcemap import (
     PIECE_TYPE,
     MapBuilder,
     NameHandle,
+    NoMapBuilder,
     SourceMap,
 )
 
@@ -229,8 +230,9 @@ class OpParser(Parser):
 
     def __init__(self, text: str, registry: Registry, template: Module | None, start: int = 0,
                  end: int | None = None, lines: TextLines | None = None, single: bool = False,
-                 aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None) -> None:
-        self.map = MapBuilder(single)
+                 aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
+                 with_map: bool = True) -> None:
+        self.map = MapBuilder(single) if with_map else NoMapBuilder(single)
         self.start = start
         self.end = len(text) if end is None else end
         try:
@@ -1315,22 +1317,23 @@ def _type_text(t: Type) -> str:
 
 
 def parse_module(text: str, template: Module | None = None,
-                 registry: Registry | None = None, lines: TextLines | None = None) -> ParseResult:
+                 registry: Registry | None = None, lines: TextLines | None = None,
+                 with_map: bool = True) -> ParseResult:
     """Parse a text view.  With a template (the module the view was printed from), facts the text does
     not carry (registered flags, dialect versions, version and producer when the header is missing)
     come from it.  `lines` (the text's line table, when the caller has one) saves building it for
-    messages."""
+    messages.  Without `with_map` the result's map is empty (a caller that only writes the module)."""
     with building():
-        return _parse_module(text, template, registry, lines)
+        return _parse_module(text, template, registry, lines, with_map)
 
 
 def _parse_module(text: str, template: Module | None, registry: Registry | None,
-                  lines: TextLines | None) -> ParseResult:
+                  lines: TextLines | None, with_map: bool = True) -> ParseResult:
     reg = registry if registry is not None else default_registry()
     # Regions nest MAX_NESTING deep at most (deeper ones are skipped with an error), a few frames each.
     if sys.getrecursionlimit() < 8 * MAX_NESTING:
         sys.setrecursionlimit(8 * MAX_NESTING)
-    p = OpParser(text, reg, template, lines=lines)
+    p = OpParser(text, reg, template, lines=lines, with_map=with_map)
     try:
         root = p.parse_top()
     except TextError as exc:
