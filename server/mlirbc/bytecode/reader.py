@@ -7,11 +7,11 @@ decoded before the failure, the module keeps what was decoded and carries the er
 
 from __future__ import annotations
 
-import gc
 import os
 
 from ..errors import DecodeError
 from ..ir.attributes import UnknownLoc
+from ..ir.gcpause import building
 from ..ir.module import Module
 from ..models.registry import Registry, default_registry
 from .attrtypes import ATTR, TYPE, AttrTypeTable
@@ -66,41 +66,8 @@ def decode_bytecode(data: bytes | bytearray | memoryview, registry: Registry | N
     module whose `error` is set if decoding stopped part-way."""
     # Everything the reader allocates lives as long as the module: the cyclic collector would only rescan
     # the growing IR again and again (a sixth of the time on large files), as in the writer.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with building():
         return _read(data, registry, decode_all_entries)
-    finally:
-        if gc_was_enabled:
-            if gc.get_freeze_count() == 0:
-                # Move what was allocated straight to the oldest generation, as if it had survived the
-                # collections it skipped: otherwise the next young collections would each walk the whole
-                # new IR (a printer right after the reader spent a third of its time there).
-                young = gc.get_count()[0]  # (what the decode allocated: no collection ran meanwhile)
-                gc.freeze()
-                gc.unfreeze()
-                _collect_when_grown(young)
-            gc.enable()
-
-
-_moved = [0, 0]
-"""Objects moved to the oldest generation since the last full collection this module ran, and objects
-tracked right after it."""
-
-
-def _collect_when_grown(young: int) -> None:
-    """Objects moved to the oldest generation by `gc.freeze` are not counted by the collector's own rule
-    for full collections (it counts promotions), so with only decodes the oldest generation never gets
-    collected: cyclic garbage (modules nobody holds, partial IR of refused files) grew without bound in
-    a long fuzzing run (1.4 GB).  So collect it fully once a quarter as many objects were moved there as
-    it held after the last time, the collector's own rule for promotions (a cost linear in what was
-    allocated)."""
-    _moved[0] += young
-    if _moved[0] > max(100_000, _moved[1] // 4):
-        gc.collect()
-        gc.freeze()
-        _moved[:] = [0, gc.get_freeze_count()]
-        gc.unfreeze()
 
 
 def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
