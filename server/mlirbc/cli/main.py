@@ -66,7 +66,7 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with building(), Progress("decoding") as progress:
+    with building(collect=False), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
@@ -155,7 +155,7 @@ def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | N
 
 def cmd_encode(args: argparse.Namespace) -> int:
     reg = _registry(args)
-    with building(), Progress("encoding") as progress:
+    with building(collect=False), Progress("encoding") as progress:
         template = None
         if args.like:
             template, _ = _decode(args.like, reg, progress)

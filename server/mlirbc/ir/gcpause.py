@@ -19,10 +19,12 @@ tracked right after it."""
 
 
 @contextmanager
-def building() -> Iterator[None]:
+def building(collect: bool = True) -> Iterator[None]:
     """No cyclic collection inside the block; what it allocated is then moved to the oldest generation,
-    as if it had survived the collections it skipped.  Nested and concurrent uses only pause (the
-    outermost one, which found the collector running, restarts it)."""
+    as if it had survived the collections it skipped, and collected there by the rule below.  Nested and
+    concurrent uses only pause (the outermost one, which found the collector running, restarts it).
+    `collect=False`: for a command whose process exits right after (a full collection of what it built
+    would only delay the exit)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -33,7 +35,8 @@ def building() -> Iterator[None]:
                 young = gc.get_count()[0]  # (what the block allocated: no collection ran meanwhile)
                 gc.freeze()
                 gc.unfreeze()
-                _collect_when_grown(young)
+                if collect:
+                    _collect_when_grown(young)
             gc.enable()
 
 
