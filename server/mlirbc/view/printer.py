@@ -437,7 +437,9 @@ def _printable(g: ResourceGroup) -> bool:
     return any(e.kind != RESOURCE_BLOB or e.blob is not None for e in g.entries)
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.-]*$")
+_BARE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+"""A resource key or group name printed bare: one bare identifier (no `-`, which MLIR's lexer splits off);
+upstream quotes any other, and refuses it bare."""
 
 
 def _key(k: str) -> str:
