@@ -112,6 +112,31 @@ def test_json_nested_100000_deep(wire: WireClient) -> None:
     _still_answers(wire)
 
 
+@pytest.mark.parametrize("depth", [900, 5000])
+def test_initialize_with_deeply_nested_options(tmp_path: Path, depth: int) -> None:
+    """The long server run (at 074fb66): `initializationOptions` nested 5,000 deep (the fuzzing process
+    decodes JSON that deep) exhausted the stack while the settings were read, and `initialize` answered
+    an internal error; nested 900 deep, the server's own decoder reads it and the same happened.  No setting
+    nests that deep: the server starts (900), or refuses the params as too deep to decode (5,000)."""
+    client = WireClient(cwd=tmp_path)
+    try:
+        body = (REPO / "tests" / "data" / "hardening" / "found_server_initialize_options_5000_deep.json"
+                ).read_bytes()
+        assert body.count(b"[") == 5000
+        body = body.replace(b"[" * 5000, b"[" * depth).replace(b"]" * 5000, b"]" * depth)
+        client.send_bytes(body)
+        resp = client.response(1, timeout=WAIT * 3)
+        assert resp is not None and "traceback" not in json.dumps(resp).lower(), resp
+        if depth == 900:
+            assert "result" in resp and "capabilities" in resp["result"], resp
+        else:
+            assert resp["error"]["code"] == INVALID_PARAMS and "nested too deeply" in resp["error"]["message"]
+        client.initialize()
+        _still_answers(client)
+    finally:
+        client.close()
+
+
 # -- params ------------------------------------------------------------------------------------------
 def _hover(line: Any, character: Any) -> dict[str, Any]:
     return {"textDocument": {"uri": "mlirbc:///nowhere.mlirbc"},

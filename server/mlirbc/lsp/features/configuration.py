@@ -13,14 +13,22 @@ from ..settings import parse_settings
 SECTION = "mlirbc"
 
 
-def plain(x: Any) -> Any:
-    """JSON objects arrive as namedtuples from pygls' decoder: turn them back into dicts."""
+MAX_DEPTH = 32
+"""Settings nest two levels; anything deeper in the options a client sends is no setting (and, nested
+thousands deep, would exhaust Python's stack: the long server fuzzing run's `initialize`)."""
+
+
+def plain(x: Any, depth: int = 0) -> Any:
+    """JSON objects arrive as namedtuples from pygls' decoder: turn them back into dicts.  What nests
+    deeper than MAX_DEPTH is left out (None), as no setting is there."""
+    if depth >= MAX_DEPTH:
+        return None
     if hasattr(x, "_asdict"):
-        return {k: plain(v) for k, v in x._asdict().items()}
+        return {k: plain(v, depth + 1) for k, v in x._asdict().items()}
     if isinstance(x, dict):
-        return {k: plain(v) for k, v in x.items()}
+        return {k: plain(v, depth + 1) for k, v in x.items()}
     if isinstance(x, list | tuple):
-        return [plain(v) for v in x]
+        return [plain(v, depth + 1) for v in x]
     return x
 
 
