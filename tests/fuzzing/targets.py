@@ -369,7 +369,9 @@ class ServerHarness:
         expects_answer = True
         msg_id: Any = None
         try:
-            raw = json.loads(body)
+            # Strict UTF-8, as the server reads a body: `json.loads` of bytes would take a surrogate's
+            # UTF-8 form (`\xed\xa0\x80`), which is no UTF-8, and the server answers that with id null.
+            raw = json.loads(body.decode("utf-8"))
         except RecursionError:
             from mlirbc.lsp.protocol import shallow_id
 
