@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import REPO
+from corpus import CORPUS, REPO
 
 RUNS = {"reader": 4000, "text": 1200, "edit": 600, "cycle": 2000, "server": 1200}
 """Inputs per target: a fixed budget (about two minutes in all), never a time limit, so runs repeat."""
@@ -47,6 +47,9 @@ if not _have_atheris():
 @pytest.mark.parametrize("target", list(RUNS))
 def test_short_fuzz_run(target: str, tmp_path: Path) -> None:
     stats_path = tmp_path / f"{target}.json"
+    # The server target's saves land in its scratch copies, never in the shared corpus (the long run of
+    # 074fb66 saved over a corpus file the server had open).
+    corpus_before = {p: p.stat().st_mtime_ns for p in CORPUS.rglob("*.mlirbc")}
     env = dict(os.environ, PYTHONHASHSEED="0",
                PYTHONPATH=os.pathsep.join([str(REPO / "server"), str(REPO / "tests")]))
     proc = subprocess.run(
@@ -59,6 +62,7 @@ def test_short_fuzz_run(target: str, tmp_path: Path) -> None:
     print(f"\n{target}: {stats['inputs']} inputs {outcomes}, slowest {stats['slowest_seconds']} s CPU, "
           f"peak RSS {stats['peak_rss_mb']} MB")
     assert stats["inputs"] >= RUNS[target]
+    assert {p: p.stat().st_mtime_ns for p in CORPUS.rglob("*.mlirbc")} == corpus_before
     known = {k: v for k, v in stats["messages"].items()
              if any(mark in k for mark in KNOWN_OPEN.get(target, ())) and v.startswith(f"{target}-finding-")}
     if known:

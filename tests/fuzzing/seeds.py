@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,18 @@ from typing import Any
 from corpus import CORPUS, REPO
 
 FINDINGS = REPO / "tests" / "data" / "hardening"
+SCRATCH = Path(tempfile.gettempdir()) / "mlirbc-fuzz-server"
+"""Where the server target's files live: copies of seed files.  The fuzzer turns the seed messages into
+saves of any view to any of its paths, and the server carries them out (the long run of 074fb66 wrote a
+shared corpus file), so the server is only ever shown copies (a fixed folder: kept inputs stay valid)."""
+
+
+def scratch_copy(path: Path) -> Path:
+    """`path`'s bytes in SCRATCH (written again each time: a save may have changed the copy)."""
+    SCRATCH.mkdir(parents=True, exist_ok=True)
+    copy = SCRATCH / path.name
+    shutil.copyfile(path, copy)
+    return copy
 
 
 def _rank(path: Path) -> str:
@@ -74,7 +88,7 @@ def home_views(count: int = 3, max_chars: int = 6000) -> tuple[tuple[str, str], 
             continue
         text = print_module(m).text
         if 400 <= len(text) <= max_chars and '"func.func"' in text and "%" in text:
-            out.append(("mlirbc://" + p.as_posix(), text))
+            out.append(("mlirbc://" + scratch_copy(p).as_posix(), text))
         if len(out) >= count:
             break
     return tuple(out)
@@ -96,7 +110,7 @@ def _positions(text: str) -> list[dict[str, int]]:
 def server_seeds() -> list[bytes]:
     """One message body per kind of request and notification the server handles, on the files of a few
     seeds, and requests at real positions of the views the server target keeps open."""
-    files = [p for p in bytecode_seeds()[:6]]
+    files = [scratch_copy(p) for p in bytecode_seeds()[:6]]
     msgs: list[dict[str, Any]] = []
     n = 0
 
