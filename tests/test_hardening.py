@@ -152,6 +152,20 @@ def test_a_lone_surrogate_in_a_string_is_a_located_error() -> None:
     assert lexer.decode_string("x\ud800") == b"x\xed\xa0\x80"  # never raises, whoever calls it
 
 
+@pytest.mark.parametrize("text", [
+    _text("found_text_backslash_at_end.mlir"), '"abc\\', '"a\\\n"', '"builtin.module"() {s = "\\'])
+def test_a_backslash_where_the_string_ends_is_located_inside_the_text(text: str) -> None:
+    """The text target started from the corpus of earlier runs (found in 3,000 inputs): `"\\` at the very
+    end gave the span of a two-character escape past the end of the text."""
+    result = parse_module(text)
+    lines = text.split("\n")
+    assert result.errors and result.errors[0].message == "unknown escape in string literal"
+    for d in result.diagnostics:
+        s = d.span
+        assert s.end_line < len(lines) and s.end_col <= len(lines[s.end_line]), (text, s)
+        assert (s.start_line, s.start_col) <= (s.end_line, s.end_col)
+
+
 def test_a_lone_surrogate_in_a_dialect_body_is_a_located_error() -> None:
     """The long text run: `!wasmssa<tablety\udc00pe ...>` (a dialect type kept as its text) was accepted by
     the parser, and the writer could not encode it as UTF-8."""

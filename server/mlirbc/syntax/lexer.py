@@ -345,7 +345,10 @@ class Lexer:
                 i = _STRING_BODY_RE.match(text, quote + 1, self.end).end()  # type: ignore[union-attr]
             if text.startswith("\\", i):
                 self.resume_at = i + 1
-                raise TextError("unknown escape in string literal", self.span(i, i + 2))
+                # (the escape's second character, unless the text or the line ends after the backslash:
+                # a span past the end would point nowhere)
+                esc_end = i + 2 if i + 1 < self.end and text[i + 1] != "\n" else i + 1
+                raise TextError("unknown escape in string literal", self.span(i, esc_end))
             if i < len(text) and BAD_SURROGATE_RE.match(text, i):
                 # Go on after the whole literal (a string that is fine apart from the surrogate), so
                 # the rest of the line is not lexed as if a new string started at its closing quote.
