@@ -129,6 +129,22 @@ def test_file_mode_is_kept_and_new_files_follow_the_umask(tmp_path: Path) -> Non
         os.umask(old_umask)
 
 
+def test_read_only_files_are_refused_by_their_mode_bits(tmp_path: Path) -> None:
+    """Write permission is judged from the bits of the class this process falls in (owner, group,
+    others); root, for whom `os.access` is always true, is refused a file with no write bit at all."""
+    target = tmp_path / "x.mlirbc"
+    target.write_bytes(b"old")
+    for mode in (0o444, 0o400, 0o000):
+        os.chmod(target, mode)
+        with pytest.raises(FileRefused, match=f"read-only \\(mode {mode:04o}\\)"):
+            atomic_write(target, b"new")
+        assert target.read_bytes() == b"old" and stat.S_IMODE(os.stat(target).st_mode) == mode
+    assert not temp_files(tmp_path)
+    os.chmod(target, 0o644 if os.geteuid() != 0 else 0o020)
+    atomic_write(target, b"new")
+    assert target.read_bytes() == b"new"
+
+
 def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path: Path) -> None:
     """A write that fails half-way (here: past RLIMIT_FSIZE, as a full disk fails) changes nothing."""
     target = tmp_path / "x.mlirbc"

@@ -316,6 +316,24 @@ def test_saves_to_special_paths_are_refused(wire: WireClient, tmp_path: Path) ->
     _still_answers(wire)
 
 
+def test_a_read_only_file_is_not_saved_over(wire: WireClient, tmp_path: Path) -> None:
+    """A rename needs only the folder's permission, so the mode bits are checked: the save is refused
+    (also for root) and the file keeps its bytes and mode; made writable, the same save goes through."""
+    path, view = _open_copy(wire, tmp_path)
+    target = tmp_path / "kept.mlirbc"
+    target.write_bytes(b"old bytes")
+    os.chmod(target, 0o444)
+    resp = wire.request("mlirbc/save", {"uri": view, "path": str(target)}, timeout=WAIT * 3)
+    assert resp is not None and resp["error"]["code"] == REQUEST_FAILED, resp
+    assert "read-only (mode 0444)" in resp["error"]["message"], resp
+    assert target.read_bytes() == b"old bytes" and stat.S_IMODE(os.stat(target).st_mode) == 0o444
+    os.chmod(target, 0o644)
+    resp = wire.request("mlirbc/save", {"uri": view, "path": str(target)}, timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    assert target.read_bytes() == SMALL.read_bytes()
+    _still_answers(wire)
+
+
 def test_relative_save_paths_are_relative_to_the_document(wire: WireClient, tmp_path: Path) -> None:
     path, view = _open_copy(wire, tmp_path)
     resp = wire.request("mlirbc/save", {"uri": view, "path": "copy.mlirbc"}, timeout=WAIT * 3)

@@ -6,7 +6,8 @@ Reading: a path is checked with `stat` before anything opens it (a FIFO would bl
 
 Writing: `atomic_write` replaces a regular file (or creates one) so that readers see the old bytes or the new
 ones, never a mix, and never replaces anything else: a target that exists and is not a regular file (a
-device such as `/dev/null`, a FIFO, a directory) is refused.  A symbolic link is written through to its
+device such as `/dev/null`, a FIFO, a directory) is refused, and so is a file whose permission bits make
+it read-only (a rename would replace it all the same).  A symbolic link is written through to its
 target, as editors do, and stays a link.  The new bytes are written into an anonymous file (`O_TMPFILE`) in
 the target's folder, synced, given a name and renamed over the target, so a crash or `kill -9` leaves at
 most a named temporary file for the instant between naming and renaming; such leftovers (their names carry
@@ -136,7 +137,30 @@ def resolve_target(path: str | os.PathLike[str], base_dir: str | os.PathLike[str
         return p
     if not stat.S_ISREG(st.st_mode):
         raise FileRefused(p, f"is {_kind(st.st_mode)}; only regular files are written")
+    if not _writable_by_mode(st):
+        raise FileRefused(p, f"is read-only (mode {stat.S_IMODE(st.st_mode):04o}); make it writable to save "
+                             "over it")
     return p
+
+
+def _writable_by_mode(st: os.stat_result) -> bool:
+    """Whether the file's permission bits let this process write it.
+
+    A save renames a new file over the old one, which needs only the folder's permission, so without this
+    check a read-only file would be replaced silently; editors refuse instead.  The bits are read rather
+    than asking `os.access`, which is always true for root: for root a file with no write bit at all is
+    still read-only."""
+    mode = st.st_mode
+    if os.name == "nt":
+        return bool(mode & stat.S_IWRITE)
+    euid = os.geteuid()
+    if euid == 0:
+        return bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    if st.st_uid == euid:
+        return bool(mode & stat.S_IWUSR)
+    if st.st_gid == os.getegid() or st.st_gid in os.getgroups():
+        return bool(mode & stat.S_IWGRP)
+    return bool(mode & stat.S_IWOTH)
 
 
 def _remove_stale_temps(folder: str) -> None:

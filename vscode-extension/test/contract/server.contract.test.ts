@@ -76,6 +76,7 @@ function copyToTemp(rel: string): { file: string; uri: string; bytes: Buffer } |
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlirbc-contract-'));
   const file = path.join(dir, path.basename(rel));
   fs.copyFileSync(src, file);
+  fs.chmodSync(file, 0o644); // the shared corpus is read-only, and a copy keeps its mode; a save would be refused
   return { file, uri: pathToFileURL(file).href, bytes: fs.readFileSync(file) };
 }
 
