@@ -98,3 +98,27 @@ def test_a_campaigns_workers_make_one_table_row(tmp_path: Path) -> None:
     assert row.startswith("| text (2 workers) | 1,000 | rejected 989, encoded 10 | 1 | 0 | 1 | 2.50 s (b) | "
                           "200 MB |")
     assert "10.0 ms CPU/input" in row
+
+
+def test_a_plain_run_mutates_the_whole_pool_without_libfuzzer(tmp_path: Path) -> None:
+    """`--no-instrument` (`fuzz_long.py --plain`): the engine's own loop mutates the seeds and the given
+    corpus folder (libFuzzer without coverage would keep one 1-byte input), with the structure-aware
+    mutators and its own byte-level ones, and classifies every input as an instrumented run does."""
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    (pool / "a").write_text('"builtin.module"() ({\n  "t.op"() {s = "x"} : () -> ()\n}) : () -> ()\n')
+    stats_path = tmp_path / "text.json"
+    env = dict(os.environ, PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join([str(REPO / "server"), str(REPO / "tests")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "fuzzing.engine", "text", "--runs", "400", "--seed", "2", "--no-instrument",
+         "--corpus", str(pool), "--stats", str(stats_path), "--findings", str(tmp_path / "findings")],
+        cwd=REPO / "tests", env=env, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    stats = json.loads(stats_path.read_text())
+    assert stats["inputs"] == 400 and sum(stats["outcomes"].values()) == 400
+    assert stats["outcomes"].get("unexpected", 0) == 0 and stats["outcomes"].get("finding", 0) == 0, stats
+    assert len(stats["outcomes"]) >= 2, stats["outcomes"]
+    kinds = stats["mutations"]
+    assert kinds.get("bytes", 0) > 0 and "libfuzzer" not in kinds and len(kinds) >= 6, kinds
+    assert sum(kinds.values()) >= 400
