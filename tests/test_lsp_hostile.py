@@ -318,7 +318,8 @@ def test_saves_to_special_paths_are_refused(wire: WireClient, tmp_path: Path) ->
 
 def test_a_read_only_file_is_not_saved_over(wire: WireClient, tmp_path: Path) -> None:
     """A rename needs only the folder's permission, so the mode bits are checked: the save is refused
-    (also for root) and the file keeps its bytes and mode; made writable, the same save goes through."""
+    (also for root) and the file keeps its bytes and mode; `overwriteReadOnly` writes it keeping the mode;
+    made writable, the plain save goes through."""
     path, view = _open_copy(wire, tmp_path)
     target = tmp_path / "kept.mlirbc"
     target.write_bytes(b"old bytes")
@@ -327,6 +328,16 @@ def test_a_read_only_file_is_not_saved_over(wire: WireClient, tmp_path: Path) ->
     assert resp is not None and resp["error"]["code"] == REQUEST_FAILED, resp
     assert "read-only (mode 0444)" in resp["error"]["message"], resp
     assert target.read_bytes() == b"old bytes" and stat.S_IMODE(os.stat(target).st_mode) == 0o444
+    resp = wire.request("mlirbc/save", {"uri": view, "path": str(target), "overwriteReadOnly": "yes"},
+                        timeout=WAIT * 3)
+    assert resp is not None and resp["error"]["code"] == -32602 and "overwriteReadOnly" in \
+        resp["error"]["message"], resp
+    # the user overrides (Neovim's `:w!`): written, and the mode stays
+    resp = wire.request("mlirbc/save", {"uri": view, "path": str(target), "overwriteReadOnly": True},
+                        timeout=WAIT * 3)
+    assert resp is not None and "result" in resp, resp
+    assert target.read_bytes() == SMALL.read_bytes() and stat.S_IMODE(os.stat(target).st_mode) == 0o444
+    target.write_bytes(b"old bytes")
     os.chmod(target, 0o644)
     resp = wire.request("mlirbc/save", {"uri": view, "path": str(target)}, timeout=WAIT * 3)
     assert resp is not None and "result" in resp, resp

@@ -229,6 +229,17 @@ def test_edit_jax_keeps_fallbacks(session: dict[str, Any]) -> None:
     assert _fallback_payloads(saved) == _fallback_payloads(original)
 
 
+def test_read_only_targets_need_a_bang(session: dict[str, Any]) -> None:
+    """`:w` over a read-only file is refused and leaves it; `:w!` has the server write it (the plugin
+    passes `overwriteReadOnly`), keeping the file's mode."""
+    r = _step(session, "a_readonly")
+    assert not r["plain"]["ok"] or any("read-only" in m for m in r["plain"]["messages"]), r["plain"]
+    assert r["plain"]["content_after"] == "old\n", r["plain"]
+    assert r["forced"]["ok"], r["forced"]
+    assert r["mode"] == 0o444
+    assert Path(r["path"]).read_bytes() == _bytes(session, "a_reload")
+
+
 def test_invalid_edits_leave_files_untouched(session: dict[str, Any]) -> None:
     a = _step(session, "a_invalid")
     _refused(a, "%99")

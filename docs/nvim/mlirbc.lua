@@ -280,7 +280,9 @@ function M.write(bufnr, path)
     -- mlirbc/save: the server encodes its copy of the view and writes `path` itself, atomically and
     -- streamed (a model-sized file never passes through the editor); the request flushes pending
     -- didChange notifications first.
-    result, err = M.request(client, "mlirbc/save", { uri = uri_of(bufnr), path = path }, bufnr)
+    -- (`:w!` over a read-only file: the server writes it all the same and keeps its mode, as Vim does)
+    result, err = M.request(client, "mlirbc/save",
+      { uri = uri_of(bufnr), path = path, overwriteReadOnly = vim.v.cmdbang == 1 }, bufnr)
   end
   if result == nil or type(result.bytes) ~= "number" then
     report("not saved, " .. path .. " is unchanged: " .. tostring(err or "no answer"))

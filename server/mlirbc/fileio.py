@@ -117,10 +117,12 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> tupl
         os.close(fd)
 
 
-def resolve_target(path: str | os.PathLike[str], base_dir: str | os.PathLike[str] | None = None) -> str:
+def resolve_target(path: str | os.PathLike[str], base_dir: str | os.PathLike[str] | None = None,
+                   read_only_too: bool = False) -> str:
     """The file a save to `path` writes: relative paths are taken from `base_dir` (the document's folder),
     symbolic links are followed to their final target (which may not exist yet), and an existing target
-    must be a regular file."""
+    must be a regular file, and writable by its mode bits unless `read_only_too` (the user overrides, as
+    with Vim's `:w!`; the file keeps its mode)."""
     p = check_path(path)
     if not os.path.isabs(p):
         base = os.fspath(base_dir) if base_dir is not None else os.getcwd()
@@ -137,7 +139,7 @@ def resolve_target(path: str | os.PathLike[str], base_dir: str | os.PathLike[str
         return p
     if not stat.S_ISREG(st.st_mode):
         raise FileRefused(p, f"is {_kind(st.st_mode)}; only regular files are written")
-    if not _writable_by_mode(st):
+    if not read_only_too and not _writable_by_mode(st):
         raise FileRefused(p, f"is read-only (mode {stat.S_IMODE(st.st_mode):04o}); make it writable to save "
                              "over it")
     return p
@@ -275,15 +277,15 @@ def write_payload(f: BinaryIO, data: Payload) -> None:
 
 
 def atomic_write(path: str | os.PathLike[str], data: Payload,
-                 base_dir: str | os.PathLike[str] | None = None) -> str:
+                 base_dir: str | os.PathLike[str] | None = None, read_only_too: bool = False) -> str:
     """Replace (or create) the regular file at `path` with `data`; returns the path written.
 
     Readers see the old file or the new one, never a mix.  On any error the temporary file is removed
     and an existing target is left untouched.  The data is streamed (`write_payload`) and renamed over the
     target: on POSIX the rename leaves a memory map of the old file intact (see `bytecode.mapped`).  See
-    the module docstring for links and special files.
+    the module docstring for links, special files and read-only files (`read_only_too`: `resolve_target`).
     """
-    target = resolve_target(path, base_dir)
+    target = resolve_target(path, base_dir, read_only_too)
     folder = os.path.dirname(target) or "."
     _remove_stale_temps(folder)
     try:

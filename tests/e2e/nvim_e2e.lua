@@ -209,6 +209,17 @@ step("a_reload", function()
   return res
 end, env.MLIRBC_NVIM_A)
 
+step("a_readonly", function()
+  -- a read-only target: `:w` is refused, `:w!` writes it (the server keeps its mode)
+  local ro = vim.fn.fnamemodify(env.MLIRBC_NVIM_A, ":h") .. "/ro_copy.mlirbc"
+  vim.fn.writefile({ "old" }, ro)
+  vim.loop.fs_chmod(ro, 292) -- 0444
+  local plain = write("write " .. vim.fn.fnameescape(ro))
+  plain.content_after = table.concat(vim.fn.readfile(ro, "b"), "\n")
+  local forced = write("write! " .. vim.fn.fnameescape(ro))
+  return { plain = plain, forced = forced, mode = vim.loop.fs_stat(ro).mode % 512, path = ro }
+end)
+
 step("a_invalid", function()
   vim.cmd([[%s/"func.return"(%9)/"func.return"(%99)/]])
   local diags = wait_diagnostic(a, "parse-error", 10000)

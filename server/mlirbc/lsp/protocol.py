@@ -66,11 +66,13 @@ _INT32 = (1 << 31) - 1
 # What the custom requests accept: field -> (accepted JSON types, required).
 _STR = (str,)
 _TOKEN = (int, str)
+_BOOL = (bool,)
 CUSTOM_PARAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "mlir/convertFromBytecode": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
     "mlir/convertToBytecode": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
     "mlirbc/info": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
-    "mlirbc/save": {"uri": (_STR, True), "path": (_STR, False), "workDoneToken": (_TOKEN, False)},
+    "mlirbc/save": {"uri": (_STR, True), "path": (_STR, False), "overwriteReadOnly": (_BOOL, False),
+                    "workDoneToken": (_TOKEN, False)},
 }
 
 
@@ -403,8 +405,10 @@ def _check_custom(method: str, params: Any, msg_id: int | str | None) -> dict[st
                 raise _Refusal(JsonRpcInvalidParams(f"params.{name}: required field missing"), msg_id)
             continue
         v = params[name]
-        if not isinstance(v, accepted) or isinstance(v, bool) or v == "":
-            want = " or ".join("a non-empty string" if t is str else "an integer" for t in accepted)
+        # (a JSON boolean is a Python int: accepted only where a boolean is)
+        if not isinstance(v, accepted) or (isinstance(v, bool) and bool not in accepted) or v == "":
+            want = " or ".join({str: "a non-empty string", bool: "a boolean"}.get(t, "an integer")
+                               for t in accepted)
             got = "an empty string" if v == "" else _json_type(v)
             raise _Refusal(JsonRpcInvalidParams(f"params.{name}: expected {want}, got {got}"), msg_id)
         if isinstance(v, int) and not -_INT32 - 1 <= v <= _INT32:

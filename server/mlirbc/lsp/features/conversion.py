@@ -178,6 +178,9 @@ def register(server: MlirbcServer) -> None:
         target = param(params, "path")
         if target is not None and (not isinstance(target, str) or not target):
             raise JsonRpcInvalidParams("`path` must be a non-empty string")
+        overwrite = param(params, "overwriteReadOnly")
+        if overwrite is not None and not isinstance(overwrite, bool):
+            raise JsonRpcInvalidParams("`overwriteReadOnly` must be a boolean")
         try:
             data, decoded, view = await encode_view(server, uri)
         except _Refused as exc:
@@ -198,7 +201,8 @@ def register(server: MlirbcServer) -> None:
         try:
             if base is None and not os.path.isabs(path):
                 raise FileRefused(path, "a relative path needs a document in a local folder")
-            written = await server.run_job(lambda: atomic_write(path, data, base_dir=base),
+            written = await server.run_job(lambda: atomic_write(path, data, base_dir=base,
+                                                                read_only_too=overwrite is True),
                                            f"writing {path}", "mlirbc: saving")
         except OSError as exc:
             msg = f"cannot write {exc}" if isinstance(exc, FileRefused) else \
