@@ -145,6 +145,8 @@ def server_seeds() -> list[bytes]:
         req("textDocument/inlayHint", {"textDocument": td, "range": {"start": pos, "end": pos}})
         req("textDocument/completion", {"textDocument": td, "position": pos})
         req("textDocument/documentHighlight", {"textDocument": td, "position": pos})
+        # (a relative path: next to the scratch copy)
+        req("mlirbc/save", {"uri": view, "path": "saved-copy.mlirbc", "overwriteReadOnly": True})
         note("textDocument/didChange", {"textDocument": {"uri": view, "version": 2},
                                         "contentChanges": [{"range": {"start": pos, "end": pos},
                                                             "text": "x"}]})
