@@ -103,7 +103,10 @@ export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
     const st = await this.files.stat(fileUri);
     const text = this.viewSizes.get(fileUri.toString());
     const size = text ?? (st.size < LARGE_FILE ? st.size : 0);
-    return { type: st.type, ctime: st.ctime, mtime: st.mtime, size };
+    // A read-only file gives a read-only view: the server refuses to save over it (mlirbc/save).
+    const readonly = st.permissions !== undefined && (st.permissions & vscode.FilePermission.Readonly) !== 0;
+    return { type: st.type, ctime: st.ctime, mtime: st.mtime, size,
+      ...(readonly ? { permissions: vscode.FilePermission.Readonly } : {}) };
   }
 
   async readDirectory(viewUri: vscode.Uri): Promise<[string, vscode.FileType][]> {

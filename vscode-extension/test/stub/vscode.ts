@@ -121,6 +121,10 @@ export enum FileType {
   SymbolicLink = 64,
 }
 
+export enum FilePermission {
+  Readonly = 1,
+}
+
 export enum FileChangeType {
   Changed = 1,
   Created = 2,

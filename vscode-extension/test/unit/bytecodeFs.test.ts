@@ -29,10 +29,12 @@ class FakeConverter implements Converter {
 class FakeFiles implements FileAccess {
   written: { uri: string; content: Uint8Array }[] = [];
   exists = true;
+  readonly_ = false;
   watchers: (() => void)[] = [];
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     if (!this.exists) throw vscode.FileSystemError.FileNotFound(uri);
-    return { type: vscode.FileType.File, ctime: 1, mtime: 2, size: 1234 };
+    return { type: vscode.FileType.File, ctime: 1, mtime: 2, size: 1234,
+      ...(this.readonly_ ? { permissions: vscode.FilePermission.Readonly } : {}) };
   }
   async readDirectory(): Promise<[string, vscode.FileType][]> {
     return [['m p.mlirbc', vscode.FileType.File]];
@@ -148,6 +150,13 @@ describe('BytecodeFileSystemProvider', () => {
       const { provider } = setup();
       const st = await provider.stat(VIEW);
       assert.deepStrictEqual(st, { type: vscode.FileType.File, ctime: 1, mtime: 2, size: 1234 });
+    });
+
+    it('a read-only file gives a read-only view', async () => {
+      const { provider, files } = setup();
+      files.readonly_ = true;
+      const st = await provider.stat(VIEW);
+      assert.strictEqual(st.permissions, vscode.FilePermission.Readonly);
     });
 
     it('readDirectory lists the folder of the file', async () => {
