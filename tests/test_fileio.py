@@ -129,6 +129,22 @@ def test_file_mode_is_kept_and_new_files_follow_the_umask(tmp_path: Path) -> Non
         os.umask(old_umask)
 
 
+def test_paths_with_a_lone_surrogate_are_refused(tmp_path: Path) -> None:
+    """The server fuzz target (a save to `"\\ud800"`): such a path reached `os.stat` and escaped as
+    UnicodeEncodeError.  A surrogate standing for a byte (U+DC80-U+DCFF, a name that is not UTF-8) is a
+    real file name and stays one."""
+    for bad in ("\ud800", "x\udbff.mlirbc"):
+        for call in (lambda p: read_regular(p), lambda p: atomic_write(p, b"x"),
+                     lambda p: resolve_target(p, tmp_path)):
+            with pytest.raises(FileRefused, match="lone surrogate") as exc:
+                call(str(tmp_path / bad))
+            str(exc.value).encode("utf-8")  # the message is sendable text
+    assert not any(tmp_path.iterdir())
+    raw = tmp_path / "caf\udce9.mlirbc"  # b"caf\xe9.mlirbc"
+    atomic_write(raw, b"kept")
+    assert read_regular(raw)[0] == b"kept" and os.listdir(os.fsencode(tmp_path)) == [b"caf\xe9.mlirbc"]
+
+
 def test_read_only_files_are_refused_by_their_mode_bits(tmp_path: Path) -> None:
     """Write permission is judged from the bits of the class this process falls in (owner, group,
     others); root, for whom `os.access` is always true, is refused a file with no write bit at all."""

@@ -269,6 +269,7 @@ def _special_files(tmp: Path) -> dict[str, str]:
     s.close()  # the socket file stays
     return {
         "file:///tmp/a%00b.mlirbc": "NUL",
+        "file:///tmp/a\ud800b.mlirbc": "lone surrogate (U+D800)",  # a JSON escape no file name has
         "http://example.com/x.mlirbc": "does not name a local file",
         "file://otherhost/x.mlirbc": "does not name a local file",
         "file://[x/a.mlirbc": "does not name a local file",  # urlsplit: "Invalid IPv6 URL" (fuzzing)
@@ -307,7 +308,7 @@ def test_saves_to_special_paths_are_refused(wire: WireClient, tmp_path: Path) ->
     os.mkfifo(fifo)
     for target, words in {"/dev/null": "character device", str(fifo): "FIFO",
                           str(tmp_path): "directory", str(tmp_path / "no" / "x.mlirbc"): "does not exist",
-                          "a\0b.mlirbc": "NUL"}.items():
+                          "a\0b.mlirbc": "NUL", "\ud800": "lone surrogate"}.items():
         resp = wire.request("mlirbc/save", {"uri": view, "path": target}, timeout=WAIT * 3)
         assert resp is not None, f"no answer saving to {target!r}"
         assert resp["error"]["code"] == REQUEST_FAILED and words in resp["error"]["message"], resp

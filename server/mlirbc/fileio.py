@@ -65,12 +65,20 @@ def _kind(mode: int) -> str:
 
 
 def check_path(path: str | os.PathLike[str]) -> str:
-    """`path` as a string, refused if it cannot name a file (empty, or holding a NUL byte)."""
+    """`path` as a string, refused if it cannot name a file (empty, holding a NUL byte, or a lone surrogate
+    that stands for no byte: only U+DC80-U+DCFF do, the bytes of a name that is not UTF-8)."""
     p = os.fspath(path)
     if not p:
         raise FileRefused(p, "an empty path names no file")
     if "\0" in p:
         raise FileRefused(p.replace("\0", "\\0"), "a path with a NUL byte names no file")
+    try:
+        os.fsencode(p)
+    except UnicodeEncodeError as exc:
+        # (the path is shown escaped: the message itself must be text that can be sent and printed)
+        shown = p.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise FileRefused(shown, f"a path with a lone surrogate (U+{ord(p[exc.start]):04X}) names no "
+                                 "file") from None
     return p
 
 
