@@ -346,6 +346,15 @@ def test_a_read_only_file_is_not_saved_over(wire: WireClient, tmp_path: Path) ->
     _still_answers(wire)
 
 
+def test_the_found_save_to_a_lone_surrogate_is_refused() -> None:
+    """The server fuzz target of the sixth session: a save to `"\\ud800"` answered with an internal error
+    (the path reached `os.stat`).  The harness raises `Finding` for an internal error or no answer."""
+    from fuzzing.targets import ServerHarness
+
+    body = (REPO / "tests" / "data" / "hardening" / "found_server_save_path_lone_surrogate.json").read_bytes()
+    assert ServerHarness().feed(body) == "error"
+
+
 def test_relative_save_paths_are_relative_to_the_document(wire: WireClient, tmp_path: Path) -> None:
     path, view = _open_copy(wire, tmp_path)
     resp = wire.request("mlirbc/save", {"uri": view, "path": "copy.mlirbc"}, timeout=WAIT * 3)
