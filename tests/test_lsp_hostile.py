@@ -99,6 +99,38 @@ def test_bad_envelopes_are_answered_with_their_id(wire: WireClient, message: dic
     _still_answers(wire)
 
 
+def test_a_repeated_id_counts_as_json_decoders_read_it(wire: WireClient) -> None:
+    """The last of repeated top-level `id` keys is the message's id (as `json.loads` and JSON.parse take
+    it), also in a message too deep to decode: the server fuzz run found `"id": 0, ..., "id": [[[...` in a
+    body 8,000 deep, answered with id 0 where a decoder sees no valid id."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    wire.send_bytes(b'{"jsonrpc": "2.0", "id": 4242, "method": "mlirbc/info", "id": %s}' % deep)
+    resp = wire.wait_for(lambda m: "error" in m and m.get("id") in (4242, None), WAIT)
+    assert resp is not None and resp["id"] is None, resp
+    later = wire.new_id()
+    wire.send_bytes(b'{"jsonrpc": "2.0", "id": %s, "method": "mlirbc/info", "params": %s, "id": %d}'
+                    % (deep, deep, later))
+    assert _error(wire, later)["code"] in (INVALID_PARAMS, INVALID_REQUEST)
+    _still_answers(wire)
+
+
+def test_the_id_scan_agrees_with_json_decoders_on_repeated_ids() -> None:
+    """The found body: 7,985 arrays deep, not closed (no JSON), with `"id": 0` before them and an array as
+    a second `id`.  Whether a decoder gives up on its depth (and the id is scanned for) or reaches the damage
+    (a parse error) depended on the stack depth of the caller, so the server and the fuzz harness, under the
+    engine's recursion limit, disagreed: the scan took the first id, 0.  The scan now takes the last, as a
+    decoder does; an array or object is no id."""
+    from mlirbc.lsp.protocol import shallow_id
+
+    body = (REPO / "tests" / "data" / "hardening" / "found_server_repeated_id_deep.json").read_text()
+    assert shallow_id(body)[0] is None
+    for text in ('{"id": 1, "id": 2}', '{"id": 1, "x": {"id": 3}, "id": "b"}', '{"id": 1, "id": [1]}',
+                 '{"id": 1, "id": null}', '{"id": 1, "id": 1.5}', '{"id": [], "id": 7}', '{"id": 5}'):
+        decoded = json.loads(text)["id"]
+        expected = decoded if isinstance(decoded, int | str) and not isinstance(decoded, bool) else None
+        assert shallow_id(text)[0] == expected, text
+
+
 def test_json_nested_100000_deep(wire: WireClient) -> None:
     msg_id = wire.new_id()
     deep = b"[" * 100_000 + b"]" * 100_000

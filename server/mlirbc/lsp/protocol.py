@@ -136,9 +136,9 @@ _SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]+|[\]}]+|[:,]')
 
 
 def shallow_id(text: str) -> tuple[int | str | None, str | None]:
-    """The top-level `id` of a JSON object too deep to decode, and the top-level key whose value nests
-    deepest.  One linear scan without recursion; a run of brackets is one step (100,000 nested arrays
-    cost as much as one)."""
+    """The top-level `id` of a JSON object too deep to decode (the last, when the key repeats), and the
+    top-level key whose value nests deepest.  One linear scan without recursion; a run of brackets is one
+    step (100,000 nested arrays cost as much as one)."""
     depth = 0
     key: str | None = None
     expecting_key = False
@@ -151,13 +151,17 @@ def shallow_id(text: str) -> tuple[int | str | None, str | None]:
         tok = m.group(0)
         c = tok[0]
         if value_of == "id" and depth == 1:
-            raw = tok if c == '"' else text[value_start:m.start()]
-            try:
-                v = json.loads(raw)
-                if _valid_id(v):
-                    msg_id = v
-            except ValueError:
-                pass
+            # Each top-level `id` replaces the one before, as a duplicate key does in `json.loads` (and
+            # in JavaScript's JSON.parse), so the answer carries the id a client's decoder sees; an array
+            # or object there is no id at all.
+            v: Any = None
+            if c not in "[{":
+                raw = tok if c == '"' else text[value_start:m.start()]
+                try:
+                    v = json.loads(raw)
+                except ValueError:
+                    v = None
+            msg_id = v if _valid_id(v) else None
         value_of = None
         if c in "[{":
             if depth == 0 and c == "{":
