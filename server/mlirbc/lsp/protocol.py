@@ -49,6 +49,7 @@ from pygls.exceptions import (
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
 
+from .deepjson import scan
 from .shapes import params_problem
 
 logger = logging.getLogger(__name__)
@@ -132,57 +133,11 @@ def _camel(name: str) -> str:
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
-_SCAN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]+|[\]}]+|[:,]')
-
-
 def shallow_id(text: str) -> tuple[int | str | None, str | None]:
-    """The top-level `id` of a JSON object too deep to decode (the last, when the key repeats), and the
-    top-level key whose value nests deepest.  One linear scan without recursion; a run of brackets is one
-    step (100,000 nested arrays cost as much as one)."""
-    depth = 0
-    key: str | None = None
-    expecting_key = False
-    deepest = 0
-    deepest_key: str | None = None
-    msg_id: int | str | None = None
-    value_of: str | None = None
-    value_start = 0
-    for m in _SCAN_RE.finditer(text):
-        tok = m.group(0)
-        c = tok[0]
-        if value_of == "id" and depth == 1:
-            # Each top-level `id` replaces the one before, as a duplicate key does in `json.loads` (and
-            # in JavaScript's JSON.parse), so the answer carries the id a client's decoder sees; an array
-            # or object there is no id at all.
-            v: Any = None
-            if c not in "[{":
-                raw = tok if c == '"' else text[value_start:m.start()]
-                try:
-                    v = json.loads(raw)
-                except ValueError:
-                    v = None
-            msg_id = v if _valid_id(v) else None
-        value_of = None
-        if c in "[{":
-            if depth == 0 and c == "{":
-                expecting_key = True
-            depth += len(tok)
-            if depth > deepest:
-                deepest, deepest_key = depth, key
-        elif c in "]}":
-            depth -= len(tok)
-        elif c == ",":
-            expecting_key = depth == 1
-        elif c == ":":
-            if depth == 1 and key is not None:
-                value_of, value_start = key, m.end()
-        elif depth == 1 and expecting_key:
-            try:
-                key = json.loads(tok)
-            except ValueError:
-                key = None
-            expecting_key = False
-    return msg_id, deepest_key
+    """The `id` of a message too deep to decode (None unless it is JSON with a valid id) and the top-level
+    key whose value nests deepest (`deepjson.scan`)."""
+    found = scan(text)
+    return found.msg_id, found.deepest_key
 
 
 class MlirbcProtocol(LanguageServerProtocol):
@@ -203,7 +158,11 @@ class MlirbcProtocol(LanguageServerProtocol):
                 raw = json.loads(text)
             except RecursionError:
                 # (a huge body is not scanned for its id: the answer then goes to id null)
-                found, where = shallow_id(text) if len(text) <= SCAN_LIMIT else (None, None)
+                checked = scan(text) if len(text) <= SCAN_LIMIT else None
+                if checked is not None and checked.problem is not None:
+                    raise _Refusal(JsonRpcParseError(f"the message is not JSON: {checked.problem}"),
+                                   None) from None
+                found, where = (checked.msg_id, checked.deepest_key) if checked is not None else (None, None)
                 error: JsonRpcException
                 if where == "params":
                     error = JsonRpcInvalidParams("params: nested too deeply to decode")
