@@ -5,8 +5,9 @@
 Starts `mlirbc-lsp` on a pipe (tests/lsp_wire.py), sends each request of the hostile protocol suite once,
 and prints the time to its answer (a notification is only logged: its row times the request sent right
 after it).  Then cancels decodes of the large corpus file half-way and prints how long the worker thread takes
-to stop after the cancellation (the guard interrupts it at its next bytecode).  Times are wall clock on
-whatever else the machine is doing.
+to stop after the cancellation (the guard interrupts it at its next bytecode), and over the wire of a real
+`mlirbc-lsp` the time from `$/cancelRequest` to the cancelled request's answer and to the next request's.
+Times are wall clock on whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -163,6 +164,50 @@ def cancellation_table(rounds: int = 5) -> None:
     print(f"| worst | {max(stops):.1f} |")
 
 
+def wire_cancellation_table(rounds: int = 5) -> None:
+    """What a client sees: `mlir/convertFromBytecode` of the large file cancelled after 0.5 s by
+    `$/cancelRequest`, over the pipe of a real `mlirbc-lsp`; the time to the cancelled request's answer,
+    and then to the answer of a request for a small file (which waits while the cancelled decode's thread
+    frees what it had built)."""
+    if not LARGE.exists():
+        return
+    small = CORPUS / "upstream" / "Dialect__PDL__ops.p01.mlirbc"
+    wire = WireClient()
+    try:
+        wire.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}, timeout=60)
+        wire.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        baseline: list[float] = []
+        for _ in range(3):
+            t = time.perf_counter()
+            wire.request("mlir/convertFromBytecode", {"uri": small.as_uri()}, timeout=60)
+            baseline.append((time.perf_counter() - t) * 1000)
+        answers: list[float] = []
+        after: list[float] = []
+        for _ in range(rounds):
+            msg_id = wire.new_id()
+            wire.send({"jsonrpc": "2.0", "id": msg_id, "method": "mlir/convertFromBytecode",
+                       "params": {"uri": LARGE.as_uri()}})
+            time.sleep(0.5)
+            t = time.perf_counter()
+            wire.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": msg_id}})
+            resp = wire.response(msg_id, timeout=60)
+            answers.append((time.perf_counter() - t) * 1000)
+            assert resp is not None and "error" in resp, resp
+            t = time.perf_counter()
+            wire.request("mlir/convertFromBytecode", {"uri": small.as_uri()}, timeout=60)
+            after.append((time.perf_counter() - t) * 1000)
+    finally:
+        wire.close()
+    print(f"\n| over the wire, {rounds} rounds | median ms | worst ms |")
+    print("|---|---:|---:|")
+    print(f"| `$/cancelRequest` to the cancelled request's answer | {statistics.median(answers):.1f} | "
+          f"{max(answers):.1f} |")
+    print(f"| the next request (a small file) | {statistics.median(after):.1f} | {max(after):.1f} |")
+    print(f"| the same request with nothing cancelled before it | {statistics.median(baseline[1:]):.1f} | "
+          f"{max(baseline[1:]):.1f} |")
+
+
 if __name__ == "__main__":
     protocol_table()
     cancellation_table()
+    wire_cancellation_table()
