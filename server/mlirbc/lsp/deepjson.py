@@ -47,7 +47,8 @@ class Scan:
     deepest_key: str | None = None
 
 
-def _valid_id(v: Any) -> bool:
+def valid_id(v: Any) -> bool:
+    """Whether `v` can be a JSON-RPC id: an integer (not a boolean) or a string."""
     return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, str)
 
 
@@ -132,7 +133,7 @@ def scan(text: str) -> Scan:
         if is_value:
             if len(stack) == 1 and stack[0] == 0x7B and key == "id" and kind in ("string", "scalar"):
                 v = json.loads(m.group(kind))
-                msg_id = v if _valid_id(v) else None
+                msg_id = v if valid_id(v) else None
             want = _END if not stack else _COMMA_OR_CLOSE
         if want == _END and _TRAILING_WS.match(text, pos) is None:
             return Scan(f"extra data at character {pos}")

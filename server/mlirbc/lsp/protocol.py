@@ -49,7 +49,7 @@ from pygls.exceptions import (
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
 
-from .deepjson import scan
+from .deepjson import scan, valid_id
 from .shapes import params_problem
 
 logger = logging.getLogger(__name__)
@@ -101,10 +101,6 @@ def _json_type(v: Any) -> str:
     if isinstance(v, list):
         return "array"
     return "object"
-
-
-def _valid_id(v: Any) -> bool:
-    return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, str)
 
 
 def validation_problems(exc: BaseException, path: str) -> list[str]:
@@ -177,7 +173,7 @@ class MlirbcProtocol(LanguageServerProtocol):
                 raise _Refusal(JsonRpcInvalidRequest(f"a message must be a JSON object, not {what}"),
                                None)
             has_id = "id" in raw
-            if has_id and not _valid_id(raw["id"]):
+            if has_id and not valid_id(raw["id"]):
                 raise _Refusal(JsonRpcInvalidRequest(
                     f"id must be an integer or a string, not {_json_type(raw['id'])}"), None)
             msg_id = raw.get("id")
