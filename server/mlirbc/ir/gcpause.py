@@ -26,18 +26,24 @@ def building(collect: bool = True) -> Iterator[None]:
     `collect=False`: for a command whose process exits right after (a full collection of what it built
     would only delay the exit)."""
     was_enabled = gc.isenabled()
-    gc.disable()
     try:
+        gc.disable()
         yield
     finally:
         if was_enabled:
-            if gc.get_freeze_count() == 0:
-                young = gc.get_count()[0]  # (what the block allocated: no collection ran meanwhile)
-                gc.freeze()
-                gc.unfreeze()
-                if collect:
-                    _collect_when_grown(young)
-            gc.enable()
+            # The language server stops a cancelled job with an exception that may fire anywhere in
+            # here: the collector must be running again whatever step it cut short.
+            try:
+                if gc.get_freeze_count() == 0:
+                    young = gc.get_count()[0]  # (what the block allocated: no collection ran meanwhile)
+                    try:
+                        gc.freeze()
+                    finally:
+                        gc.unfreeze()  # never left frozen: frozen objects are never collected
+                    if collect:
+                        _collect_when_grown(young)
+            finally:
+                gc.enable()
 
 
 def _collect_when_grown(young: int) -> None:
@@ -50,6 +56,8 @@ def _collect_when_grown(young: int) -> None:
     _moved[0] += young
     if _moved[0] > max(100_000, _moved[1] // 4):
         gc.collect()
-        gc.freeze()
-        _moved[:] = [0, gc.get_freeze_count()]
-        gc.unfreeze()
+        try:
+            gc.freeze()
+            _moved[:] = [0, gc.get_freeze_count()]
+        finally:
+            gc.unfreeze()

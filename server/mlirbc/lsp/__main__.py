@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         # stdout is the protocol channel: logs must go to stderr only
         logging.basicConfig(stream=sys.stderr, level=args.log_level)
+    from .guard import quiet_lost_aborts
     from .server import create_server
 
     # The event loop answers while decodes, encodes and checks run on worker threads: it waits for the
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     # At the default 5 ms a cancelled large decode was answered 7-63 ms after `$/cancelRequest`; threads
     # only switch this often while one waits for the lock, so work alone runs as before.
     sys.setswitchinterval(SWITCH_INTERVAL)
+    quiet_lost_aborts()
     server = create_server()
     if args.tcp:
         server.start_tcp(*args.tcp)

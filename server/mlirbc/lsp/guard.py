@@ -4,21 +4,39 @@ Each job gets its own daemon thread.  A thread cannot be killed, but pure-Python
 on timeout or cancellation the thread is sent an asynchronous exception (`PyThreadState_SetAsyncExc`), which
 fires at its next bytecode.  The reader and writer are pure Python, so a hostile file cannot keep a thread
 spinning after its request is gone.
+
+Asynchronous exceptions are addressed by thread id, and the C library gives a new thread the id of one that
+just ended, so an abort must only ever be sent while the job's own thread is inside the job: `_Abort` holds
+that state under a lock the worker takes to leave.  An abort can also be lost: one that fires inside a
+weak-reference callback or a `__del__` (as the uniquer's do when a partial IR is freed) is printed and
+dropped by Python.  So an aborted job that still runs is sent it again, until it stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
+import sys
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
+RESEND_S = (0.02, 0.05, 0.1, 0.2)
+"""Delays before an abort is sent again to a job that still runs (the last one repeats)."""
 
-class WorkAborted(Exception):
-    """Raised inside a worker thread to stop it (timeout or cancellation)."""
+# Our own prototype of the C function (not `ctypes.pythonapi`'s, whose argument types are shared).
+_set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
+    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
+_NULL = ctypes.py_object()
+
+
+class WorkAborted(BaseException):
+    """Raised inside a worker thread to stop it (timeout or cancellation).
+
+    A BaseException, as KeyboardInterrupt is: the code it interrupts turns an `Exception` into an error
+    result or a fallback (a model that failed to decode), which would swallow the abort."""
 
 
 class WorkTimeout(Exception):
@@ -27,11 +45,58 @@ class WorkTimeout(Exception):
                          "(setting mlirbc.limits.decodeTimeoutSeconds)")
 
 
-def _interrupt(thread: threading.Thread) -> None:
-    ident = thread.ident
-    if ident is None or not thread.is_alive():
-        return
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(WorkAborted))
+class _Abort:
+    """Whether a job's thread may be sent an abort: only between `enter` and `leave`, under `lock`."""
+
+    __slots__ = ("lock", "ident", "running", "wanted", "sent")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ident = 0
+        self.running = False
+        self.wanted = False
+        self.sent = 0
+
+    def enter(self) -> bool:
+        """In the worker, before the job: False when the job was aborted before its thread started."""
+        with self.lock:
+            if self.wanted:
+                return False
+            self.ident = threading.get_ident()
+            self.running = True
+            return True
+
+    def send(self) -> bool:
+        """Ask the job's thread to stop; True while it still runs the job (so is worth asking again)."""
+        with self.lock:
+            self.wanted = True
+            if not self.running:
+                return False
+            # Under the lock the worker cannot leave the job, so this thread id is still the job's.
+            self.sent += 1
+            _set_async_exc(self.ident, WorkAborted)
+            return True
+
+
+def quiet_lost_aborts() -> None:
+    """Stop Python printing the aborts it drops (see the module's docstring): they are expected, and sent
+    again; every other unraisable exception is still reported."""
+    default = sys.unraisablehook
+
+    def hook(info: sys.UnraisableHookArgs) -> None:
+        if info.exc_type is not None and issubclass(info.exc_type, WorkAborted):
+            return
+        default(info)
+
+    sys.unraisablehook = hook
+
+
+def _leave(abort: _Abort) -> None:
+    """In the worker, after the job: no abort is sent any more, and one already sent is discarded."""
+    with abort.lock:
+        abort.running = False
+        if abort.sent:
+            _set_async_exc(abort.ident, _NULL)  # NULL clears a pending exception
 
 
 async def run_bounded(fn: Callable[[], T], what: str, timeout: float | None) -> T:
@@ -41,6 +106,7 @@ async def run_bounded(fn: Callable[[], T], what: str, timeout: float | None) -> 
     """
     loop = asyncio.get_running_loop()
     fut: asyncio.Future[T] = loop.create_future()
+    abort = _Abort()
 
     def deliver(ok: bool, value: object) -> None:
         if fut.done():
@@ -52,28 +118,43 @@ async def run_bounded(fn: Callable[[], T], what: str, timeout: float | None) -> 
             fut.set_exception(value)
 
     def body() -> None:
+        ok, value = False, cast(object, None)
         try:
-            result = fn()
+            if not abort.enter():
+                return
+            try:
+                try:
+                    value, ok = fn(), True
+                except RecursionError:
+                    value = RuntimeError(f"{what}: input nested too deeply")
+                except WorkAborted:
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+                    value = exc
+            finally:
+                _leave(abort)
         except WorkAborted:
+            # Sent before `_leave` took the lock; `_leave` may have been cut short by it.
+            abort.running = False
             return  # the awaiting side already moved on
-        except RecursionError:
-            err = RuntimeError(f"{what}: input nested too deeply")
-            _post(loop, deliver, False, err)
-            return
-        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
-            _post(loop, deliver, False, exc)
-            return
-        _post(loop, deliver, True, result)
+        finally:
+            abort.running = False  # whatever happened above, no abort may follow this thread out
+        if not abort.wanted:
+            _post(loop, deliver, ok, value)
+
+    def resend(step: int) -> None:
+        if abort.send():
+            loop.call_later(RESEND_S[min(step, len(RESEND_S) - 1)], resend, step + 1)
 
     thread = threading.Thread(target=body, name=f"mlirbc: {what}", daemon=True)
     thread.start()
     try:
         return await asyncio.wait_for(asyncio.shield(fut), timeout)
     except TimeoutError:
-        _interrupt(thread)
+        resend(0)
         raise WorkTimeout(what, timeout or 0.0) from None
     except asyncio.CancelledError:
-        _interrupt(thread)
+        resend(0)
         raise
 
 
