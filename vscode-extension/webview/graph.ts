@@ -288,6 +288,7 @@ async function relayout(fitAfter = false): Promise<void> {
   svg.setAttribute('data-visible', String(vis.leaves));
   svg.setAttribute('data-ops', String(graph.counts.shownOps));
   svg.setAttribute('data-version', String(graph.version ?? ''));
+  svg.setAttribute('data-root', `${graph.root.name} ${JSON.stringify(graph.root.path ?? null)}`);
   highlight();
   if (fitAfter) firstView();
   const t2 = performance.now();

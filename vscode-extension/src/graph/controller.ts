@@ -115,6 +115,7 @@ export class GraphController {
     // a module-wide graph is not what following the cursor between functions should bring up
     if (no !== this.requestNo + 1 || !isGraph(result) || result.root.kind === 'module') return;
     if (JSON.stringify(result.root.path) === JSON.stringify(this.graph?.root.path)) return;
+    this.host.log(`graph: the cursor (${position.line + 1}:${position.character + 1}, version ${result.version ?? '?'}) is in ${result.root.name} ${JSON.stringify(result.root.path)}: showing it`);
     this.requestNo++;
     result.functions = this.graph?.functions;
     this.graph = result;

@@ -182,6 +182,7 @@ async function rendered(frame) {
     visible: Number(e.getAttribute('data-visible') ?? NaN),
     ops: Number(e.getAttribute('data-ops') ?? NaN),
     version: e.getAttribute('data-version'),
+    root: e.getAttribute('data-root'),
     nodes: e.querySelectorAll('g.op, g.cluster').length,
     cursor: e.querySelector('.cursor')?.getAttribute('data-line') ?? null,
     status: document.getElementById('status')?.textContent ?? '',
@@ -270,7 +271,9 @@ async function graphSteps(page, file, view, at, clickName, edit, label) {
     await page.keyboard.press('Home'); // back to the left edge after the long line
     const after = await until('the graph of the edited text', 60000, async () => {
       const r = await rendered(frame);
-      return r.version !== before.version && r.ops === before.ops + 1 ? r : undefined;
+      if (r.version !== before.version && r.ops === before.ops + 1) return r;
+      // what the graph shows instead, for the failure's message
+      throw new Error(`it shows version ${r.version} (before: ${before.version}) of ${r.root} with ${r.ops} ops; status "${r.status}"`);
     });
     const texts = await frame.$$eval('g.op', (els) => els.map((e) => e.textContent));
     if (!texts.some((t) => t.includes(edit.name))) throw new Error(`no node with ${edit.name} after the edit`);
