@@ -114,6 +114,8 @@ export class GraphController {
     }
     // a module-wide graph is not what following the cursor between functions should bring up
     if (no !== this.requestNo + 1 || !isGraph(result) || result.root.kind === 'module') return;
+    // The cursor moved on while the server answered (a click, then Go to Line): its own move decides.
+    if (this.cursor?.line !== position.line || this.cursor?.character !== position.character) return;
     if (JSON.stringify(result.root.path) === JSON.stringify(this.graph?.root.path)) return;
     this.host.log(`graph: the cursor (${position.line + 1}:${position.character + 1}, version ${result.version ?? '?'}) is in ${result.root.name} ${JSON.stringify(result.root.path)}: showing it`);
     this.requestNo++;

@@ -92,6 +92,34 @@ describe('graph controller', () => {
     assert.deepStrictEqual(host.requests[host.requests.length - 1].position, { line: 9999, character: 0 });
   });
 
+  it('drops the answer of a cursor that moved back into the shown function while the server answered', async () => {
+    const host = new FakeHost();
+    const c = new GraphController('file:///x.mlirbc', host, OPTIONS);
+    await c.open({ line: 0, character: 0 });
+    await c.received({ type: 'ready' });
+    const shown = c.graph as GraphJson;
+    assert.ok(shown.root.range);
+    const inside = shown.root.range.start;
+    let release: () => void = () => undefined;
+    const answered = new Promise<void>((r) => { release = r; });
+    // the other function's answer comes only after the cursor went back
+    host.answer = () => graph('jax-mlp2-fn2.json');
+    const slow = host.request.bind(host);
+    host.request = async (method, params) => { const a = slow(method, params); await answered; return a; };
+    c.cursorMoved({ line: 9999, character: 0 });  // a click outside the shown function ...
+    await sleep(60);  // ... is followed: the request is under way
+    assert.deepStrictEqual(host.requests.length, 2);
+    c.cursorMoved(inside);  // ... then Go to Line brings it back before the answer
+    release();
+    await sleep(60);
+    assert.deepStrictEqual((c.graph as GraphJson).root.path, shown.root.path);
+    assert.ok(host.logs.every((m) => !m.includes('showing it')));
+    // the same move without the way back does switch
+    c.cursorMoved({ line: 30, character: 0 });
+    await sleep(60);
+    assert.deepStrictEqual((c.graph as GraphJson).root.path, [0, 0, 2]);
+  });
+
   it('serves the page with a strict Content-Security-Policy and local assets only', () => {
     const html = graphHtml({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abc123', script: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/graph.js', style: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/graph.css', title: 't' });
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
