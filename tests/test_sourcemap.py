@@ -19,12 +19,16 @@ from mlirbc.view.sourcemap import (
     PART_FALLBACK_ATTRIBUTE,
     PART_FALLBACK_PROPERTIES,
     PART_FALLBACK_TYPE,
+    PIECE_ATTRIBUTES,
+    PIECE_LOCATION,
     PIECE_PROPERTIES,
+    PIECE_TYPE,
     SourceMap,
 )
 
 SMALL = [r["path"] for r in manifest()
          if not r["path"].startswith("large/") and not r["path"].startswith("invalid/")]
+PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_TYPE, PIECE_LOCATION)
 SAMPLE = SMALL[::29] + [p for p in SMALL if p.startswith("jax/")]
 
 
@@ -39,7 +43,8 @@ def _decoded(rel: str) -> tuple[Operation, str, SourceMap, SourceMap]:
 
 
 def _shape(m: SourceMap) -> tuple[object, ...]:
-    ops = [(s, m.op_name_span(op), [tuple(r) for r in m.region_spans(op)]) for op, s in m.ops()]
+    ops = [(s, m.op_name_span(op), [tuple(r) for r in m.region_spans(op)],
+            [m.piece_span(op, p) for p in PIECES]) for op, s in m.ops()]
     occ = [(o.start, o.end, o.is_def, o.is_block, o.target is None)
            for o in m.occurrences_in(0, len(m.text))]
     parts = [(p.kind, p.start, p.end) for p in m.parts()]

@@ -210,6 +210,33 @@ class _Pending:
         """(op, operand index, expected type, start, end, region, map handle) of each use."""
 
 
+class _Tail:
+    """What follows an op's operands (successors, properties, the op with its regions and attribute
+    dictionary, type, location), read token by token or, in the printer's usual form, without the lexer
+    (see `OpParser.parse_op`)."""
+
+    __slots__ = ("op", "ftype", "type_start", "end", "successors", "fallback_props", "props_dict",
+                 "props_start", "props_end", "loc", "loc_start")
+
+    def __init__(self, op: Operation | None, ftype: FunctionType, type_start: int, end: int,
+                 successors: list[tuple[Token, NameHandle]], fallback_props: Properties | None,
+                 props_dict: Attribute | None, props_start: int, props_end: int,
+                 loc: Attribute | None = None, loc_start: int = -1) -> None:
+        self.op = op
+        self.ftype = ftype
+        self.type_start = type_start
+        self.end = end
+        """Where the op's text ends."""
+        self.successors = successors
+        self.fallback_props = fallback_props
+        self.props_dict = props_dict
+        self.props_start = props_start
+        """Where `<` is (or, without properties, the token after the operands), and where `>` ends."""
+        self.props_end = props_end
+        self.loc = loc
+        self.loc_start = loc_start
+
+
 class _Scope:
     """Names defined by one region (and, for isolated regions, the boundary of visibility)."""
 
@@ -607,11 +634,27 @@ class OpParser(Parser):
         m.open_op(start.start)
         results: list[tuple[str, int, Token, NameHandle]] = []
         head = self._op_head(start, results)
+        tail: _Tail | None = None
         if head is None:
-            head = self._op_head_tokens(results)
-        full, dialect, short, operand_toks = head
+            full, dialect, short, operand_toks = self._op_head_tokens(results)
+        else:
+            full, dialect, short, operand_toks, head_end = head
+            tail = self._simple_tail(head_end)
+            if tail is None:
+                self.reset(head_end)
         # Uses are recorded in the map now, in text order; their targets once the op's type is known.
         operand_handles = [m.occurrence(None, t.start, t.end, False, False) for t in operand_toks]
+        if tail is None:
+            tail = self._op_tail_tokens(block, full, dialect, short)
+        else:
+            self._place_simple_tail(tail, block, dialect, short)
+        return self._op_rest(start, full, dialect, short, results, operand_toks, operand_handles, tail,
+                             uselist)
+
+    def _op_tail_tokens(self, block: Block, full: str, dialect: str, short: str) -> _Tail:
+        """Everything after the operands, token by token: successors, properties, regions, attribute
+        dictionary, type and location.  (The op, its type, where the type starts, where the op ends.)"""
+        m = self.map
         successor_toks: list[tuple[Token, NameHandle]] = []
         if self.consume_if("["):
             while True:
@@ -674,11 +717,22 @@ class OpParser(Parser):
             op.location = self._loc()
             m.piece(PIECE_LOCATION, loc_start, self.prev_end)
         end = self.prev_end
+        return _Tail(op, ftype, type_tok.start, end, successor_toks, fallback_props, props_dict,
+                     props_start.start, props_end)
+
+    def _op_rest(self, start: Token, full: str, dialect: str, short: str,
+                 results: list[tuple[str, int, Token, NameHandle]], operand_toks: list[Token],
+                 operand_handles: list[NameHandle], tail: _Tail,
+                 uselist: tuple[str, int, int] | None) -> Operation:
+        """Results, operands, successors and properties of an op whose text is read."""
+        m = self.map
+        op, ftype, type_start, end = tail.op, tail.ftype, tail.type_start, tail.end
+        assert op is not None
         # Results.
         n_results = sum(c for _, c, _, _ in results)
         if n_results != len(ftype.results):
             self.report(f"the op's type has {len(ftype.results)} results but {n_results} are named",
-                        self.lexer.span(type_tok.start, self.prev_end))
+                        self.lexer.span(type_start, end))
         op.results = [OpResult(t, op, i) for i, t in enumerate(ftype.results)]
         k = 0
         for name, count, tok, handle in results:
@@ -693,15 +747,16 @@ class OpParser(Parser):
         # Operands, typed by the function type.
         if len(operand_toks) != len(ftype.inputs):
             self.report(f"the op's type has {len(ftype.inputs)} operands but {len(operand_toks)} "
-                        "are listed", self.lexer.span(type_tok.start, self.prev_end))
+                        "are listed", self.lexer.span(type_start, end))
         for i, tok in enumerate(operand_toks):
             t = ftype.inputs[i] if i < len(ftype.inputs) else None
             op.operands.append(self.use(tok, op, i, t, operand_handles[i]))
-        for i, (tok, handle) in enumerate(successor_toks):
+        for i, (tok, handle) in enumerate(tail.successors):
             op.successors.append(Block())  # patched when the region's labels are known
             assert self.scope is not None
             self.scope.block_uses.append((tok.text, tok.start, tok.end, op, i, handle))
-        op.properties = fallback_props or self.properties(full, props_dict, props_start.start, props_end)
+        op.properties = tail.fallback_props or self.properties(full, tail.props_dict, tail.props_start,
+                                                               tail.props_end)
         if op.properties is None and self.template is None:
             self._fill_dictionary_defaults(op, full)
         op.op_name = self._op_name(dialect, short, self._registered(dialect, short, op.properties))
@@ -761,9 +816,9 @@ class OpParser(Parser):
         return full, dialect, short, operand_toks
 
     def _op_head(self, start: Token, results: list[tuple[str, int, Token, NameHandle]]
-                 ) -> tuple[str, str, str, list[Token]] | None:
-        """`_op_head_tokens` in one match for the printer's usual form (`_OP_HEAD_RE`), else None
-        (nothing consumed)."""
+                 ) -> tuple[str, str, str, list[Token], int] | None:
+        """`_op_head_tokens` in one match for the printer's usual form (`_OP_HEAD_RE`), plus where the
+        head ends (the lexer is not moved there), else None (nothing consumed)."""
         if start.kind != VALUE and start.kind != STRING:
             return None
         h = _OP_HEAD_RE.match(self.text, start.start, self.end)
@@ -785,8 +840,71 @@ class OpParser(Parser):
                 end = at + len(name)
                 operand_toks.append(Token(VALUE, name, at, end))
                 at = end + 2
-        self.reset(h.end())
-        return full, dialect, short, operand_toks
+        return full, dialect, short, operand_toks, h.end()
+
+    def _simple_tail(self, pos: int) -> _Tail | None:
+        """The rest of an op read without the lexer, for the printer's usual form of an op with no
+        successors, regions or attribute dictionary: ` <{props}> : type loc("file":line:col)`, with
+        properties and type texts that parsed before (`_memo`'s caches, under the keys `_memo` uses).
+        None (nothing consumed) otherwise: the token path reads it."""
+        text = self.text
+        stop = self.end
+        line_end = text.find("\n", pos, stop)
+        if line_end < 0:
+            line_end = stop
+        props: DictionaryAttr | None = None
+        props_start, props_end = pos, pos
+        if text.startswith(" <{", pos, line_end):
+            close = text.find("}>", pos + 3, line_end)
+            if close < 0:
+                return None
+            props = self._props_memo.get(text[pos + 2:close + 1])
+            if props is None:
+                return None
+            props_start = pos + 1
+            pos = props_end = close + 2
+        if not text.startswith(" : ", pos, line_end):
+            return None
+        type_start = pos + 3
+        type_end = text.find(" loc(", type_start, line_end)
+        if type_end < 0:
+            return None
+        ftype = self._type_memo.get(text[type_start:type_end])
+        if ftype is None:
+            return None
+        lm = _FILE_LOC_RE.match(text, type_end + 1, line_end)
+        if lm is None:
+            return None
+        line, col = int(lm.group(2)), int(lm.group(3))
+        if line > 0xFFFFFFFF or col > 0xFFFFFFFF:
+            return None
+        try:
+            raw = lm.group(1).encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return None
+        loc = FileLineColLoc.get(self.string_attr(raw), line, col)
+        # (Nothing is consumed yet: `_place_simple_tail` makes the op once the operands' uses are in
+        # the map, and moves the lexer.)
+        return _Tail(None, ftype, type_start, lm.end(), [], None, props,
+                     props_start if props is not None else pos + 1, props_end, loc, type_end + 1)
+
+    def _place_simple_tail(self, tail: _Tail, block: Block, dialect: str, short: str) -> None:
+        """The op of a tail `_simple_tail` read, with the parts of the map the token path records."""
+        m = self.map
+        if tail.props_dict is not None:
+            m.piece(PIECE_PROPERTIES, tail.props_start + 1, tail.props_end - 1)
+        op = Operation(self._op_name(dialect, short, True), self._unknown_loc)
+        op.offset = -1
+        m.set_op(op)
+        block.append(op)
+        tail.op = op
+        m.piece(PIECE_TYPE, tail.type_start, tail.loc_start - 1)
+        # The token after the op is lexed here, where the token path lexes it (reading the location): a
+        # lexical error there leaves the op in the block and the map, its location not yet set.
+        self.reset(tail.end)
+        assert tail.loc is not None
+        op.location = tail.loc
+        m.piece(PIECE_LOCATION, tail.loc_start, tail.end)
 
     def _memo(self, cache: dict[str, _T], marker: str, extra: int, parse: Callable[[], _T]) -> _T:
         """`parse()`, or the value an identical text parsed to before.
