@@ -71,20 +71,56 @@ def ours(*args: str) -> list[str]:
     return [sys.executable, "-m", "mlirbc.cli", *args]
 
 
+# Linux reports as a process' peak RSS at least the RSS of the process that forked it (the high-water mark
+# survives fork and exec): a command forked by this script after it read a large answer (the server table)
+# was reported at this script's size (338 MiB for decoding a 1-op file).  So every measured command is
+# forked by a fresh, small interpreter that reports the command's own usage.
+_LAUNCHER = """
+import os, sys, time
+out = sys.argv[1]
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvpe(sys.argv[2], sys.argv[2:], os.environ)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(out, "w") as f:
+    f.write(f"{time.perf_counter() - t0} {ru.ru_maxrss} {ru.ru_utime + ru.ru_stime}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def launched(cmd: list[str], report: Path) -> list[str]:
+    """`cmd` run through the launcher, which writes 'wall-seconds peak-RSS-KiB cpu-seconds' to `report`."""
+    return [sys.executable, "-c", _LAUNCHER, str(report), *cmd]
+
+
+def launch_report(report: Path) -> tuple[float, int, float]:
+    wall, rss, cpu = report.read_text().split()
+    report.unlink()
+    return float(wall), int(rss), float(cpu)
+
+
+def _report_path() -> Path:
+    OUT.mkdir(exist_ok=True)
+    return OUT / f".usage-{os.getpid()}-{time.monotonic_ns()}"
+
+
 def measure(cmd: list[str], env: dict[str, str], stdout: IO[Any] | int = subprocess.DEVNULL
             ) -> tuple[float, int, float]:
     """Run `cmd` to completion: (wall seconds, peak RSS of that process in KiB, its CPU seconds, user
     and system).  On a loaded machine the CPU time is the steadier number.  Fails loudly on a non-zero
     exit status."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    elapsed = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode(errors="replace") if p.stderr is not None else ""
+    report = _report_path()
+    p = subprocess.Popen(launched(cmd, report), env=env, stdout=stdout, stderr=subprocess.PIPE)
+    _, err_bytes = p.communicate()
+    err = err_bytes.decode(errors="replace") if err_bytes is not None else ""
     if p.returncode != 0:
+        report.unlink(missing_ok=True)
         raise RuntimeError(f"{' '.join(cmd)} exited with {p.returncode}: {err[-2000:]}")
-    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    return launch_report(report)
 
 
 def median_of(runs: int, cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
@@ -123,8 +159,9 @@ class _LspClient:
     """A minimal JSON-RPC client over a language server's stdio (the same for both servers)."""
 
     def __init__(self, cmd: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
+        self.report = _report_path()
+        self.proc = subprocess.Popen(launched(cmd, self.report), env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 0
 
     def send(self, method: str, params: object, request: bool = True) -> int:
@@ -185,5 +222,5 @@ def lsp_convert(cmd: list[str], env: dict[str, str], path: Path) -> tuple[float,
     c.send("exit", None, request=False)
     assert c.proc.stdin is not None
     c.proc.stdin.close()
-    _, _, usage = os.wait4(c.proc.pid, 0)
-    return elapsed, usage.ru_maxrss, chars
+    c.proc.wait()
+    return elapsed, launch_report(c.report)[1], chars
