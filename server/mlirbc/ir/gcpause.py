@@ -55,9 +55,13 @@ def _collect_when_grown(young: int) -> None:
     after the last time, the collector's own rule for promotions (a cost linear in what was allocated)."""
     _moved[0] += young
     if _moved[0] > max(100_000, _moved[1] // 4):
+        # Claimed before collecting: a collection cut short (a cancelled job's thread is stopped by an
+        # exception that may fire in here) must not leave the count high for the next build to collect
+        # again.
+        _moved[0] = 0
         gc.collect()
         try:
             gc.freeze()
-            _moved[:] = [0, gc.get_freeze_count()]
+            _moved[1] = gc.get_freeze_count()
         finally:
             gc.unfreeze()
