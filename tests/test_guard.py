@@ -6,7 +6,7 @@ import asyncio
 import sys
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -53,35 +53,14 @@ def _churn(stop: threading.Event, ended: list[str]) -> Callable[[], int]:
 LOST_ABORTS = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
 
-@LOST_ABORTS
-def test_a_cancelled_job_stops_even_when_aborts_are_lost() -> None:
-    stop, ended = threading.Event(), []
+def _how_churn_ends(give_up: Callable[[Callable[[], int]], Awaitable[None]]) -> list[str]:
+    """Start `_churn` as a job that `give_up` abandons; how the job's thread ended (it only ends on an
+    abort, or when the test is over after `HANG_S`)."""
+    stop = threading.Event()
+    ended: list[str] = []
 
     async def main() -> None:
-        task = asyncio.ensure_future(run_bounded(_churn(stop, ended), "churn", None))
-        await asyncio.sleep(0.2)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        for _ in range(int(HANG_S / 0.05)):  # the thread ends on its own: the loop only stops on abort
-            if ended:
-                break
-            await asyncio.sleep(0.05)
-
-    try:
-        asyncio.run(main())
-    finally:
-        stop.set()
-    assert ended == ["aborted"]
-
-
-@LOST_ABORTS
-def test_a_timed_out_job_stops() -> None:
-    stop, ended = threading.Event(), []
-
-    async def main() -> None:
-        with pytest.raises(guard.WorkTimeout, match="took longer than 0.2 s"):
-            await run_bounded(_churn(stop, ended), "churn", 0.2)
+        await give_up(_churn(stop, ended))
         for _ in range(int(HANG_S / 0.05)):
             if ended:
                 break
@@ -91,7 +70,28 @@ def test_a_timed_out_job_stops() -> None:
         asyncio.run(main())
     finally:
         stop.set()
-    assert ended == ["aborted"]
+    return ended
+
+
+@LOST_ABORTS
+def test_a_cancelled_job_stops_even_when_aborts_are_lost() -> None:
+    async def cancel(fn: Callable[[], int]) -> None:
+        task = asyncio.ensure_future(run_bounded(fn, "churn", None))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    assert _how_churn_ends(cancel) == ["aborted"]
+
+
+@LOST_ABORTS
+def test_a_timed_out_job_stops() -> None:
+    async def time_out(fn: Callable[[], int]) -> None:
+        with pytest.raises(guard.WorkTimeout, match="took longer than 0.2 s"):
+            await run_bounded(fn, "churn", 0.2)
+
+    assert _how_churn_ends(time_out) == ["aborted"]
 
 
 def test_cancelling_jobs_as_they_end_never_aborts_the_next_one() -> None:
