@@ -782,3 +782,12 @@ def test_upstream_quotes_resource_keys_as_we_do() -> None:
     ours = print_module(read_bytecode(written.stdout)).text
     for line in ('      "ab-c.d": "0x0100000007",', '      k_1.x: "0x0100000009"'):
         assert line in theirs and line in ours, (theirs, ours)
+
+
+# -- memory spaces (plain cycle run at 983b034: `0 : i0` read as a memory space, which the parser drops) --
+def test_an_integer_memory_space_of_zero_is_the_default_as_upstream_reads_it() -> None:
+    data = _bytes("found_cycle_memref_space_zero_i0.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is None
+    text = _cycle(m)
+    assert '"op"() : () -> memref<?xf32> loc(' in text and "memref<?xf32, 0 : i0>" not in text

@@ -544,11 +544,17 @@ def _r_memref(r: BuiltinReader) -> T.Type:
     return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), None)
 
 
+def _memory_space(space: A.Attribute) -> A.Attribute | None:
+    # As upstream's MemRefType::get: an integer memory space of value 0 is the default (no memory
+    # space), whatever its type; the text parser drops it too, so the view reads back as it printed.
+    return None if isinstance(space, A.IntegerAttr) and space.bits == 0 else space
+
+
 def _r_memref_space(r: BuiltinReader) -> T.Type:
     space = r.attr()
     shape = _shape(r)
     elem = r.type()
-    return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), space)
+    return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), _memory_space(space))
 
 
 def _r_ranked_tensor(r: BuiltinReader) -> T.Type:
@@ -564,7 +570,7 @@ def _r_ranked_tensor_encoded(r: BuiltinReader) -> T.Type:
 
 def _r_unranked_memref_space(r: BuiltinReader) -> T.Type:
     space = r.attr()
-    return T.UnrankedMemRefType.get(r.type(), space)
+    return T.UnrankedMemRefType.get(r.type(), _memory_space(space))
 
 
 def _r_vector(r: BuiltinReader) -> T.Type:
