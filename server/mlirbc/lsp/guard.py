@@ -137,8 +137,8 @@ async def run_bounded(fn: Callable[[], T], what: str, timeout: float | None) -> 
             finally:
                 _leave(abort)
         except WorkAborted:
-            # Sent before `_leave` took the lock; `_leave` may have been cut short by it.
-            abort.running = False
+            # Sent before `_leave` took the lock (`_leave` may have been cut short by it): the finally
+            # below still clears `running`.
             return  # the awaiting side already moved on
         finally:
             abort.running = False  # whatever happened above, no abort may follow this thread out

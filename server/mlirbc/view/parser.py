@@ -653,7 +653,7 @@ class OpParser(Parser):
 
     def _op_tail_tokens(self, block: Block, full: str, dialect: str, short: str) -> _Tail:
         """Everything after the operands, token by token: successors, properties, regions, attribute
-        dictionary, type and location.  (The op, its type, where the type starts, where the op ends.)"""
+        dictionary, type and location; the op is made and appended to `block` on the way."""
         m = self.map
         successor_toks: list[tuple[Token, NameHandle]] = []
         if self.consume_if("["):
