@@ -791,3 +791,77 @@ def test_an_integer_memory_space_of_zero_is_the_default_as_upstream_reads_it() -
     assert m.error is None
     text = _cycle(m)
     assert '"op"() : () -> memref<?xf32> loc(' in text and "memref<?xf32, 0 : i0>" not in text
+
+
+# -- dense splats (plain cycle run at 983b034: `dense<[0, 0]>` read as stored, which the parser makes a splat)
+def test_a_dense_blob_of_equal_elements_reads_as_the_splat_upstream_builds() -> None:
+    data = _bytes("found_cycle_dense_all_equal_not_splat.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is None
+    text = _cycle(m)
+    assert "{shape = dense<0> : tensor<2xindex>}" in text and "dense<[0, 0]>" not in text
+
+
+_DENSE_VIEW = {"a": 'dense<"0x1F"> : tensor<4xi1>', "b": "dense<1> : tensor<2xi32>",
+               "c": "dense<true> : tensor<12xi1>", "d": "dense<1.000000e+00> : tensor<2xf32>",
+               "e": 'dense<"0x10"> : tensor<4xi1>'}
+
+
+def test_equal_elements_are_a_splat_and_padding_bits_print_as_hex_so_the_bytes_survive() -> None:
+    data = _bytes("dense_all_equal_and_padding_bits.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is None
+    text = _cycle(m)
+    for key, attr in _DENSE_VIEW.items():
+        assert f"{key} = {attr}" in text, (key, text)
+    result = parse_module(text, template=m)
+    assert result.module is not None
+    assert write_bytecode(result.module, template=m) == data
+    # Written anew (no template), the splats are stored as one element, as upstream writes them.
+    fresh = write_bytecode(m, template=None)
+    assert len(fresh) < len(data) and print_module(read_bytecode(fresh)).text == text
+
+
+@needs_oracle
+def test_upstream_reads_the_same_splats_and_the_hex_as_the_bits_it_keeps() -> None:
+    data = _bytes("dense_all_equal_and_padding_bits.mlirbc")
+    theirs = run_mlir_opt(["--allow-unregistered-dialect", "--mlir-print-op-generic"], data)
+    assert theirs.returncode == 0, theirs.stderr.decode()
+    for key in "bcd":
+        assert f"{key} = {_DENSE_VIEW[key]}" in theirs.stdout.decode()
+    # Upstream prints the padded ones as element lists, and reads our hex as the same elements.
+    ours = print_module(read_bytecode(data)).text
+    again = run_mlir_opt(["--allow-unregistered-dialect", "--mlir-print-op-generic"], ours.encode())
+    assert again.returncode == 0, again.stderr.decode()
+    for line in ("a = dense<[true, true, true, true]> : tensor<4xi1>",
+                 "e = dense<[false, false, false, false]> : tensor<4xi1>"):
+        assert line in theirs.stdout.decode() and line in again.stdout.decode(), line
+
+
+def test_a_large_blob_is_checked_for_a_splat_in_steps() -> None:
+    from mlirbc.ir.types import IntegerType as I
+    from mlirbc.syntax.attr_printer import dense_storage
+
+    n = 3 * (1 << 20) // 4 + 5  # i32 elements past three scan steps
+    same = memoryview(b"\x07\x00\x00\x00" * n)
+    assert bytes(dense_storage(same, I.get(32), n)) == b"\x07\x00\x00\x00"
+    last_differs = bytearray(same)
+    last_differs[-1] = 1
+    assert dense_storage(bytes(last_differs), I.get(32), n) == bytes(last_differs)
+    assert dense_storage(b"\xff\xff\x01", I.get(1), 17) == b"\xff"
+    assert dense_storage(b"\xff\xff\x03", I.get(1), 17) == b"\xff\xff\x03"  # a padding bit set
+    assert dense_storage(b"\x00\x00\x02", I.get(1), 17) == b"\x00\x00\x02"
+
+
+# -- use-list orders (plain cycle run at 983b034: an order stored for a value of one use) ----------------
+def test_a_use_list_order_of_a_value_with_one_use_is_kept_verbatim() -> None:
+    """Upstream reads it and never writes one (mlir-opt drops it); the view shows it and a save with the
+    file as template writes it back as stored."""
+    data = _bytes("found_cycle_uselist_order_one_use.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is None
+    text = _cycle(m)
+    assert "    // mlirbc: uselist 0=pairs[]\n" in text
+    saved = write_bytecode(m, template=m)
+    assert "uselist 0=pairs[]" in print_module(read_bytecode(saved)).text
+    assert "uselist" not in print_module(read_bytecode(write_bytecode(m, template=None))).text

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..ir import attributes as A
 from ..ir import types as T
 from ..ir.digest import LARGE
-from .builtin_codec import check_dense, check_dense_array, check_integer_type
+from .builtin_codec import check_dense_array, check_integer_type, dense_blob
 
 if TYPE_CHECKING:
     from .attrtypes import AttrTypeTable
@@ -410,8 +410,7 @@ def _a_dense_array(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 def _a_dense_elements(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
     blob, pos = _blob(d, pos, end)
-    check_dense(t, blob)
-    return A.DenseElementsAttr.get(t, blob), pos
+    return A.DenseElementsAttr.get(t, dense_blob(t, blob)), pos
 
 
 _ATTR_FNS: tuple[Callable[[BatchDecoder, int, int], tuple[Any, int]] | None, ...] = (

@@ -287,13 +287,13 @@ def check_dense_array(t: T.Type, count: int, data: bytes | memoryview) -> None:
 def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     data = r.blob()  # (a large tensor stays a view of the file)
-    check_dense(t, data)
-    return A.DenseElementsAttr.get(t, data)
+    return A.DenseElementsAttr.get(t, dense_blob(t, data))
 
 
-def check_dense(t: T.Type, data: bytes | memoryview) -> None:
-    """Upstream's isValidRawBuffer: the text form has no spelling for a blob of another size."""
-    from ..syntax.attr_printer import element_storage_bytes, num_elements, static_shape
+def dense_blob(t: T.Type, data: bytes | memoryview) -> bytes | memoryview:
+    """The blob an attribute keeps: checked as upstream's isValidRawBuffer (the text form has no spelling
+    for a blob of another size), and made a splat when every element is equal, as upstream's storage does."""
+    from ..syntax.attr_printer import dense_storage, element_storage_bytes, num_elements, static_shape
 
     shape = static_shape(t)
     element = getattr(t, "element", None)
@@ -311,6 +311,7 @@ def check_dense(t: T.Type, data: bytes | memoryview) -> None:
         ok = len(data) in (size, size * count)
     if not ok:
         raise ValueError(f"dense elements blob of {len(data)} bytes does not fit {count} elements")
+    return dense_storage(data, element, count)
 
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:

@@ -309,8 +309,8 @@ class IRWriter:
             if stored is None:
                 continue
             n = counts.get(v, 0)
-            if n < 2:
-                continue
+            if n < 2 and not self.keep_use_orders:
+                continue  # upstream orders only values with two uses or more; a file's own order stays
             perm = permutation(stored, n)
             if perm is None:
                 continue  # stale: the uses changed since the order was read

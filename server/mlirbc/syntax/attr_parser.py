@@ -68,6 +68,7 @@ from ..ir.types import (
     VectorType,
 )
 from .attr_printer import (
+    dense_storage,
     element_storage_bytes,
     identity_layout_text,
     is_shaped,
@@ -1044,12 +1045,7 @@ class Parser:
                 return DenseElementsAttr.get(t, b"\xff" if data[0] else b"\x00")
             if len(data) != (count + 7) // 8:
                 raise bad
-            # Only the exact canonical packing is a splat: stray padding bits keep the data as is.
-            if data == _pack_all(True, count):
-                return DenseElementsAttr.get(t, b"\xff")
-            if not any(data):
-                return DenseElementsAttr.get(t, b"\x00")
-            return DenseElementsAttr.get(t, data)
+            return DenseElementsAttr.get(t, dense_storage(data, element, count))
         size = element_storage_bytes(element)
         if size is None:
             raise bad
@@ -1057,9 +1053,7 @@ class Parser:
             return DenseElementsAttr.get(t, data)
         if len(data) != size * count:
             raise bad
-        return DenseElementsAttr.get(
-            t, _splat_or_all([data[i : i + size] for i in range(0, len(data), size)])
-        )
+        return DenseElementsAttr.get(t, dense_storage(data, element, count))
 
     def _parse_dense(self) -> Attribute:
         kw = self.advance()
@@ -1371,15 +1365,11 @@ def _splat_or_all(elems: list[bytes]) -> bytes:
     return b"".join(elems)
 
 
-def _pack_all(flag: bool, count: int) -> bytes:
-    return _pack_bools([flag] * count, count, detect_splat=False)
-
-
-def _pack_bools(flags: list[bool], count: int, detect_splat: bool = True) -> bytes:
+def _pack_bools(flags: list[bool], count: int) -> bytes:
     """i1 storage: a splat is one byte 0xFF/0x00, otherwise bit i of byte i // 8 (spec 5.6)."""
     if not flags:
         return b""
-    if len(flags) == 1 or (detect_splat and all(f == flags[0] for f in flags)):
+    if len(flags) == 1 or all(f == flags[0] for f in flags):
         return b"\xff" if flags[0] else b"\x00"
     value = 0
     for i, f in enumerate(flags):

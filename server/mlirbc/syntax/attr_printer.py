@@ -436,6 +436,47 @@ def _is_bool(t: Type) -> bool:
     return isinstance(t, IntegerType) and t.width == 1
 
 
+_SCAN = 1 << 20  # bytes compared per step when a large blob may be all one element
+
+
+def _repeats(data: Bytes, size: int) -> bool:
+    """Whether `data` is its first `size` bytes over and over, compared in bounded steps (may be mapped)."""
+    first = bytes(data[:size])
+    if len(data) > size and bytes(data[size : 2 * size]) != first:
+        return False  # most blobs differ early: no pattern is built for them
+    step = size * max(1, _SCAN // size)
+    pattern = first * (step // size)
+    for at in range(0, len(data), step):
+        piece = bytes(data[at : at + step])
+        if piece != pattern[: len(piece)]:
+            return False
+    return True
+
+
+def dense_storage(data: Bytes, element: Type, count: int) -> Bytes:
+    """The blob upstream's storage keeps for dense elements: one element when all `count` are equal.
+
+    MLIR detects splats when the attribute is built (from text or from a file), so a file that stores
+    every element of an all-equal tensor reads as the splat, and is written back as one."""
+    if count <= 1 or not data:
+        return data
+    if _is_bool(element):
+        if len(data) != (count + 7) // 8:
+            return data
+        # Packed bits (spec 5.6); stray padding bits keep the data as it is, as upstream's key does.
+        if not data[0] & 1:
+            return b"\x00" if _repeats(data, 1) and not data[0] else data
+        odd = count % 8
+        if odd and data[-1] != (1 << odd) - 1:
+            return data
+        full = data[:-1] if odd else data
+        return b"\xff" if not full or (full[0] == 0xFF and _repeats(full, 1)) else data
+    size = element_storage_bytes(element)
+    if size is None or len(data) != size * count:
+        return data
+    return bytes(data[:size]) if _repeats(data, size) else data
+
+
 def dense_is_splat(data: Bytes, element: Type, count: int) -> bool:
     """Whether a dense blob stores a single element standing for all of them."""
     if _is_bool(element):
@@ -494,7 +535,8 @@ def dense_body(data: Bytes, t: Type, allow_hex: bool = True) -> str:
         if dense_is_splat(data, element, count) or (count == 1 and len(data) == 1):
             return "true" if data[0] else "false"
         if len(data) == (count + 7) // 8:
-            if allow_hex and count > 100:
+            if (allow_hex and count > 100) or (count and data[-1] >> (count % 8 or 8)):
+                # Set padding bits have no element spelling: hex keeps them (and a splat stays a list).
                 return f'"0x{data.hex().upper()}"'
             bits = int.from_bytes(data, "little")
             items = ["true" if bits >> i & 1 else "false" for i in range(count)]

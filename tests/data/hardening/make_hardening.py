@@ -42,7 +42,7 @@ from mlirbc.ir.attributes import (  # noqa: E402
 )
 from mlirbc.ir.module import Module  # noqa: E402
 from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation, OpName, Properties  # noqa: E402
-from mlirbc.ir.types import IndexType, IntegerType, RankedTensorType, Type  # noqa: E402
+from mlirbc.ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type  # noqa: E402
 from mlirbc.models import layout  # noqa: E402
 
 
@@ -80,6 +80,16 @@ def bytecode_inputs() -> None:
     tensor = RankedTensorType.get((4,), i32)
     _write("dense_wrong_size.mlirbc",
            _module(_op(attrs={"value": DenseElementsAttr.get(tensor, b"\x01" * 7)})))
+    # Dense blobs upstream's storage makes splats (all elements equal, i1 packed all true), and i1 blobs
+    # with padding bits set (no element spelling says them; upstream keeps them).
+    i1 = IntegerType.get(1)
+    _write("dense_all_equal_and_padding_bits.mlirbc", _module(_op(attrs={
+        "a": DenseElementsAttr.get(RankedTensorType.get((4,), i1), b"\x1f"),
+        "b": DenseElementsAttr.get(RankedTensorType.get((2,), i32), b"\x01\0\0\0" * 2),
+        "c": DenseElementsAttr.get(RankedTensorType.get((12,), i1), b"\xff\x0f"),
+        "d": DenseElementsAttr.get(RankedTensorType.get((2,), FloatType.get("f32")), b"\0\0\x80\x3f" * 2),
+        "e": DenseElementsAttr.get(RankedTensorType.get((4,), i1), b"\x10"),
+    })))
     # Dense arrays: an index element type (not integer or float), and 3 bytes for two i16 elements.
     _write("dense_array_index_elements.mlirbc",
            _module(_op(attrs={"a": DenseArrayAttr.get(IndexType.get(), 1, b"\0" * 8)})))
