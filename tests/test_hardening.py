@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ from corpus import CORPUS, REPO
 from mlirbc.bytecode.reader import decode_bytecode, read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.errors import DecodeError, EncodeError
-from mlirbc.ir.attributes import StringAttr, TypeAttr, UnknownLoc
+from mlirbc.ir.attributes import DictionaryAttr, StringAttr, TypeAttr, UnknownLoc
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_DECODED, Operation, OpName, Properties
 from mlirbc.ir.types import FunctionType, IntegerType
@@ -865,3 +866,65 @@ def test_a_use_list_order_of_a_value_with_one_use_is_kept_verbatim() -> None:
     saved = write_bytecode(m, template=m)
     assert "uselist 0=pairs[]" in print_module(read_bytecode(saved)).text
     assert "uselist" not in print_module(read_bytecode(write_bytecode(m, template=None))).text
+
+
+# -- sparse elements (plain cycle million at 05b092d: a sparse attribute of type `complex<f32>`) ----------
+_SPARSE_SAYABLE = [
+    "sparse<[[0, 0, 0], [1, 1, 1]], [-5.000000e+00, -2.000000e+00]> : tensor<4x4x4xf16>",
+    "sparse<> : tensor<2x3xf32>",
+    "sparse<0, 5> : tensor<4xi32>",
+    "sparse<[0, 2], [5, 7]> : tensor<4xi32>",
+    "sparse<[[1, 2]], 3> : vector<3x3xi8>",
+]
+
+
+def test_every_sparse_form_the_parser_builds_reads_back() -> None:
+    attrs = ", ".join(f"a{i} = {s}" for i, s in enumerate(_SPARSE_SAYABLE))
+    text = (f'"builtin.module"() ({{\n  "test.op"() {{{attrs}}} : () -> () loc(unknown)\n}}) : () -> () '
+            "loc(unknown)\n")
+    result = parse_module(text)
+    assert not result.errors and result.module is not None, _errors(result)
+    m = read_bytecode(write_bytecode(result.module))
+    assert m.error is None
+    assert all(s in print_module(m).text for s in _SPARSE_SAYABLE)
+
+
+def _sparse_cases() -> Iterator[tuple[str, Any]]:
+    from mlirbc.ir.attributes import DenseElementsAttr as D
+    from mlirbc.ir.attributes import SparseElementsAttr as S
+    from mlirbc.ir.types import FloatType, RankedTensorType
+
+    i64, i32, f32 = IntegerType.get(64), IntegerType.get(32), FloatType.get("f32")
+    t = RankedTensorType.get((4, 4), f32)
+    two = RankedTensorType.get((2, 2), i64)
+    vals = D.get(RankedTensorType.get((2,), f32), b"\0\0\x80\x3f\0\0\0\x40")
+    idx = D.get(two, (0).to_bytes(8, "little") * 3 + (1).to_bytes(8, "little"))
+    yield "statically shaped type", S.get(f32, idx, vals)
+    yield "statically shaped type", S.get(RankedTensorType.get((-(2**63), 4), f32), idx, vals)
+    yield "indices must be a dense tensor of i64", S.get(t, D.get(RankedTensorType.get((2, 2), i32),
+                                                                    b"\0" * 12 + b"\1\0\0\0"), vals)
+    yield "sparse indices of type tensor<2x2xi64>", S.get(t, D.get(two, (1).to_bytes(8, "little")), vals)
+    yield "for a type of rank 2", S.get(t, D.get(RankedTensorType.get((2, 3), i64), bytes(range(48))), vals)
+    yield "2-element tensor of f32", S.get(t, idx, D.get(RankedTensorType.get((2,), i32), b"\0" * 4 +
+                                                           b"\1\0\0\0"))
+    yield "2-element tensor of f32", S.get(t, idx, D.get(RankedTensorType.get((1, 2), f32),
+                                                           b"\0\0\x80\x3f\0\0\0\x40"))
+
+
+@pytest.mark.parametrize("words, attr", list(_sparse_cases()))
+def test_sparse_elements_the_text_cannot_say_are_a_located_error(words: str, attr: Any) -> None:
+    op = Operation(OpName("test", "op", False), UnknownLoc.get(), (),
+                   attributes=DictionaryAttr.get(((StringAttr.get("s"), attr),)))
+    root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
+    root.add_region().add_block().append(op)
+    data = write_bytecode(Module(root))
+    m = read_bytecode(data)
+    assert m.error is not None and words in str(m.error) and 0 < m.error.offset < len(data), m.error
+    assert str(m.error.offset) in print_module(m).text
+
+
+def test_a_sparse_attribute_of_a_type_that_is_not_shaped_is_refused_as_upstream_does() -> None:
+    data = _bytes("found_cycle_sparse_not_shaped.mlirbc")
+    m = read_bytecode(data)
+    assert m.error is not None and "sparse elements need a statically shaped type, not complex<f32>" in \
+        str(m.error)

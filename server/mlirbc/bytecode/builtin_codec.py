@@ -325,7 +325,45 @@ def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:
 
 def _read_sparse_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
-    return A.SparseElementsAttr.get(t, r.attr(), r.attr())
+    indices, values = r.attr(), r.attr()
+    check_sparse(t, indices, values)
+    return A.SparseElementsAttr.get(t, indices, values)
+
+
+def check_sparse(t: T.Type, indices: A.Attribute, values: A.Attribute) -> None:
+    """Sparse elements the text form can say: what the parser rebuilds from the printed literals.
+
+    The text has no spelling for the indices' or values' types: it gives `i64` indices shaped as the
+    printed literal nests (one index of the type's rank when it is one number) and values of the type's
+    element, one per index.  Upstream's reader takes any integer indices (and no shaped type at all:
+    mlir-opt refuses that); its printer then says something its parser reads as another attribute."""
+    from ..syntax.attr_printer import dense_is_splat, num_elements, print_type, static_shape
+
+    shape = static_shape(t)
+    element = getattr(t, "element", None)
+    if shape is None or not isinstance(element, T.Type):
+        raise ValueError(f"sparse elements need a statically shaped type, not {print_type(t)}")
+    rank = len(shape)
+    i64 = T.IntegerType.get(64)
+    if not (isinstance(indices, A.DenseElementsAttr) and isinstance(indices.type, T.RankedTensorType)
+            and indices.type.element is i64):
+        raise ValueError("sparse indices must be a dense tensor of i64")
+    ishape = indices.type.shape
+    count = num_elements(ishape)
+    if count == 0:
+        ok = ishape == (0, rank)  # printed as `sparse<>`
+    elif dense_is_splat(indices.data, i64, count):
+        ok = ishape == (1, rank)  # printed as one number
+    else:
+        ok = (len(ishape) == 2 and ishape[1] == rank) or (rank == 1 and len(ishape) == 1)
+    if not ok:
+        raise ValueError(f"sparse indices of type {print_type(indices.type)} for a type of rank {rank}")
+    numeric = isinstance(element, T.IntegerType | T.IndexType | T.FloatType | T.ComplexType)
+    kind = A.DenseElementsAttr if numeric else A.DenseStringElementsAttr
+    vtype = getattr(values, "type", None)
+    if not (type(values) is kind and isinstance(vtype, T.RankedTensorType) and vtype.element == element
+            and vtype.shape == (ishape[0],)):
+        raise ValueError(f"sparse values must be a dense {ishape[0]}-element tensor of {print_type(element)}")
 
 
 def _read_distinct(r: BuiltinReader) -> A.Attribute:
