@@ -21,6 +21,7 @@ from ..ir.attributes import (
     DialectAttr,
     DictionaryAttr,
     FallbackAttr,
+    FileLineColLoc,
 )
 from ..ir.digest import LARGE
 from ..ir.operation import (
@@ -44,6 +45,7 @@ from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
+from .stream import encode_varint
 from .template import Template
 
 _KIND = ("attribute", "type")
@@ -72,6 +74,9 @@ class Entry:
         self.raw: bytes | memoryview | FileRange | None = None
         """The template's original bytes (written verbatim), None for new entries."""
 
+
+_FILE_LINE_COL = encode_varint(next(c.code for c in builtin_codec.ATTRIBUTE_CODECS
+                                    if c.cls is FileLineColLoc))
 
 _SEED = "numbering.seed"
 
@@ -245,6 +250,15 @@ class Numbering:
             e = maps[k].get(x)
             if e is not None:
                 e.refcount += 1
+                continue
+            if type(x) is FileLineColLoc and k == ATTR:
+                # Most entries of a large file: the tokens a Recorder would give, made directly.
+                e = Entry(x, self.number_dialect(x.dialect))
+                maps[k][x] = e
+                self.ordered[k].append(e)
+                e.tokens = [_FILE_LINE_COL, (REF_ATTR, x.filename), encode_varint(x.line) +
+                            encode_varint(x.column)]
+                work.append((ATTR, x.filename))
                 continue
             if not isinstance(x, (Attribute, Type)):
                 raise EncodeError(f"expected {'an attribute' if k == ATTR else 'a type'}, found "
