@@ -13,8 +13,9 @@ from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
+from mlirbc.view import printer
 from mlirbc.view.parser import ParseResult, parse_module
-from mlirbc.view.printer import print_module
+from mlirbc.view.printer import print_module, stream_module
 from mlirbc.view.sourcemap import (
     PART_FALLBACK_ATTRIBUTE,
     PART_FALLBACK_PROPERTIES,
@@ -68,6 +69,21 @@ def test_printing_without_a_map_gives_the_same_text(rel: str) -> None:
         assert bare.text == with_map.text and bare.elided == with_map.elided
         assert list(bare.map.ops()) == [] and list(bare.map.parts()) == []
         assert module.root is None or list(with_map.map.ops())
+
+
+@pytest.mark.parametrize("rel", SAMPLE[::2])
+def test_streaming_the_view_gives_the_same_text_in_pieces(rel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mlirbc decode` writes the view out as it is printed (`stream_module`): the same text, elided or
+    not, in pieces (here every 8 chunks, so that small files make several)."""
+    monkeypatch.setattr(printer, "_JOIN_EVERY", 8)
+    module = decode_bytecode((CORPUS / rel).read_bytes())
+    for elide in (0, 16):
+        whole = print_module(module, elide_larger_than=elide, with_map=False)
+        pieces: list[str] = []
+        elided = stream_module(module, pieces.append, elide_larger_than=elide)
+        assert "".join(pieces) == whole.text and elided == whole.elided
+        ops = 0 if module.root is None else sum(1 for _ in module.root.walk())
+        assert len(pieces) > 1 or ops < 4, (ops, len(pieces))
 
 
 @pytest.mark.parametrize("rel", SAMPLE[::3])

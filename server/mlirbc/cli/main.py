@@ -24,7 +24,7 @@ from ..models.build import models
 from ..models.registry import Registry
 from ..summary import module_info
 from ..view.parser import TextDiagnostic, parse_module
-from ..view.printer import print_module
+from ..view.printer import print_module, stream_module
 from .graph_cmd import GraphUsageError, cmd_graph
 from .graph_cmd import add_parser as add_graph_parser
 from .progress import Progress
@@ -68,19 +68,22 @@ def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
     with building(collect=False), Progress("decoding") as progress:
         module, _ = _decode(args.file, reg, progress)
+        if module.error is not None:
+            print(f"{args.file}: error: {module.error}", file=sys.stderr)
         progress.phase("printing")
-        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
-    if module.error is not None:
-        print(f"{args.file}: error: {module.error}", file=sys.stderr)
-    if args.output:
+        # The view goes out piece by piece: a large file's text is never held whole, nor encoded whole.
+        if not args.output:
+            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than)
+            return 1 if module.error is not None else 0
         if module.error is not None:
             print(f"{args.file}: not writing {args.output}: the file did not decode completely",
                   file=sys.stderr)
             return 1
-        atomic_write(args.output, text)
-    else:
-        sys.stdout.write(text)
-    return 1 if module.error is not None else 0
+        pieces: list[bytes] = []
+        stream_module(module, lambda s: pieces.append(s.encode("utf-8")),
+                      elide_larger_than=args.elide_larger_than)
+    atomic_write(args.output, pieces)
+    return 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:

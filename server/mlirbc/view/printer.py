@@ -83,13 +83,16 @@ def header_facts(module: Module) -> dict[str, object]:
 class _Printer:
     """Writes the view as a stream of chunks, knowing the offset of everything it writes."""
 
-    def __init__(self, module: Module, elider: Elider | None = None, with_map: bool = True) -> None:
+    def __init__(self, module: Module, elider: Elider | None = None, with_map: bool = True,
+                 sink: Callable[[str], object] | None = None) -> None:
         self.module = module
         self.elider = elider
         self.out: list[str] = []
         self.done: list[str] = []
         """`out` joined every `_JOIN_EVERY` chunks: a large view's millions of small strings would cost
         more memory (about 50 bytes of object each) than the text they make."""
+        self.flush: Callable[[str], object] = sink if sink is not None else self.done.append
+        """Where each joined piece goes: `done`, or a caller's writer (the view is never held whole)."""
         self.pos = 0
         self.map = MapBuilder() if with_map else NoMapBuilder()
         self.names: dict[int, str] = {}
@@ -369,7 +372,7 @@ class _Printer:
         for op in block.operations:
             self.op(op, indent)
             if len(out) > _JOIN_EVERY:
-                self.done.append("".join(out))
+                self.flush("".join(out))
                 out.clear()
 
     def _preds(self, block: Block) -> str:
@@ -481,12 +484,32 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
         return _print_module(module, header, elide_larger_than, upstream_safe, with_map)
 
 
+def stream_module(module: Module, write: Callable[[str], object], header: bool = True,
+                  elide_larger_than: int = 0, upstream_safe: bool = True) -> int:
+    """Print `module`'s view to `write` piece by piece (no map): the text `print_module` gives, without
+    ever holding all of it (a command that writes a large view out).  Returns how many values were
+    elided."""
+    with building():
+        p = _print(module, header, elide_larger_than, upstream_safe, False, write)
+    write("".join(p.out))
+    return p.elider.count if p.elider is not None else 0
+
+
 def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
                   with_map: bool) -> PrintResult:
+    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None)
+    p.done.append("".join(p.out))
+    text = "".join(p.done)
+    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0)
+
+
+def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
+           sink: Callable[[str], object] | None) -> _Printer:
+    """The printer after printing `module`; its last chunks are still in `out`."""
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
-    p = _Printer(module, elider, with_map)
+    p = _Printer(module, elider, with_map, sink)
     if header:
         line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
         p.map.part(PART_HEADER, 0, len(line), None)
@@ -498,9 +521,7 @@ def _print_module(module: Module, header: bool, elide_larger_than: int, upstream
             p.number(module.root)
             p.op(module.root, 0)
         p.resources(module.resources)
-    p.done.append("".join(p.out))
-    text = "".join(p.done)
-    return PrintResult(text, p.map.finish(text), elider.count if elider is not None else 0)
+    return p
 
 
 def symbol_of(op: Operation) -> str | None:
