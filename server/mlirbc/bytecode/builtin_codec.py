@@ -316,11 +316,20 @@ def dense_blob(t: T.Type, data: bytes | memoryview) -> bytes | memoryview:
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
+    count = _num_elements(t)  # (a splat too: the text says its type's shape)
+    element = getattr(t, "element", None)
+    if isinstance(element, T.IntegerType | T.IndexType | T.FloatType | T.ComplexType):
+        # The parser reads a string of a number type as hex data: no text says these strings.
+        raise ValueError("dense string elements of a number type")
     splat = r.varint()
-    n = 1 if splat else _num_elements(t)
+    n = 1 if splat else count
     if n > r_remaining(r):
         raise ValueError(f"{n} strings do not fit in the entry")
-    return A.DenseStringElementsAttr.get(t, bool(splat), tuple(r.string() for _ in range(n)))
+    strings = tuple(r.string() for _ in range(n))
+    if not splat and strings and strings.count(strings[0]) == n:
+        # As upstream's storage (and the parser) build it: one string, or equal strings, is a splat.
+        return A.DenseStringElementsAttr.get(t, True, strings[:1])
+    return A.DenseStringElementsAttr.get(t, bool(splat), strings)
 
 
 def _read_sparse_elements(r: BuiltinReader) -> A.Attribute:

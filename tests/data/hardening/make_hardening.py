@@ -30,6 +30,7 @@ from mlirbc.ir.attributes import (  # noqa: E402
     Attribute,
     DenseArrayAttr,
     DenseElementsAttr,
+    DenseStringElementsAttr,
     DialectAttr,
     DictionaryAttr,
     FloatAttr,
@@ -42,7 +43,14 @@ from mlirbc.ir.attributes import (  # noqa: E402
 )
 from mlirbc.ir.module import Module  # noqa: E402
 from mlirbc.ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation, OpName, Properties  # noqa: E402
-from mlirbc.ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type  # noqa: E402
+from mlirbc.ir.types import (  # noqa: E402
+    DialectType,
+    FloatType,
+    IndexType,
+    IntegerType,
+    RankedTensorType,
+    Type,
+)
 from mlirbc.models import layout  # noqa: E402
 
 
@@ -90,6 +98,15 @@ def bytecode_inputs() -> None:
         "d": DenseElementsAttr.get(RankedTensorType.get((2,), FloatType.get("f32")), b"\0\0\x80\x3f" * 2),
         "e": DenseElementsAttr.get(RankedTensorType.get((4,), i1), b"\x10"),
     })))
+    # Dense strings stored one by one where upstream's storage makes a splat (equal strings, one string);
+    # strings of a number type (mlir-opt prints them, then asserts reading its own text).
+    text_type = DialectType.get("test", "!test.str")
+    _write("dense_strings_splat_as_stored.mlirbc", _module(_op(attrs={
+        "a": DenseStringElementsAttr.get(RankedTensorType.get((2,), text_type), False, (b"x", b"x")),
+        "b": DenseStringElementsAttr.get(RankedTensorType.get((1,), text_type), False, (b"y",)),
+    })))
+    _write("dense_strings_number_type.mlirbc", _module(_op(attrs={
+        "c": DenseStringElementsAttr.get(RankedTensorType.get((2,), i32), False, (b"a", b"b"))})))
     # Dense arrays: an index element type (not integer or float), and 3 bytes for two i16 elements.
     _write("dense_array_index_elements.mlirbc",
            _module(_op(attrs={"a": DenseArrayAttr.get(IndexType.get(), 1, b"\0" * 8)})))
