@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..ir import attributes as A
 from ..ir import types as T
 from ..ir.digest import LARGE
-from .builtin_codec import check_dense_array, check_integer_type, dense_blob
+from .builtin_codec import check_dense_array, check_integer_type, dense_blob, element_of
 
 if TYPE_CHECKING:
     from .attrtypes import AttrTypeTable
@@ -472,7 +472,7 @@ def _t_none(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 def _t_ranked_tensor(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     shape, pos = d.shape(pos, end)
     t, pos = d.type(pos)
-    return T.RankedTensorType.get(shape, t, None), pos
+    return T.RankedTensorType.get(shape, element_of("tensor", t), None), pos
 
 
 def _t_tuple(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
@@ -482,13 +482,13 @@ def _t_tuple(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
 
 def _t_unranked_tensor(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     t, pos = d.type(pos)
-    return T.UnrankedTensorType.get(t), pos
+    return T.UnrankedTensorType.get(element_of("tensor", t)), pos
 
 
 def _t_vector(d: BatchDecoder, pos: int, end: int) -> tuple[Any, int]:
     shape, pos = d.shape(pos, end)
     t, pos = d.type(pos)
-    return T.VectorType.get(shape, t, None), pos
+    return T.VectorType.get(shape, element_of("vector", t), None), pos
 
 
 _TYPE_FNS: tuple[Callable[[BatchDecoder, int, int], tuple[Any, int]] | None, ...] = (

@@ -586,9 +586,17 @@ def check_memref_layout(layout: A.Attribute) -> A.Attribute:
                      "or a strided layout)")
 
 
+def element_of(container: str, t: T.Type) -> T.Type:
+    """`t`, checked as the element type of a builtin `container` (T.element_type_problem)."""
+    problem = T.element_type_problem(container, t)
+    if problem is not None:
+        raise ValueError(problem)
+    return t
+
+
 def _r_memref(r: BuiltinReader) -> T.Type:
     shape = _shape(r)
-    elem = r.type()
+    elem = element_of("memref", r.type())
     return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), None)
 
 
@@ -601,29 +609,29 @@ def _memory_space(space: A.Attribute) -> A.Attribute | None:
 def _r_memref_space(r: BuiltinReader) -> T.Type:
     space = r.attr()
     shape = _shape(r)
-    elem = r.type()
+    elem = element_of("memref", r.type())
     return T.MemRefType.get(shape, elem, check_memref_layout(r.attr()), _memory_space(space))
 
 
 def _r_ranked_tensor(r: BuiltinReader) -> T.Type:
     shape = _shape(r)
-    return T.RankedTensorType.get(shape, r.type(), None)
+    return T.RankedTensorType.get(shape, element_of("tensor", r.type()), None)
 
 
 def _r_ranked_tensor_encoded(r: BuiltinReader) -> T.Type:
     enc = r.attr()
     shape = _shape(r)
-    return T.RankedTensorType.get(shape, r.type(), enc)
+    return T.RankedTensorType.get(shape, element_of("tensor", r.type()), enc)
 
 
 def _r_unranked_memref_space(r: BuiltinReader) -> T.Type:
     space = r.attr()
-    return T.UnrankedMemRefType.get(r.type(), _memory_space(space))
+    return T.UnrankedMemRefType.get(element_of("memref", r.type()), _memory_space(space))
 
 
 def _r_vector(r: BuiltinReader) -> T.Type:
     shape = _shape(r)
-    return T.VectorType.get(shape, r.type(), None)
+    return T.VectorType.get(shape, element_of("vector", r.type()), None)
 
 
 def _r_scalable_vector(r: BuiltinReader) -> T.Type:
@@ -632,7 +640,7 @@ def _r_scalable_vector(r: BuiltinReader) -> T.Type:
         raise ValueError("scalable flag list is longer than the entry")
     flags = tuple(bool(r.byte()) for _ in range(n))
     shape = _shape(r)
-    elem = r.type()
+    elem = element_of("vector", r.type())
     if len(flags) != len(shape):
         raise ValueError("scalable flags do not match the vector rank")
     return T.VectorType.get(shape, elem, flags)
@@ -716,11 +724,12 @@ TYPE_CODECS: tuple[Codec[T.Type], ...] = (
     Codec(14, T.RankedTensorType, _r_ranked_tensor_encoded, _w_ranked_tensor,
           lambda t: t.encoding is not None),
     Codec(15, T.TupleType, lambda r: T.TupleType.get(_type_list(r)), _w_tuple),
-    Codec(16, T.UnrankedMemRefType, lambda r: T.UnrankedMemRefType.get(r.type(), None),
+    Codec(16, T.UnrankedMemRefType, lambda r: T.UnrankedMemRefType.get(element_of("memref", r.type()), None),
           _w_unranked_memref, lambda t: t.memory_space is None),
     Codec(17, T.UnrankedMemRefType, _r_unranked_memref_space, _w_unranked_memref,
           lambda t: t.memory_space is not None),
-    Codec(18, T.UnrankedTensorType, lambda r: T.UnrankedTensorType.get(r.type()), _w_element),
+    Codec(18, T.UnrankedTensorType, lambda r: T.UnrankedTensorType.get(element_of("tensor", r.type())),
+          _w_element),
     Codec(19, T.VectorType, _r_vector, _w_vector, lambda t: t.scalable is None),
     Codec(20, T.VectorType, _r_scalable_vector, _w_vector, lambda t: t.scalable is not None),
 )

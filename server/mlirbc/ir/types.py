@@ -222,3 +222,20 @@ class FallbackType(Type):
     @property
     def dialect(self) -> str:
         return self.dialect_name
+
+_NOT_ELEMENTS: dict[str, tuple[type, ...]] = {
+    "tensor": (NoneType, FunctionType, TupleType, RankedTensorType, UnrankedTensorType, MemRefType,
+               UnrankedMemRefType),
+    "vector": (NoneType, FunctionType, TupleType, ComplexType, RankedTensorType, UnrankedTensorType,
+               MemRefType, UnrankedMemRefType, VectorType),
+    "memref": (NoneType, FunctionType, TupleType, RankedTensorType, UnrankedTensorType),
+}
+
+
+def element_type_problem(container: str, element: Type) -> str | None:
+    """Why `element` cannot be the element type of a builtin `container` ("tensor", "vector" or "memref"),
+    by upstream's rules for builtin element types: mlir-opt refuses such a file and such text.  A dialect's
+    own types are the dialect's to check (it may implement the element interfaces): they pass."""
+    if isinstance(element, _NOT_ELEMENTS[container]):
+        return f"invalid {container} element type ({type(element).__name__})"
+    return None

@@ -66,6 +66,7 @@ from ..ir.types import (
     UnrankedMemRefType,
     UnrankedTensorType,
     VectorType,
+    element_type_problem,
 )
 from .attr_printer import (
     dense_storage,
@@ -452,11 +453,11 @@ class Parser:
         m = _UNRANKED_RE.match(self.text, self.tok.start)
         if m is not None:
             self.reset(m.end())
-            element = self._type()
+            element = self._element_type("tensor")
             self.expect(">", "expected '>' in tensor type")
             return UnrankedTensorType.get(element)
         shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
-        element = self._type()
+        element = self._element_type("tensor")
         encoding = None
         if self.consume_if(","):
             encoding = self._attr()
@@ -471,7 +472,7 @@ class Parser:
             self.reset(m.end())
         else:
             shape, _ = self._parse_dims(_TENSOR_DIMS_RE)
-        element = self._type()
+        element = self._element_type("memref")
         layout: Attribute | None = None
         space: Attribute | None = None
         if self.consume_if(","):
@@ -496,9 +497,17 @@ class Parser:
 
     def _parse_vector(self, kw: Token) -> Type:
         shape, scalable = self._parse_dims(_VECTOR_DIMS_RE)
-        element = self._type()
+        element = self._element_type("vector")
         self.expect(">", "expected '>' in vector type")
         return VectorType.get(shape, element, scalable if any(scalable) else None)
+
+    def _element_type(self, container: str) -> Type:
+        at = self.tok
+        element = self._type()
+        problem = element_type_problem(container, element)
+        if problem is not None:
+            raise self.error(problem, at)
+        return element
 
     def _parse_complex(self, kw: Token) -> Type:
         element = self._type()
