@@ -878,6 +878,22 @@ def test_a_use_list_order_of_a_value_with_one_use_is_kept_verbatim() -> None:
     assert "uselist" not in print_module(read_bytecode(write_bytecode(m, template=None))).text
 
 
+def _refused(op: Operation, words: str) -> None:
+    """`op` alone in a module, written as the IR says: the reader refuses it, naming `words`, at an offset
+    its partial view shows."""
+    root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
+    root.add_region().add_block().append(op)
+    data = write_bytecode(Module(root))
+    m = read_bytecode(data)
+    assert m.error is not None and words in str(m.error) and 0 < m.error.offset < len(data), m.error
+    assert str(m.error.offset) in print_module(m).text  # the partial view says where
+
+
+def _with_attr(attr: Any) -> Operation:
+    return Operation(OpName("test", "op", False), UnknownLoc.get(), (),
+                     attributes=DictionaryAttr.get(((StringAttr.get("s"), attr),)))
+
+
 # -- sparse elements (plain cycle million at 05b092d: a sparse attribute of type `complex<f32>`) ----------
 _SPARSE_SAYABLE = [
     "sparse<[[0, 0, 0], [1, 1, 1]], [-5.000000e+00, -2.000000e+00]> : tensor<4x4x4xf16>",
@@ -923,14 +939,7 @@ def _sparse_cases() -> Iterator[tuple[str, Any]]:
 
 @pytest.mark.parametrize("words, attr", list(_sparse_cases()))
 def test_sparse_elements_the_text_cannot_say_are_a_located_error(words: str, attr: Any) -> None:
-    op = Operation(OpName("test", "op", False), UnknownLoc.get(), (),
-                   attributes=DictionaryAttr.get(((StringAttr.get("s"), attr),)))
-    root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
-    root.add_region().add_block().append(op)
-    data = write_bytecode(Module(root))
-    m = read_bytecode(data)
-    assert m.error is not None and words in str(m.error) and 0 < m.error.offset < len(data), m.error
-    assert str(m.error.offset) in print_module(m).text
+    _refused(_with_attr(attr), words)
 
 
 def test_a_sparse_attribute_of_a_type_that_is_not_shaped_is_refused_as_upstream_does() -> None:
@@ -979,12 +988,7 @@ def test_upstream_cannot_read_back_what_it_prints_for_strings_of_a_number_type()
     (lambda: DenseStringElementsAttr.get(IntegerType.get(32), True, (b"a",)), "need a ranked shaped type"),
 ])
 def test_a_dense_string_splat_needs_a_shape_the_text_can_say(make: Any, words: str) -> None:
-    op = Operation(OpName("test", "op", False), UnknownLoc.get(), (),
-                   attributes=DictionaryAttr.get(((StringAttr.get("s"), make()),)))
-    root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
-    root.add_region().add_block().append(op)
-    m = read_bytecode(write_bytecode(Module(root)))
-    assert m.error is not None and words in str(m.error), m.error
+    _refused(_with_attr(make()), words)
 
 
 # -- element types (a review after the sparse find: `tensor<2xnone>` read and parsed; mlir-opt refuses it) --
@@ -1019,9 +1023,4 @@ def test_the_parser_takes_the_builtin_element_types_upstream_takes(container: st
     (lambda: VectorType.get((2,), NoneType.get(), (True,)), "invalid vector element type (NoneType)"),
 ])
 def test_the_reader_refuses_element_types_upstream_refuses(make: Any, words: str) -> None:
-    op = Operation(OpName("test", "op", False), UnknownLoc.get(), (make(),))
-    root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
-    root.add_region().add_block().append(op)
-    data = write_bytecode(Module(root))
-    m = read_bytecode(data)
-    assert m.error is not None and words in str(m.error) and 0 < m.error.offset < len(data), m.error
+    _refused(Operation(OpName("test", "op", False), UnknownLoc.get(), (make(),)), words)
