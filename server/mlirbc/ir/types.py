@@ -223,6 +223,7 @@ class FallbackType(Type):
     def dialect(self) -> str:
         return self.dialect_name
 
+
 _NOT_ELEMENTS: dict[str, tuple[type, ...]] = {
     "tensor": (NoneType, FunctionType, TupleType, RankedTensorType, UnrankedTensorType, MemRefType,
                UnrankedMemRefType),

@@ -536,7 +536,7 @@ def dense_body(data: Bytes, t: Type, allow_hex: bool = True) -> str:
             return "true" if data[0] else "false"
         if len(data) == (count + 7) // 8:
             if (allow_hex and count > 100) or (count and data[-1] >> (count % 8 or 8)):
-                # Set padding bits have no element spelling: hex keeps them (and a splat stays a list).
+                # Padding bits that are set have no element spelling: hex keeps them byte for byte.
                 return f'"0x{data.hex().upper()}"'
             bits = int.from_bytes(data, "little")
             items = ["true" if bits >> i & 1 else "false" for i in range(count)]
