@@ -50,6 +50,7 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol
 
 from .deepjson import scan, valid_id
+from .framing import frame
 from .shapes import params_problem
 
 logger = logging.getLogger(__name__)
@@ -300,6 +301,26 @@ class MlirbcProtocol(LanguageServerProtocol):
             self._send_data({"jsonrpc": JSON_VERSION, "id": None, "error": err})
             return
         self._send_response(msg_id, None, error.to_response_error())
+
+    def _send_data(self, data: Any) -> None:
+        """Write one message in pieces (`framing`) to a writer that takes bytes in order (stdio, a TCP
+        stream); pygls' own holds a message four times over and logs it whole at INFO."""
+        if not data or not isinstance(self.writer, StdoutWriter | asyncio.StreamWriter):
+            super()._send_data(data)
+            return
+        try:
+            message = self._serialize_message(data) if hasattr(data, "__attrs_attrs__") else data
+            if logger.isEnabledFor(logging.INFO):  # never the whole message: a view is megabytes
+                logger.info("sending %s", message.get("method") or f"the answer to {message.get('id')!r}")
+            for piece in frame(message, self._serialize_message,
+                               f"{self.CONTENT_TYPE}; charset={self.CHARSET}"):
+                self.writer.write(piece)
+        except BrokenPipeError:
+            logger.exception("the client closed its end while a message was being sent")
+            raise
+        except Exception as error:
+            logger.exception("error while sending a message")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _send_response(self, msg_id: Any, result: Any | None = None,
                        error: lsp.ResponseError | None = None) -> None:
