@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import json
+import re
 import time
 from typing import Any
+
+from pygls.io_ import StdoutWriter
 
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
@@ -303,16 +307,28 @@ def edit(data: bytes) -> str:
 _ALLOWED_CODES = {-32700, -32600, -32601, -32602, -32803, -32800, -32801, -32002}
 
 
-class _Capture:
+class _Capture(StdoutWriter):
+    """The server's output as its stdio takes it (the same framing path as `mlirbc-lsp`'s), cut back into
+    messages by their Content-Length."""
+
     def __init__(self) -> None:
+        super().__init__(io.BytesIO())
         self.messages: list[dict[str, Any]] = []
         self.arrived: asyncio.Event | None = None
+        self._pending = bytearray()
 
     def write(self, data: bytes) -> None:
-        body = data.split(b"\r\n\r\n", 1)[-1]
-        self.messages.append(json.loads(body))
-        if self.arrived is not None:
-            self.arrived.set()
+        self._pending += data
+        while True:
+            head, sep, rest = bytes(self._pending).partition(b"\r\n\r\n")
+            length = re.search(rb"Content-Length: (\d+)", head) if sep else None
+            if length is None or len(rest) < int(length[1]):
+                return
+            n = int(length[1])
+            self.messages.append(json.loads(rest[:n]))
+            del self._pending[:len(head) + len(sep) + n]
+            if self.arrived is not None:
+                self.arrived.set()
 
     def close(self) -> None:
         pass
@@ -331,7 +347,7 @@ class ServerHarness:
                                             debounce_ms=0.0)
         self.server.apply_settings(self.settings)
         self.capture = _Capture()
-        self.server.protocol.set_writer(self.capture, include_headers=False)
+        self.server.protocol.set_writer(self.capture)
         self.inputs = 0
         self.home: list[str] = []
         init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",

@@ -305,7 +305,8 @@ class MlirbcProtocol(LanguageServerProtocol):
     def _send_data(self, data: Any) -> None:
         """Write one message in pieces (`framing`) to a writer that takes bytes in order (stdio, a TCP
         stream); pygls' own holds a message four times over and logs it whole at INFO."""
-        if not data or not isinstance(self.writer, StdoutWriter | asyncio.StreamWriter):
+        if not data or not self._include_headers or \
+                not isinstance(self.writer, StdoutWriter | asyncio.StreamWriter):
             super()._send_data(data)
             return
         try:
