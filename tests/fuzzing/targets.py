@@ -318,15 +318,16 @@ class _Capture(StdoutWriter):
         self._pending = bytearray()
 
     def write(self, data: bytes) -> None:
-        self._pending += data
-        while True:
-            head, sep, rest = bytes(self._pending).partition(b"\r\n\r\n")
-            length = re.search(rb"Content-Length: (\d+)", head) if sep else None
-            if length is None or len(rest) < int(length[1]):
+        pending = self._pending
+        pending += data
+        while (head_end := pending.find(b"\r\n\r\n")) >= 0:
+            length = re.search(rb"Content-Length: (\d+)", pending[:head_end])
+            start = head_end + 4
+            if length is None or len(pending) - start < int(length[1]):
                 return
-            n = int(length[1])
-            self.messages.append(json.loads(rest[:n]))
-            del self._pending[:len(head) + len(sep) + n]
+            end = start + int(length[1])
+            self.messages.append(json.loads(pending[start:end]))
+            del pending[:end]
             if self.arrived is not None:
                 self.arrived.set()
 

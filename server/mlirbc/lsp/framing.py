@@ -19,10 +19,14 @@ SLICE = 1 << 20
 """Strings longer than this are escaped and written in slices of this many characters."""
 
 
+def _slices(text: str) -> Iterator[str]:
+    for start in range(0, len(text), SLICE):
+        yield text[start:start + SLICE]
+
+
 def _escaped(text: str) -> Iterator[str]:
     # JSON escapes one code point at a time, and a str slice never splits one.
-    for start in range(0, len(text), SLICE):
-        yield encode_basestring_ascii(text[start:start + SLICE])[1:-1]
+    return (encode_basestring_ascii(s)[1:-1] for s in _slices(text))
 
 
 def frame(message: dict[str, Any], default: Callable[[Any], Any], content_type: str
@@ -31,24 +35,25 @@ def frame(message: dict[str, Any], default: Callable[[Any], Any], content_type: 
     `default` serializes what json does not know, as for `json.dumps`."""
     result = message.get("result")
     long: dict[str, str] = {}
-    marks: dict[str, str] = {}  # placeholder -> key
+    marks: dict[str, str] = {}  # key -> its placeholder
     shown = message
     if isinstance(result, dict):
         long = {k: v for k, v in result.items() if isinstance(v, str) and len(v) > SLICE}
-        marks = {f"mlirbc-long-{secrets.token_hex(16)}": k for k in long}
-        if marks:
-            shown = {**message, "result": {**result, **{k: m for m, k in marks.items()}}}
+        marks = {k: f"mlirbc-long-{secrets.token_hex(16)}" for k in long}
+        shown = {**message, "result": {**result, **marks}} if marks else message
     rest = json.dumps(shown, default=default)  # ASCII (ensure_ascii), so its length is its size
-    parts: list[str | tuple[str]] = []  # JSON as it is, or (key,): that long string, escaped
-    for mark, key in marks.items():
+    # JSON text at even positions, the key of a long string (written escaped) at odd ones.
+    parts: list[str] = []
+    for key, mark in marks.items():
         before, found, rest = rest.partition(mark)
         if not found:
             raise ValueError(f"the placeholder of {key!r} is missing from the message")
-        parts += [before, (key,)]
+        parts += [before, key]
     parts.append(rest)
-    size = sum(len(p) if isinstance(p, str) else sum(map(len, _escaped(long[p[0]]))) for p in parts)
+    # The long strings are escaped twice, to count and to write: holding their escaped copies instead
+    # would cost what this module saves.
+    size = sum(map(len, parts[::2])) + sum(len(e) for k in parts[1::2] for e in _escaped(long[k]))
     yield f"Content-Length: {size}\r\nContent-Type: {content_type}\r\n\r\n".encode("ascii")
-    for p in parts:
-        for piece in ((p[i:i + SLICE] for i in range(0, len(p), SLICE)) if isinstance(p, str)
-                      else _escaped(long[p[0]])):
+    for i, p in enumerate(parts):
+        for piece in _escaped(long[p]) if i % 2 else _slices(p):
             yield piece.encode("ascii")
