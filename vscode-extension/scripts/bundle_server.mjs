@@ -4,7 +4,7 @@
 // runs it. Called by `vscode:prepublish` (so by `npm run package`).
 //
 // MLIRBC_BUNDLE_PYTHON: the Python whose pip installs (default <repo>/.venv's python, else python3/python).
-// It only runs pip: the result does not depend on its version.
+// It only runs pip (-qq: errors only): the result does not depend on its version.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,7 @@ function pickPython() {
 }
 
 function pip(python, args) {
-  const all = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--quiet', '--target', libs, '--no-deps', '--no-compile', ...args];
+  const all = ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-qq', '--target', libs, '--no-deps', '--no-compile', ...args];
   const r = spawnSync(python, all, { stdio: 'inherit', env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore', PYTHONDONTWRITEBYTECODE: '1' } });
   if (r.status !== 0) throw new Error(`bundle_server: ${python} ${all.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }

@@ -5,7 +5,7 @@ folder goes first on `sys.path`, ahead of `PYTHONPATH` and site-packages, so the
 dependencies are the ones this extension was built and tested with, whatever else that Python has
 installed; plugin packages installed there are still found after them. Without `bundled/libs` (an
 extension run from its source tree) the interpreter's own mlirbc is used. Runs on any Python so that an
-old Python 3 gets a clear message instead of a syntax error.
+Python older than 3.11 gets a clear message.
 """
 
 import os
@@ -17,8 +17,9 @@ LIBS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 def main() -> int:
     if sys.version_info[:2] < MIN_VERSION:
-        sys.stderr.write("mlirbc: the language server needs Python %d.%d or newer; %s is %d.%d\n"
-                         % (MIN_VERSION + (sys.executable,) + tuple(sys.version_info[:2])))
+        need, have = (".".join(map(str, v)) for v in (MIN_VERSION, sys.version_info[:2]))
+        sys.stderr.write("mlirbc: the language server needs Python " + need + " or newer; "
+                         + sys.executable + " is " + have + "\n")
         return 2
     if os.path.isdir(LIBS):
         sys.path.insert(0, LIBS)
@@ -28,8 +29,8 @@ def main() -> int:
     where = os.path.dirname(os.path.abspath(mlirbc.__file__))
     origin = "bundled" if where.startswith(LIBS + os.sep) else "from the environment"
     # stderr reaches the extension's output channel; stdout is the protocol channel.
-    sys.stderr.write("mlirbc %s (%s: %s) on Python %s (%s)\n"
-                     % (mlirbc.__version__, origin, where, sys.version.split()[0], sys.executable))
+    sys.stderr.write(f"mlirbc {mlirbc.__version__} ({origin}: {where}) "
+                     f"on Python {sys.version.split()[0]} ({sys.executable})\n")
     sys.stderr.flush()
     return serve(sys.argv[1:])
 
