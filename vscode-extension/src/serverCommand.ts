@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { versionText, type FoundPython } from './python';
+import { versionText, type FoundPython, type PythonOrigin } from './python';
 import type { ServerLaunchSettings } from './settings';
 
 /** The bundled server's start script, relative to the extension's folder. */
@@ -71,11 +71,18 @@ export async function resolveServerCommand(settings: ServerLaunchSettings, ctx: 
   return { command: python.command, args: [path.join(ctx.extensionPath, BUNDLED_SCRIPT), ...args], source: 'bundled', python };
 }
 
+const ORIGIN_WORDS: Partial<Record<PythonOrigin, string>> = {
+  setting: 'from `mlirbc.server.pythonPath`',
+  'Python extension': 'selected in the Python extension',
+};
+
 /** Where the command came from, in words: `mlirbc.server.command`, or the bundled server and its Python. */
 export function describeSource(cmd: ServerCommand): string {
   if (cmd.source === 'setting') return 'from `mlirbc.server.command`';
   const py = cmd.python;
-  return py ? `the bundled server on Python ${versionText(py.info.version)}, ${py.origin}` : 'the bundled server';
+  if (!py) return 'the bundled server';
+  const where = ORIGIN_WORDS[py.origin] ?? py.origin;
+  return `the bundled server on Python ${versionText(py.info.version)}, ${where}`;
 }
 
 export function describeCommand(cmd: ServerCommand): string {

@@ -50,9 +50,13 @@ describe('server command resolution', () => {
   });
 
   it('passes mlirbc.server.pythonPath on with its variables expanded', async () => {
-    const { ctx, asked } = context(PY312, '/ws');
-    await resolveServerCommand({ command: '', args: [], pythonPath: '${workspaceFolder}/.venv/bin/python' }, ctx);
+    const fromSetting: FoundPython = { ...PY312, command: '/ws/.venv/bin/python', origin: 'setting' };
+    const { ctx, asked } = context(fromSetting, '/ws');
+    const cmd = await resolveServerCommand({ command: '', args: [], pythonPath: '${workspaceFolder}/.venv/bin/python' }, ctx);
     assert.deepStrictEqual(asked, ['/ws/.venv/bin/python']);
+    assert.strictEqual(describeSource(cmd), 'the bundled server on Python 3.12, from `mlirbc.server.pythonPath`');
+    const selected = await resolveServerCommand({ command: '', args: [], pythonPath: '' }, context({ ...PY312, origin: 'Python extension' }).ctx);
+    assert.strictEqual(describeSource(selected), 'the bundled server on Python 3.12, selected in the Python extension');
   });
 
   it('fails as the Python search fails', async () => {
