@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# --- VS Code extension: npm ci, typecheck, unit + contract tests (against .venv's server), .vsix ---
+# --- VS Code extension: npm ci, typecheck, unit + contract tests (against .venv's server), .vsix (bundling
+# the server) and its check: size, contents, the bundled server run by a bare python3 venv ---
 export MLIRBC_PYTHON="$PWD/.venv/bin/python" MLIRBC_CONTRACT_REQUIRED=1
 bash vscode-extension/scripts/ci.sh
 # --- end VS Code extension ---

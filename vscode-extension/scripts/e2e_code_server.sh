@@ -4,11 +4,19 @@
 #   bash vscode-extension/scripts/e2e_code_server.sh            # everything: set up (cached), build, install, drive, check
 #   bash vscode-extension/scripts/e2e_code_server.sh --setup-only   # only the cached installs (Node 24, code-server, chromium, playwright-core)
 #
+# The extension runs the server it bundles, as after a user's install: code-server's PATH starts with a fresh
+# venv of MLIRBC_BARE_PYTHON that has nothing installed (no mlirbc, no pygls), no `mlirbc.server.*` setting is
+# made, and PYTHONPATH is unset; the extension finds `python3` on PATH. A last step checks from the extension's
+# output channel that the server that answered was the bundled copy on that Python.
+#
 # Environment:
 #   MLIRBC_E2E_CACHE   cache dir for Node 24 / code-server / playwright-core (default ${XDG_CACHE_HOME:-/tmp}/mlirbc-e2e)
-#   MLIRBC_PYTHON      python that runs the server and the reader (default: the first of <repo>/.venv/bin/python,
+#   MLIRBC_BARE_PYTHON Python 3.11+ whose bare venv runs the bundled server (default python3)
+#   MLIRBC_PYTHON      python that runs the test's own reader (default: the first of <repo>/.venv/bin/python,
 #                      python3, <repo>/../venv/bin/python that imports pygls)
-#   MLIRBC_LSP         whole server command line instead of "$MLIRBC_PYTHON -m mlirbc.lsp"
+#   MLIRBC_LSP         a server command line for `mlirbc.server.command` instead of the bundled server (with
+#                      <repo>/server on PYTHONPATH), e.g. "$PWD/.venv/bin/python -m mlirbc.lsp"; skips the
+#                      bundled-server check
 #   MLIRBC_E2E_KEEP=1  keep the run dir (code-server logs, workspace) instead of deleting it
 #   MLIRBC_CORPUS      corpus root (default <repo>/../shared/corpus)
 #   MLIRBC_E2E_FILE    corpus file to open (default jax/mlp2.mlirbc)
@@ -163,19 +171,12 @@ prepare_workspace() {
     (cd "$REPO" && PYTHONPATH="$REPO/server" "$PY" -m mlirbc.cli decode "$src" --disable-model vhlo \
       -o "$RUN/$(basename "$src").view.txt")
   done
-  local cmd args
-  if [[ -n "${MLIRBC_LSP:-}" ]]; then
-    read -r -a parts <<< "$MLIRBC_LSP"
-    cmd="${parts[0]}"; args=("${parts[@]:1}")
-  else
-    cmd="$PY"; args=(-m mlirbc.lsp)
-  fi
-  "$PY" - "$RUN/data/User/settings.json" "$cmd" "${args[@]}" <<'PYEOF'
+  local parts=()
+  [[ -n "${MLIRBC_LSP:-}" ]] && read -r -a parts <<< "$MLIRBC_LSP"
+  "$PY" - "$RUN/data/User/settings.json" "${parts[@]}" <<'PYEOF'
 import json, sys
-out, cmd, *args = sys.argv[1:]
+out, *server = sys.argv[1:]
 settings = {
-    "mlirbc.server.command": cmd,
-    "mlirbc.server.args": args,
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,
     "workbench.enableExperiments": False,
@@ -194,15 +195,35 @@ settings = {
     # fallback op, fallback nodes in the graph), as in the Python tests.
     "mlirbc.models.disabled": ["vhlo"],
 }
+if server:  # MLIRBC_LSP: the user's own server instead of the bundled one
+    settings["mlirbc.server.command"], settings["mlirbc.server.args"] = server[0], server[1:]
 json.dump(settings, open(out, "w"), indent=2)
 PYEOF
-  echo "workspace $RUN/ws; server: $cmd ${args[*]}"
+  echo "workspace $RUN/ws; server: ${MLIRBC_LSP:-bundled in the .vsix, run by python3 from PATH}"
+}
+
+# A Python as a user may have it: 3.11+, nothing installed. Its bin goes first on code-server's PATH.
+BARE="$RUN/bare-python"
+bare_python() {
+  "${MLIRBC_BARE_PYTHON:-python3}" -m venv --without-pip "$BARE"
+  "$BARE/bin/python3" - <<'PYEOF'
+import importlib.util, sys
+assert sys.version_info >= (3, 11), sys.version
+found = [m for m in ("mlirbc", "pygls", "lsprotocol") if importlib.util.find_spec(m)]
+assert not found, f"the bare Python has {found}"
+print(f"{sys.executable}: Python {sys.version.split()[0]}, no mlirbc, pygls or lsprotocol")
+PYEOF
 }
 
 start_code_server() {
   PORT="$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  # The extension host inherits this environment: the server finds the repo's package via PYTHONPATH.
-  PYTHONPATH="$REPO/server${PYTHONPATH:+:$PYTHONPATH}" "${CS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none \
+  # The extension host inherits this environment. Bundled server: the bare Python first on PATH and no
+  # PYTHONPATH; VSCODE_CLI=1 as when a user starts VS Code from a terminal (`code .`), where VS Code takes the
+  # terminal's environment as it is instead of merging in a login shell's (whose profile may put another
+  # python3 first). MLIRBC_LSP: the repo's package on PYTHONPATH.
+  local env_=(env -u PYTHONPATH PATH="$BARE/bin:$PATH" VSCODE_CLI=1)
+  [[ -n "${MLIRBC_LSP:-}" ]] && env_=(env PYTHONPATH="$REPO/server${PYTHONPATH:+:$PYTHONPATH}")
+  "${env_[@]}" "${CS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none \
     --disable-telemetry --disable-update-check --disable-workspace-trust "$RUN/ws" > "$RUN/code-server.log" 2>&1 &
   local CS_PID=$!
   echo "$CS_PID" > "$RUN/code-server.pid"
@@ -232,6 +253,27 @@ check_bytes() {
   echo "decode ok: $(wc -c < "$RUN/ws/$name") bytes, edit present"
 }
 
+# The extension's output channel (code-server writes it under its logs folder) names the command it started
+# and the server's first stderr line names the mlirbc it imported.
+check_bundled_server() {
+  local ext_dir log i
+  ext_dir="$(find "$RUN/extensions" -maxdepth 1 -type d -name 'mlirbc.mlirbc-*' | head -1)"
+  [[ -n "$ext_dir" ]] || { echo "the installed extension's folder is not in $RUN/extensions"; return 1; }
+  for i in $(seq 1 20); do  # the log is written asynchronously
+    log="$(grep -rl --include='*mlirbc*' 'server started' "$RUN/data/logs" 2>/dev/null | head -1 || true)"
+    [[ -n "$log" ]] && grep -q "(bundled: $ext_dir/bundled/libs/mlirbc)" "$log" && break
+    sleep 0.5
+  done
+  [[ -n "$log" ]] || { echo "no mlirbc output channel log with 'server started' under $RUN/data/logs"; return 1; }
+  grep -E "starting: |\(bundled: |server started" "$log" | head -5
+  grep -qF "starting: $BARE/bin/python3 $ext_dir/bundled/tool/start_server.py (the bundled server on Python 3." "$log" ||
+    { echo "the extension did not start the bundled server with $BARE/bin/python3 from PATH"; return 1; }
+  grep -qF "python3 on PATH)" "$log" || { echo "the Python was not found on PATH"; return 1; }
+  grep -qF "(bundled: $ext_dir/bundled/libs/mlirbc) on Python" "$log" ||
+    { echo "the server that answered did not import the bundled mlirbc"; return 1; }
+  echo "the bundled server answered: $(wc -c < "$log") bytes of output channel log in $log"
+}
+
 report_server_log() {
   echo "--- extension host / server log (last lines) ---"
   find "$RUN/data/logs" -name '*mlirbc*' -type f 2>/dev/null | while read -r f; do echo "# $f"; tail -n 30 "$f"; done
@@ -240,9 +282,11 @@ report_server_log() {
 step "build .vsix" build_vsix
 step "install extension into code-server" install_extension
 step "workspace with $E2E_FILE and $E2E_FILE2" prepare_workspace
+[[ -z "${MLIRBC_LSP:-}" ]] && step "bare Python for the bundled server (nothing installed)" bare_python
 step "start code-server" start_code_server
 ON_FAIL=report_server_log
 step "drive VS Code in Chromium" drive_browser
 step "decode the saved file with our reader" check_bytes
+[[ -z "${MLIRBC_LSP:-}" ]] && step "the server that answered is the bundled one" check_bundled_server
 echo "screenshots: $SCREENSHOT (hover), ${SCREENSHOT%.png}-saved.png (after save), $(dirname "$SCREENSHOT")/e2e-graph*.png (graph panel)"
 print_summary

@@ -59,9 +59,8 @@ export function registerCommands(connection: ServerConnection, log: (message: st
         await connection.restart();
         void vscode.window.showInformationMessage('mlirbc: language server restarted.');
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        log(`restart failed: ${message}`);
-        void vscode.window.showErrorMessage(`mlirbc: ${message}`);
+        // A failed start was already notified by the connection (once per start); only the log gets it here.
+        log(`restart failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }),
   );

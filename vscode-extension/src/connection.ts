@@ -10,7 +10,7 @@ import {
   textOutput,
   type BytecodeInfo,
 } from './protocol';
-import { describeCommand, type ServerCommand } from './serverCommand';
+import { describeCommand, describeSource, type ServerCommand } from './serverCommand';
 
 /** The subset of `LanguageClient` used here (a fake in unit tests). */
 export interface ClientLike {
@@ -27,64 +27,97 @@ export class ServerStartError extends Error {
     readonly cause: unknown,
   ) {
     const why = cause instanceof Error ? cause.message : String(cause);
+    const fix =
+      command.source === 'setting'
+        ? 'Correct `mlirbc.server.command` or clear it to use the bundled server'
+        : 'Set `mlirbc.server.pythonPath` to another Python 3.11+, or `mlirbc.server.command` to your own server';
     super(
-      `the mlirbc language server did not start (\`${describeCommand(command)}\`, chosen from ${command.source}): ${why}. ` +
-        'Install mlirbc (it provides `mlirbc-lsp`) or set `mlirbc.server.command`, then run "mlirbc: Restart Server".',
+      `the mlirbc language server did not start (\`${describeCommand(command)}\`, ${describeSource(command)}): ${why}. ` +
+        `${fix}, then run "mlirbc: Restart Server". The output channel "mlirbc" has the server's messages.`,
     );
     this.name = 'ServerStartError';
   }
 }
 
+/**
+ * Why a start failed: a ServerStartError (the server did not start), a PythonNotFoundError (no interpreter
+ * for the bundled server), or whatever else stopped the command from being chosen.
+ */
+export type StartFailure = Error;
+
 export class ServerConnection implements Converter {
   private client: ClientLike | undefined;
   private starting: Promise<ClientLike> | undefined;
-  private startError: ServerStartError | undefined;
+  private startError: StartFailure | undefined;
+  /** Bumped by stop(): a start that began before it must not leave a client behind or report its failure. */
+  private generation = 0;
 
+  /**
+   * `onStartFailure` is called once per failed start (not once per request that waits for it), so a user who
+   * opens several files sees one notification; a restart that fails again calls it again.
+   */
   constructor(
     private readonly createClient: ClientFactory,
-    private readonly resolveCommand: () => ServerCommand,
+    private readonly resolveCommand: () => ServerCommand | Promise<ServerCommand>,
     private readonly log: (message: string) => void = () => undefined,
+    private readonly onStartFailure: (err: StartFailure) => void = () => undefined,
   ) {}
 
   /** Starts the server once; later calls share the same start. A failed start is kept until restart(). */
   start(): Promise<ClientLike> {
     if (this.startError) return Promise.reject(this.startError);
-    if (!this.starting) {
-      const cmd = this.resolveCommand();
-      this.log(`starting: ${describeCommand(cmd)} (from ${cmd.source})`);
-      const client = this.createClient(cmd);
-      this.client = client;
-      this.starting = client.start().then(
-        () => {
-          this.log('server started');
-          return client;
-        },
-        (err: unknown) => {
-          this.startError = new ServerStartError(cmd, err);
-          this.log(this.startError.message);
-          throw this.startError;
-        },
-      );
-    }
+    if (!this.starting) this.starting = this.launch(this.generation);
     return this.starting;
   }
 
-  get lastStartError(): ServerStartError | undefined {
+  private async launch(generation: number): Promise<ClientLike> {
+    let cmd: ServerCommand;
+    try {
+      cmd = await this.resolveCommand();
+    } catch (err) {
+      throw this.failed(generation, err instanceof Error ? err : new Error(String(err)));
+    }
+    if (generation !== this.generation) throw new Error('the server was stopped before it started');
+    this.log(`starting: ${describeCommand(cmd)} (${describeSource(cmd)})`);
+    const client = this.createClient(cmd);
+    this.client = client;
+    try {
+      await client.start();
+    } catch (err) {
+      throw this.failed(generation, new ServerStartError(cmd, err));
+    }
+    this.log('server started');
+    return client;
+  }
+
+  private failed(generation: number, err: StartFailure): StartFailure {
+    if (generation === this.generation) {
+      this.startError = err;
+      this.log(err.message);
+      this.onStartFailure(err);
+    }
+    return err;
+  }
+
+  get lastStartError(): StartFailure | undefined {
     return this.startError;
   }
 
   async stop(): Promise<void> {
     const client = this.client;
     const starting = this.starting;
+    this.generation++;
     this.client = undefined;
     this.starting = undefined;
     this.startError = undefined;
-    if (client && starting) {
+    if (starting) {
       try {
         await starting;
       } catch {
         // a client that never started still gets stop() to end its process
       }
+    }
+    if (client) {
       try {
         await client.stop(5000);
       } catch (err) {

@@ -8,8 +8,11 @@ import { ServerConnection } from './connection';
 import { registerCustomEditor } from './customEditor';
 import { registerGraph } from './graphPanel';
 import { INFO_SCHEME, InfoDocumentProvider, InfoStatusBar } from './info';
-import { resolveServerCommand } from './serverCommand';
+import { findPython, probePython } from './python';
+import { PYTHON_EXTENSION_ID, pythonExtensionApi, selectedInterpreter, type ExtensionLike } from './pythonExtension';
+import { findOnPath, resolveServerCommand } from './serverCommand';
 import { readLaunchSettings, readServerSettings, SECTION, withExtraSettings, type SettingGetter } from './settings';
+import { showStartFailure } from './startFailure';
 import { CLIENT_ID, CLIENT_NAME, createClientOptions, createServerOptions } from './startup';
 import { VIEW_SCHEME } from './uris';
 import { registerValueCommands } from './values';
@@ -21,12 +24,73 @@ function workspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
+function pythonExtension(): ExtensionLike | undefined {
+  return vscode.extensions.getExtension(PYTHON_EXTENSION_ID);
+}
+
+/**
+ * Restarts the server when the interpreter selected in the Python extension changes, if that choice is the
+ * one the bundled server uses (neither `mlirbc.server.command` nor `mlirbc.server.pythonPath` is set).
+ * Subscribes once, after the first start looked at the Python extension.
+ */
+class InterpreterWatch implements vscode.Disposable {
+  private subscription: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly usesSelection: () => boolean,
+    private readonly restart: () => void,
+  ) {}
+
+  async watch(): Promise<void> {
+    if (this.subscription) return;
+    const ext = pythonExtension();
+    if (!ext?.isActive) return;
+    const event = (await pythonExtensionApi(ext, 0))?.environments?.onDidChangeActiveEnvironmentPath;
+    if (!event || this.subscription) return;
+    this.subscription = event(() => {
+      if (this.usesSelection()) this.restart();
+    });
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+  }
+}
+
 export function activate(context: vscode.ExtensionContext): { connection: ServerConnection } {
   const output = vscode.window.createOutputChannel('mlirbc');
   const log = (message: string) => output.appendLine(`[mlirbc ${new Date().toISOString()}] ${message}`);
   const setting: SettingGetter = (key) => vscode.workspace.getConfiguration(SECTION).get(key);
   const serverSettings = () =>
     withExtraSettings(vscode.workspace.getConfiguration().get(SECTION), readServerSettings(setting));
+
+  const launchSettings = () => readLaunchSettings(setting);
+  const interpreterWatch = new InterpreterWatch(
+    () => {
+      const l = launchSettings();
+      return l.command.length === 0 && l.pythonPath.length === 0;
+    },
+    () => {
+      log('the Python extension selected another interpreter: restarting');
+      conn.restart().catch((err: unknown) => log(`restart failed: ${String(err)}`));
+    },
+  );
+  const resolveCommand = async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const cmd = await resolveServerCommand(launchSettings(), {
+      extensionPath: context.extensionPath,
+      workspaceFolder: workspaceFolder(),
+      findPython: (pythonPath) =>
+        findPython({
+          setting: pythonPath,
+          pythonExtension: () => selectedInterpreter(pythonExtension(), folder),
+          which: (name) => findOnPath(name),
+          probe: (command) => probePython(command),
+        }),
+    });
+    void interpreterWatch.watch();
+    return cmd;
+  };
 
   const conn = new ServerConnection(
     (cmd) =>
@@ -36,8 +100,9 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
         createServerOptions(cmd, process.env, workspaceFolder()),
         createClientOptions(serverSettings, output),
       ),
-    () => resolveServerCommand(readLaunchSettings(setting), undefined, workspaceFolder()),
+    resolveCommand,
     log,
+    (err) => void showStartFailure(err, output),
   );
   connection = conn;
 
@@ -51,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
 
   context.subscriptions.push(
     output,
+    interpreterWatch,
     fsProvider,
     vscode.workspace.registerFileSystemProvider(VIEW_SCHEME, fsProvider, { isCaseSensitive: true }),
     registerCustomEditor(log),
@@ -68,13 +134,9 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
     }),
   );
 
-  // Start now so the first file opens quickly; a failure is shown once and again on each open.
-  conn.start().catch((err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
-    void vscode.window.showErrorMessage(`mlirbc: ${message}`, 'Show Output').then((choice) => {
-      if (choice) output.show();
-    });
-  });
+  // Start now so the first file opens quickly. A failure is notified once (onStartFailure above); each
+  // file opened meanwhile shows the same reason in its editor.
+  conn.start().catch(() => undefined);
   return { connection: conn };
 }
 

@@ -1,18 +1,22 @@
-// Which process the extension starts as the language server:
-// `mlirbc.server.command` if set, else `mlirbc-lsp` from PATH, else `python3 -m mlirbc.lsp`.
+// Which process the extension starts as the language server: `mlirbc.server.command` if set (the user's own
+// server), else the server bundled in the extension (bundled/tool/start_server.py) run by a Python 3.11+ that
+// src/python.ts finds.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { versionText, type FoundPython, type PythonOrigin } from './python';
 import type { ServerLaunchSettings } from './settings';
 
-export const DEFAULT_EXECUTABLE = 'mlirbc-lsp';
-export const PYTHON_FALLBACK = { command: 'python3', args: ['-m', 'mlirbc.lsp'] };
+/** The bundled server's start script, relative to the extension's folder. */
+export const BUNDLED_SCRIPT = path.join('bundled', 'tool', 'start_server.py');
 
 export interface ServerCommand {
   command: string;
   args: string[];
   /** How the command was chosen, for the output channel and error messages. */
-  source: 'setting' | 'path' | 'python';
+  source: 'setting' | 'bundled';
+  /** The interpreter running the bundled server. */
+  python?: FoundPython;
 }
 
 export type ExecutableFinder = (name: string) => string | undefined;
@@ -50,20 +54,35 @@ export function expandVariables(
   return out;
 }
 
-export function resolveServerCommand(
-  settings: ServerLaunchSettings,
-  find: ExecutableFinder = (n) => findOnPath(n),
-  workspaceFolder?: string,
-): ServerCommand {
-  const args = settings.args.map((a) => expandVariables(a, workspaceFolder));
+export interface ResolveContext {
+  /** The extension's folder (holds BUNDLED_SCRIPT). */
+  extensionPath: string;
+  /** Finds the interpreter, given `mlirbc.server.pythonPath` with its variables expanded. */
+  findPython: (pythonPathSetting: string) => Promise<FoundPython>;
+  workspaceFolder?: string;
+}
+
+export async function resolveServerCommand(settings: ServerLaunchSettings, ctx: ResolveContext): Promise<ServerCommand> {
+  const args = settings.args.map((a) => expandVariables(a, ctx.workspaceFolder));
   if (settings.command.length > 0) {
-    return { command: expandVariables(settings.command, workspaceFolder), args, source: 'setting' };
+    return { command: expandVariables(settings.command, ctx.workspaceFolder), args, source: 'setting' };
   }
-  const onPath = find(DEFAULT_EXECUTABLE);
-  if (onPath !== undefined) {
-    return { command: onPath, args, source: 'path' };
-  }
-  return { command: PYTHON_FALLBACK.command, args: [...PYTHON_FALLBACK.args, ...args], source: 'python' };
+  const python = await ctx.findPython(expandVariables(settings.pythonPath, ctx.workspaceFolder));
+  return { command: python.command, args: [path.join(ctx.extensionPath, BUNDLED_SCRIPT), ...args], source: 'bundled', python };
+}
+
+const ORIGIN_WORDS: Partial<Record<PythonOrigin, string>> = {
+  setting: 'from `mlirbc.server.pythonPath`',
+  'Python extension': 'selected in the Python extension',
+};
+
+/** Where the command came from, in words: `mlirbc.server.command`, or the bundled server and its Python. */
+export function describeSource(cmd: ServerCommand): string {
+  if (cmd.source === 'setting') return 'from `mlirbc.server.command`';
+  const py = cmd.python;
+  if (!py) return 'the bundled server';
+  const where = ORIGIN_WORDS[py.origin] ?? py.origin;
+  return `the bundled server on Python ${versionText(py.info.version)}, ${where}`;
 }
 
 export function describeCommand(cmd: ServerCommand): string {

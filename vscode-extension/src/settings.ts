@@ -10,6 +10,8 @@ export type SettingGetter = <T>(key: string) => T | undefined;
 export interface ServerLaunchSettings {
   command: string;
   args: string[];
+  /** `mlirbc.server.pythonPath`: the interpreter for the bundled server ('' = search). */
+  pythonPath: string;
 }
 
 /**
@@ -41,9 +43,11 @@ function modelSet(value: unknown): string {
 
 export function readLaunchSettings(get: SettingGetter): ServerLaunchSettings {
   const command = get<unknown>('server.command');
+  const pythonPath = get<unknown>('server.pythonPath');
   return {
     command: typeof command === 'string' ? command.trim() : '',
     args: stringList(get<unknown>('server.args')),
+    pythonPath: typeof pythonPath === 'string' ? pythonPath.trim() : '',
   };
 }
 

@@ -40,6 +40,7 @@ describe('package.json', () => {
         'output.version',
         'server.args',
         'server.command',
+        'server.pythonPath',
         'view.elideLargerThan',
       ]
         .map((k) => `${SECTION}.${k}`)
@@ -74,6 +75,15 @@ describe('package.json', () => {
     const ignore = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8');
     for (const f of ['graph.js', 'graph.css', 'elkjs-LICENSE.md']) assert.match(ignore, new RegExp(`^!dist/webview/${f.replace('.', '\\.')}$`, 'm'));
     assert.ok(manifest.devDependencies.elkjs, 'elkjs is bundled (a devDependency)');
+  });
+
+  it('packages the bundled server: its start script and libs, no bytecode; built before each package', () => {
+    const ignore = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(ignore.includes('!bundled/tool/start_server.py'));
+    assert.ok(ignore.includes('!bundled/libs/**'));
+    assert.ok(ignore.includes('bundled/**/__pycache__/**') && ignore.includes('bundled/**/*.pyc'));
+    assert.ok(ignore.indexOf('bundled/**/*.pyc') > ignore.indexOf('!bundled/libs/**'), 'the exclusion comes after the inclusion');
+    assert.match(manifest.scripts['vscode:prepublish'], /node scripts\/bundle_server\.mjs/);
   });
 
   it('bundles to dist/extension.js without install scripts', () => {

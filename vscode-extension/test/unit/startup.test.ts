@@ -4,7 +4,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { ConfigurationParams } from 'vscode-languageclient';
-import { expandVariables, findOnPath, resolveServerCommand } from '../../src/serverCommand';
+import { PythonNotFoundError, type FoundPython } from '../../src/python';
+import { describeCommand, describeSource, expandVariables, findOnPath, resolveServerCommand, type ResolveContext } from '../../src/serverCommand';
 import { configurationFor, readLaunchSettings, readServerSettings, withExtraSettings, type SettingGetter } from '../../src/settings';
 import { createClientOptions, createServerOptions, DOCUMENT_SELECTOR } from '../../src/startup';
 
@@ -13,28 +14,65 @@ function getter(values: Record<string, unknown>): SettingGetter {
 }
 
 describe('server command resolution', () => {
-  const none = () => undefined;
+  const EXT = '/home/u/.vscode/extensions/mlirbc.mlirbc-0.1.0';
+  const SCRIPT = path.join(EXT, 'bundled', 'tool', 'start_server.py');
+  const PY312: FoundPython = { command: '/usr/bin/python3', origin: 'python3 on PATH', info: { version: [3, 12], executable: '/usr/bin/python3.12' } };
 
-  it('uses mlirbc.server.command and mlirbc.server.args when set', () => {
-    const cmd = resolveServerCommand({ command: '/opt/bin/my-lsp', args: ['--log', 'debug'] }, () => '/usr/bin/mlirbc-lsp');
+  function context(found: FoundPython | Error = PY312, workspaceFolder?: string) {
+    const asked: string[] = [];
+    const ctx: ResolveContext = {
+      extensionPath: EXT,
+      workspaceFolder,
+      findPython: async (setting) => {
+        asked.push(setting);
+        if (found instanceof Error) throw found;
+        return found;
+      },
+    };
+    return { ctx, asked };
+  }
+
+  it('uses mlirbc.server.command and mlirbc.server.args when set, and looks for no Python', async () => {
+    const { ctx, asked } = context();
+    const cmd = await resolveServerCommand({ command: '/opt/bin/my-lsp', args: ['--log', 'debug'], pythonPath: '/py' }, ctx);
     assert.deepStrictEqual(cmd, { command: '/opt/bin/my-lsp', args: ['--log', 'debug'], source: 'setting' });
+    assert.deepStrictEqual(asked, []);
+    assert.strictEqual(describeSource(cmd), 'from `mlirbc.server.command`');
   });
 
-  it('else mlirbc-lsp from PATH', () => {
-    const cmd = resolveServerCommand({ command: '', args: ['-v'] }, (n) => (n === 'mlirbc-lsp' ? '/venv/bin/mlirbc-lsp' : undefined));
-    assert.deepStrictEqual(cmd, { command: '/venv/bin/mlirbc-lsp', args: ['-v'], source: 'path' });
+  it('else the bundled server run by the Python found (extra args after its script)', async () => {
+    const { ctx, asked } = context();
+    const cmd = await resolveServerCommand({ command: '', args: ['--log-level', 'INFO'], pythonPath: '' }, ctx);
+    assert.deepStrictEqual(cmd, { command: '/usr/bin/python3', args: [SCRIPT, '--log-level', 'INFO'], source: 'bundled', python: PY312 });
+    assert.deepStrictEqual(asked, ['']);
+    assert.strictEqual(describeSource(cmd), 'the bundled server on Python 3.12, python3 on PATH');
+    assert.strictEqual(describeCommand(cmd), `/usr/bin/python3 ${SCRIPT} --log-level INFO`);
   });
 
-  it('else python3 -m mlirbc.lsp (extra args after)', () => {
-    const cmd = resolveServerCommand({ command: '', args: ['--tcp'] }, none);
-    assert.deepStrictEqual(cmd, { command: 'python3', args: ['-m', 'mlirbc.lsp', '--tcp'], source: 'python' });
+  it('passes mlirbc.server.pythonPath on with its variables expanded', async () => {
+    const fromSetting: FoundPython = { ...PY312, command: '/ws/.venv/bin/python', origin: 'setting' };
+    const { ctx, asked } = context(fromSetting, '/ws');
+    const cmd = await resolveServerCommand({ command: '', args: [], pythonPath: '${workspaceFolder}/.venv/bin/python' }, ctx);
+    assert.deepStrictEqual(asked, ['/ws/.venv/bin/python']);
+    assert.strictEqual(describeSource(cmd), 'the bundled server on Python 3.12, from `mlirbc.server.pythonPath`');
+    const selected = await resolveServerCommand({ command: '', args: [], pythonPath: '' }, context({ ...PY312, origin: 'Python extension' }).ctx);
+    assert.strictEqual(describeSource(selected), 'the bundled server on Python 3.12, selected in the Python extension');
   });
 
-  it('expands ~, ${workspaceFolder} and ${env:X}', () => {
+  it('fails as the Python search fails', async () => {
+    const { ctx } = context(new PythonNotFoundError([{ origin: 'python3 on PATH', problem: 'not found' }]));
+    await assert.rejects(resolveServerCommand({ command: '', args: [], pythonPath: '' }, ctx), PythonNotFoundError);
+  });
+
+  it('the bundled script is where the .vsix puts it', () => {
+    assert.ok(fs.existsSync(path.resolve(__dirname, '..', '..', '..', 'bundled', 'tool', 'start_server.py')));
+  });
+
+  it('expands ~, ${workspaceFolder} and ${env:X}', async () => {
     assert.strictEqual(expandVariables('~/x', undefined), path.join(os.homedir(), 'x'));
     assert.strictEqual(expandVariables('${workspaceFolder}/.venv/bin/mlirbc-lsp', '/ws'), '/ws/.venv/bin/mlirbc-lsp');
     assert.strictEqual(expandVariables('${env:MY_VAR}/y', undefined, { MY_VAR: '/m' }), '/m/y');
-    const cmd = resolveServerCommand({ command: '${workspaceFolder}/run', args: ['${workspaceFolder}'] }, none, '/ws');
+    const cmd = await resolveServerCommand({ command: '${workspaceFolder}/run', args: ['${workspaceFolder}'], pythonPath: '' }, context(PY312, '/ws').ctx);
     assert.deepStrictEqual([cmd.command, cmd.args], ['/ws/run', ['/ws']]);
   });
 
@@ -59,6 +97,7 @@ describe('client start-up options', () => {
   const values = {
     'server.command': ' mlirbc-lsp ',
     'server.args': ['--x', 3],
+    'server.pythonPath': ' ~/py/bin/python ',
     'output.version': 5,
     'output.producer': '',
     'models.disabled': ['vhlo'],
@@ -69,7 +108,8 @@ describe('client start-up options', () => {
   const settings = readServerSettings(getter(values));
 
   it('reads and normalises settings', () => {
-    assert.deepStrictEqual(readLaunchSettings(getter(values)), { command: 'mlirbc-lsp', args: ['--x'] });
+    assert.deepStrictEqual(readLaunchSettings(getter(values)), { command: 'mlirbc-lsp', args: ['--x'], pythonPath: '~/py/bin/python' });
+    assert.deepStrictEqual(readLaunchSettings(getter({})), { command: '', args: [], pythonPath: '' });
     assert.deepStrictEqual(settings, {
       output: { version: 5, producer: null },
       models: { disabled: ['vhlo'], odsJson: ['/a/ops.json'], plugins: [], set: 'mlir24' },
@@ -81,7 +121,7 @@ describe('client start-up options', () => {
   });
 
   it('launches the executable over stdio with the environment', () => {
-    const opts = createServerOptions({ command: 'python3', args: ['-m', 'mlirbc.lsp'], source: 'python' }, { PYTHONPATH: '/r/server' }, '/ws');
+    const opts = createServerOptions({ command: 'python3', args: ['-m', 'mlirbc.lsp'], source: 'setting' }, { PYTHONPATH: '/r/server' }, '/ws');
     assert.deepStrictEqual(opts, { command: 'python3', args: ['-m', 'mlirbc.lsp'], options: { env: { PYTHONPATH: '/r/server' }, cwd: '/ws' } });
     assert.strictEqual((opts as { transport?: unknown }).transport, undefined, 'stdio is the default transport');
   });
