@@ -34,7 +34,7 @@ FORBIDDEN = {
 }
 """For each layer, the layers it must not import (the data flows bytes -> IR -> text and back)."""
 
-FORMAT_MODULES = {"bytecode.stream", "bytecode.sections", "bytecode.builtin_codec", "bytecode.ir_section",
+FORMAT_MODULES = {"binary", "bytecode.sections", "bytecode.builtin_codec", "bytecode.ir_section",
                   "bytecode.ir_writer", "bytecode.numbering", "bytecode.attrtypes", "bytecode.recorder",
                   "syntax.lexer", "syntax.attr_parser"}
 """Modules with format details: the server and the CLI orchestrate, they do not read or write bytes or

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from typing import overload
 
+from ..binary.stream import ByteReader, ByteWriter
 from ..errors import DecodeError, TextError
 from ..ir.attributes import (
     Attribute,
@@ -32,7 +33,6 @@ from . import builtin_codec
 from .builtin_batch import decode_builtin_entries
 from .chunks import Chunks, FileRange
 from .sections import Section
-from .stream import ByteReader, ByteWriter
 from .template import TableEntry
 
 

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from ..binary.apint import read_apint, write_apint
 from ..ir import attributes as A
 from ..ir import types as T
+from ..ir.types import bit_width
 from ..models.api import EntryReader, EntryWriter
 
-_MASK64 = (1 << 64) - 1
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """IntegerType::kMaxWidth: the widest integer type MLIR has (and the text parser accepts)."""
 
@@ -33,55 +34,6 @@ class BuiltinWriter(EntryWriter, Protocol):
 
 class UnknownCode(Exception):
     """A builtin code this reader does not know (a newer MLIR): the entry stays opaque."""
-
-
-def bit_width(t: T.Type) -> int:
-    """Bit width of the APInt/APFloat payload of an integer or float attribute of type `t`."""
-    if isinstance(t, T.IntegerType):
-        return t.width
-    if isinstance(t, T.IndexType):
-        return 64
-    if isinstance(t, T.FloatType):
-        return t.width
-    raise ValueError("integer/float attribute of a type that is neither integer, index nor float")
-
-
-def read_apint(r: EntryReader, width: int) -> int:
-    mask = (1 << width) - 1
-    if width <= 8:
-        return r.byte() & mask
-    if width <= 64:
-        return r.signed_varint() & mask
-    n = r.varint()
-    if n > (width + 63) // 64:
-        raise ValueError(f"{n} active words for a {width}-bit integer")
-    bits = 0
-    for i in range(n):
-        bits |= (r.signed_varint() & _MASK64) << (64 * i)
-    return bits & mask
-
-
-def _as_int64(v: int) -> int:
-    v &= _MASK64
-    return v - (1 << 64) if v >> 63 else v
-
-
-def write_apint(w: EntryWriter, width: int, bits: int) -> None:
-    if width <= 8:
-        w.byte(bits & 0xFF)
-    elif width <= 64:
-        w.signed_varint(_as_int64(bits))
-    else:
-        words = []
-        v = bits
-        while v:
-            words.append(v & _MASK64)
-            v >>= 64
-        if not words:
-            words = [0]
-        w.varint(len(words))
-        for word in words:
-            w.signed_varint(_as_int64(word))
 
 
 def _shape(r: EntryReader) -> tuple[int, ...]:

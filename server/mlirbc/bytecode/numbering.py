@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from ..binary.stream import encode_varint
 from ..errors import EncodeError
 from ..ir.attributes import (
     Attribute,
@@ -45,7 +46,6 @@ from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
-from .stream import encode_varint
 from .template import Template
 
 _KIND = ("attribute", "type")

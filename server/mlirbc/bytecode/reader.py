@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ..binary.stream import ByteReader
 from ..errors import DecodeError
 from ..ir.attributes import UnknownLoc
 from ..ir.gcpause import building
@@ -22,7 +23,6 @@ from .mapped import open_mapped
 from .properties import decode_properties_table
 from .resources import decode_resources, dialect_resource_keys
 from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, SectionId, read_section
-from .stream import ByteReader
 from .strings import decode_strings
 from .template import FallbackNote, Template
 from .verify import verify

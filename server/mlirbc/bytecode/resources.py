@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..binary.stream import ByteReader, ByteWriter, encode_varint
 from ..errors import EncodeError
 from ..ir.module import (
     RESOURCE_BLOB,
@@ -20,7 +21,6 @@ from ..ir.module import (
 )
 from .chunks import Chunks, file_range
 from .sections import Section
-from .stream import ByteReader, ByteWriter, encode_varint
 
 
 def decode_resources(

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..binary.stream import ByteReader
 from ..ir.attributes import Attribute
 from ..ir.module import DialectEntry, Module
 from ..ir.operation import Operation, OpName, Region
 from ..ir.types import Type
 from ..yielding import checkpoint
 from .sections import SECTION_NAMES, SectionId, read_section
-from .stream import ByteReader
 
 
 @dataclass

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Collection, Set
 from typing import Literal
 
+from ..binary.stream import ByteWriter
 from ..errors import EncodeError
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
@@ -36,7 +37,6 @@ from .properties import encode_properties_table
 from .recorder import has_reference, render
 from .resources import encode_resources, plan_resources, resource_handles
 from .sections import SectionId, frame_section
-from .stream import ByteWriter
 from .strings import StringTable, encode_strings
 from .template import Template, template_of
 from .unused import STAND_IN, Unused, unused

@@ -240,3 +240,15 @@ def element_type_problem(container: str, element: Type) -> str | None:
     if isinstance(element, _NOT_ELEMENTS[container]):
         return f"invalid {container} element type ({type(element).__name__})"
     return None
+
+
+def bit_width(t: Type) -> int:
+    """Bit width of the APInt/APFloat payload of an integer or float attribute of type `t` (an index is
+    stored in 64 bits, as upstream's IndexType::kInternalStorageBitWidth)."""
+    if isinstance(t, IntegerType):
+        return t.width
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, FloatType):
+        return t.width
+    raise ValueError("integer/float attribute of a type that is neither integer, index nor float")

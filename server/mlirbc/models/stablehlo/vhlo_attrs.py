@@ -13,6 +13,7 @@ Facts: `shared/docs/vhlo-format.md` section 2.  Text as StableHLO prints it: `#v
 
 from __future__ import annotations
 
+from ...binary.apint import read_apint, write_apint
 from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
 from ...ir.digest import Bytes, frozen
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
@@ -286,15 +287,11 @@ class IntegerKind(VhloAttrKind):
     """`T` then the value as an APInt of the type's width; printed with the builtin type."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        from ...bytecode.builtin_codec import read_apint
-
         t = r.type()
         width, _ = _int_width(t, "integer_v1")
         return self.get((t, read_apint(r, width)))
 
     def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
-        from ...bytecode.builtin_codec import write_apint
-
         t = field_type(value.fields[0], "integer_v1")
         bits = field_int(value.fields[1], "integer_v1")
         width, _ = _int_width(t, "integer_v1")
@@ -325,15 +322,11 @@ class FloatKind(VhloAttrKind):
     value is read in the type's semantics (see module docstring)."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        from ...bytecode.builtin_codec import read_apint
-
         t = r.type()
         width, _ = _float_width(t, "float_v1")
         return self.get((t, read_apint(r, width)))
 
     def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
-        from ...bytecode.builtin_codec import write_apint
-
         t = field_type(value.fields[0], "float_v1")
         bits = field_int(value.fields[1], "float_v1")
         width, _ = _float_width(t, "float_v1")
