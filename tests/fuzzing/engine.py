@@ -233,7 +233,7 @@ def _import_target_modules(target: str) -> None:
 
     modules = ["mlirbc.bytecode.reader", "mlirbc.bytecode.writer", "mlirbc.view.printer",
                "mlirbc.view.parser", "mlirbc.view.edits", "mlirbc.view.lexindex", "mlirbc.models.build",
-               "mlirbc.models.sets", "mlirbc.fileio"]
+               "mlirbc.models.sets", "mlirbc.files.access"]
     if target == "server":
         modules.append("mlirbc.lsp.server")
     for name in modules:

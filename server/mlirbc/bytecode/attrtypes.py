@@ -16,6 +16,7 @@ from typing import overload
 
 from ..binary.stream import ByteReader, ByteWriter
 from ..errors import DecodeError, TextError
+from ..files.chunks import Chunks, FileRange
 from ..ir.attributes import (
     Attribute,
     DialectAttr,
@@ -31,7 +32,6 @@ from ..models.registry import Registry
 from ..yielding import checkpoint
 from . import builtin_codec
 from .builtin_batch import decode_builtin_entries
-from .chunks import Chunks, FileRange
 from .sections import Section
 from .template import TableEntry
 

@@ -11,6 +11,7 @@ import os
 
 from ..binary.stream import ByteReader
 from ..errors import DecodeError
+from ..files.mapped import open_mapped
 from ..ir.attributes import UnknownLoc
 from ..ir.gcpause import building
 from ..ir.module import Module
@@ -19,7 +20,6 @@ from .attrtypes import ATTR, TYPE, AttrTypeTable
 from .dialects import decode_dialects
 from .header import decode_header
 from .ir_section import IRDecoder
-from .mapped import open_mapped
 from .properties import decode_properties_table
 from .resources import decode_resources, dialect_resource_keys
 from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, SectionId, read_section

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..binary.stream import encode_varint, zigzag
+from ..files.chunks import Chunks
 from ..ir.attributes import Attribute
 from ..ir.types import Type
-from .chunks import Chunks
 
 REF_ATTR = 0
 REF_TYPE = 1

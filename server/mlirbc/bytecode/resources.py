@@ -10,6 +10,7 @@ from typing import Any
 
 from ..binary.stream import ByteReader, ByteWriter, encode_varint
 from ..errors import EncodeError
+from ..files.chunks import Chunks, file_range
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -19,7 +20,6 @@ from ..ir.module import (
     ResourceGroup,
     ResourceKind,
 )
-from .chunks import Chunks, file_range
 from .sections import Section
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from ..binary.stream import ByteReader, ByteWriter, encode_varint
-from .chunks import Chunks
+from ..files.chunks import Chunks
 
 
 class SectionId(IntEnum):

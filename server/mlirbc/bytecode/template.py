@@ -80,7 +80,7 @@ class Template:
     fallbacks: list[FallbackNote] = field(default_factory=list)
     """Every part kept opaque, in reading order."""
     mapped: Any = None
-    """The `bytecode.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
+    """The `files.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
     cache: dict[str, object] = field(default_factory=dict, repr=False)
     """What writers derive from the template once and share (e.g. the numbering's seeded tables)."""
 

@@ -24,11 +24,11 @@ from typing import Literal
 
 from ..binary.stream import ByteWriter
 from ..errors import EncodeError
+from ..files.chunks import Chunks, file_range
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.registry import Registry, default_registry
 from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
-from .chunks import Chunks, file_range
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
