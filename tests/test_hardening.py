@@ -617,7 +617,7 @@ def test_vhlo_parts_outside_the_target_write_back_unchanged(name: str, problem: 
     """A file whose producer's StableHLO version lacks some of its ops: each op version's encoding is fixed,
     so the reader decodes them exactly (StableHLO's own reader reads such a file too); the write check
     refuses only what an edit adds that the target lacks, so the file writes back byte for byte."""
-    from mlirbc.models.registry import default_registry
+    from mlirbc.models.build import default_registry
 
     data = _bytes(name)
     m = read_bytecode(data)

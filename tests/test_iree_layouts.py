@@ -24,7 +24,7 @@ from iree_support import IREE_SKIP_REASON, iree_opt, iree_opt_path
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import write_bytecode
 from mlirbc.ir.operation import PROPS_DECODED
-from mlirbc.models.registry import default_registry
+from mlirbc.models.build import default_registry
 from mlirbc.view.printer import print_module
 
 TOOLS = REPO / "server" / "tools"

@@ -15,7 +15,8 @@ from ..files.mapped import open_mapped
 from ..ir.attributes import UnknownLoc
 from ..ir.gcpause import building
 from ..ir.module import Module
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from .attrtypes import ATTR, TYPE, AttrTypeTable
 from .dialects import decode_dialects
 from .header import decode_header

@@ -27,7 +27,8 @@ from ..errors import EncodeError
 from ..files.chunks import Chunks, file_range
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
