@@ -333,7 +333,3 @@ def _section_order(src: Template | None, sections: dict[int, bytes | Chunks]) ->
     kept = [sid for sid, _ in sorted(src.sections.items(), key=lambda kv: kv[1][0]) if sid in sections]
     return kept + [s for s in SECTION_ORDER if s in sections and s not in kept]
 
-
-write_bytecode = encode_bytecode
-"""The former name (kept while other branches still call it; decode/encode is the verb pair)."""
-write_bytecode_chunks = encode_bytecode_chunks
