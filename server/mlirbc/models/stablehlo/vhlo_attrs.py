@@ -17,7 +17,7 @@ from ...binary.apint import read_apint, write_apint
 from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
 from ...ir.digest import Bytes, frozen
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
-from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, Type
+from ...ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, num_elements
 from ...syntax.attr_parser import Parser
 from ...syntax.attr_printer import (
     dense_body,
@@ -467,15 +467,6 @@ class StructKind(VhloAttrKind):
 
 # -- tensors ----------------------------------------------------------------------------------------------
 
-def _static_count(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        if d < 0 or d == DYNAMIC:
-            raise ModelError("tensor_v1 data needs a static shape")
-        n *= d
-    return n
-
-
 def _is_bool(t: object) -> bool:
     kind = vhlo_kind(t)
     return kind is not None and kind.name == "bool_v1"
@@ -519,7 +510,10 @@ class TensorKind(VhloAttrKind):
         if kind is None or kind.name != "tensor_v1":
             raise ModelError("tensor_v1 data needs a !vhlo.tensor_v1 type")
         shape, element = t.fields[0], t.fields[1]
-        n = _static_count(shape)  # type: ignore[arg-type]
+        try:
+            n = num_elements(shape)  # type: ignore[arg-type]
+        except ValueError:
+            raise ModelError("tensor_v1 data needs a static shape") from None
         if _is_bool(element):
             return n, None
         ekind = vhlo_kind(element)
