@@ -26,7 +26,7 @@ from common import CORPUS, REPO  # noqa: E402
 sys.path.insert(0, str(REPO / "server"))
 
 from mlirbc.bytecode.reader import read_bytecode  # noqa: E402
-from mlirbc.bytecode.writer import write_bytecode  # noqa: E402
+from mlirbc.bytecode.writer import encode_bytecode  # noqa: E402
 from mlirbc.ir.module import Module  # noqa: E402
 from mlirbc.ir.operation import PROPS_FALLBACK  # noqa: E402
 from mlirbc.view.parser import parse_module  # noqa: E402
@@ -57,7 +57,7 @@ def read_and_print(data: bytes) -> str:
 def save(text: str, template: Module) -> bytes:
     parsed = parse_module(text, template=template)
     assert parsed.module is not None
-    return write_bytecode(parsed.module, template=template)
+    return encode_bytecode(parsed.module, template=template)
 
 
 def main() -> int:

@@ -28,7 +28,7 @@ _LOADED = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 from mlirbc.bytecode.reader import decode_bytecode
-from mlirbc.models.registry import default_registry
+from mlirbc.models.build import default_registry
 reg = default_registry()
 decode_bytecode(open(sys.argv[2], "rb").read(), reg)
 print(",".join(sorted(reg.loaded_dialects)))

@@ -8,7 +8,7 @@ import re
 
 from iree_support import bytecode_version, differing_lines, generic_print, iree_opt, without_mlirbc_lines
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
@@ -61,7 +61,7 @@ def check_no_fallbacks_and_round_trip(data: bytes) -> Module:
     assert not m.fallbacks, "\n".join(f"{f.kind} {f.name}: {f.reason}" for f in m.fallbacks[:10])
     parsed = parse_module(view_of(m), template=m)
     assert parsed.module is not None, parsed.errors[:3]
-    assert write_bytecode(parsed.module, template=m) == data
+    assert encode_bytecode(parsed.module, template=m) == data
     return m
 
 
@@ -140,7 +140,7 @@ def check_fresh_encoding(data: bytes) -> None:
     parsed = parse_module(text)
     assert parsed.module is not None, parsed.errors[:3]
     assert parsed.module.model_set == "mlir24"
-    ours = write_bytecode(parsed.module, template=None)
+    ours = encode_bytecode(parsed.module, template=None)
     theirs = emit(text, version)
     if ours == theirs:
         return

@@ -14,8 +14,8 @@ from typing import cast
 import pytest
 
 from iree_support import IREE_SKIP_REASON, iree_opt, iree_opt_path
+from mlirbc.binary.stream import ByteReader, ByteWriter
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.stream import ByteReader, ByteWriter
 from mlirbc.ir.attributes import DialectAttr
 from mlirbc.models.affine_build import (
     encode_affine_text,

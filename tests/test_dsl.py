@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from corpus import CORPUS
+from mlirbc.binary.stream import ByteReader, encode_varint
 from mlirbc.bytecode.reader import decode_bytecode
-from mlirbc.bytecode.stream import ByteReader, encode_varint
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.structured import StructuredAttr
 from mlirbc.models.api import ModelError

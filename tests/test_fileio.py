@@ -1,4 +1,5 @@
-"""Reading and writing files safely (`mlirbc.fileio`): only regular files, sizes from `stat`, atomic saves.
+"""Reading and writing files safely (`mlirbc.files.access`): only regular files, sizes from `stat`, atomic
+saves.
 
 Saves: a target that exists and is not a regular file is refused (`/dev/null` stays a device); a symbolic link
 is written through to its target and stays a link; the file mode is kept; the temporary file lives next to
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from corpus import REPO
-from mlirbc.fileio import FileRefused, atomic_write, read_regular, resolve_target, temp_files
+from mlirbc.files.access import FileRefused, atomic_write, read_regular, resolve_target, temp_files
 
 
 def _child(code: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -169,7 +170,7 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path: Path) -> None
         import resource, signal, sys
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-        from mlirbc.fileio import atomic_write
+        from mlirbc.files.access import atomic_write
         try:
             atomic_write(sys.argv[1], b"n" * 100000)
         except OSError as exc:
@@ -219,7 +220,7 @@ def test_kill_9_during_saves_leaves_old_or_new_bytes(tmp_path: Path) -> None:
         proc = subprocess.Popen(
             [sys.executable, "-c", textwrap.dedent("""
                 import sys
-                from mlirbc.fileio import atomic_write
+                from mlirbc.files.access import atomic_write
                 i = 0
                 print("ready", flush=True)
                 while True:

@@ -25,7 +25,7 @@ import pytest
 import stablehlo_oracle
 from corpus import CORPUS, REPO
 from mlirbc.bytecode.reader import decode_bytecode, read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.errors import DecodeError, EncodeError
 from mlirbc.ir.attributes import DenseStringElementsAttr, DictionaryAttr, StringAttr, TypeAttr, UnknownLoc
 from mlirbc.ir.module import Module
@@ -80,7 +80,7 @@ def _cycle(m: Module) -> str:
     result = parse_module(text, template=m)
     assert not result.errors, _errors(result)[:3]
     assert result.module is not None
-    again = read_bytecode(write_bytecode(result.module, template=m))
+    again = read_bytecode(encode_bytecode(result.module, template=m))
     assert again.error is None
     out: str = print_module(again).text
     assert out == text
@@ -186,7 +186,7 @@ def test_a_lone_surrogate_in_a_dialect_body_is_a_located_error() -> None:
     text = _text("found_text_surrogate_in_dialect_body.mlir").replace("\udc00", "\udcff")
     result = parse_module(text)
     assert not result.errors and result.module is not None
-    assert b"tablety\xffpe" in write_bytecode(result.module, template=None)
+    assert b"tablety\xffpe" in encode_bytecode(result.module, template=None)
 
 
 # -- row 4: huge numbers ---------------------------------------------------------------------------
@@ -417,7 +417,7 @@ def test_the_writer_refuses_what_its_reader_would() -> None:
     root = Operation(OpName("builtin", "module", True))
     root.add_region().add_block().append(_func(i64, i32))
     with pytest.raises(EncodeError, match="entry block argument #0"):
-        write_bytecode(Module(root), template=None)
+        encode_bytecode(Module(root), template=None)
     deep = Operation(OpName("builtin", "module", True))
     op = deep
     for _ in range(600):
@@ -425,10 +425,10 @@ def test_the_writer_refuses_what_its_reader_would() -> None:
         op.add_region().add_block().append(inner)
         op = inner
     with pytest.raises(EncodeError, match="nested deeper than 512"):
-        write_bytecode(Module(deep), template=None)
+        encode_bytecode(Module(deep), template=None)
     ok = Operation(OpName("builtin", "module", True))
     ok.add_region().add_block().append(_func(i32, i32))
-    assert read_bytecode(write_bytecode(Module(ok), template=None)).error is None
+    assert read_bytecode(encode_bytecode(Module(ok), template=None)).error is None
 
 
 # -- row 8: the header's producer ----------------------------------------------
@@ -437,7 +437,7 @@ def test_a_producer_the_writer_cannot_write_is_refused_by_the_parser() -> None:
     assert len(got) == 1 and got[0][:2] == (1, 1) and "producer" in got[0][2]
     root = Operation(OpName("builtin", "module", True))
     with pytest.raises(EncodeError, match="producer"):
-        write_bytecode(Module(root), producer="MLIR\ud800", template=None)
+        encode_bytecode(Module(root), producer="MLIR\ud800", template=None)
 
 
 # -- edits re-read in place check what a full parse checks (the fuzzing's edit target) -------------------
@@ -494,7 +494,7 @@ def test_fused_locations_with_metadata_read_and_parse_as_stored() -> None:
                 'loc(fused<"m">[fused<"m">["a", "b"], "x"])', 'loc(fused["a", fused<"n">[]])'):
         assert loc in text
     result = parse_module(text, template=m)
-    assert write_bytecode(result.module, template=m) == data  # type: ignore[arg-type]
+    assert encode_bytecode(result.module, template=m) == data  # type: ignore[arg-type]
     # The fuzzing find: that location stood in pdl.result's `index`, an IntegerAttr (mlir-opt refuses the
     # file for it): the op is a fallback now, and its location entry still reads and round-trips.
     found = read_bytecode(_bytes("found_fused_loc_no_locations.mlirbc"))
@@ -551,7 +551,7 @@ def test_a_negative_vhlo_tensor_size_is_a_located_fallback() -> None:
     assert "the 'vhlo' model failed at byte" in notes[0].reason
     assert data[notes[0].offset:notes[0].offset + notes[0].size].hex().upper() in _cycle(m)
     assert "-12x" not in print_module(m).text
-    assert write_bytecode(m, template=m) == data
+    assert encode_bytecode(m, template=m) == data
 
 
 @pytest.mark.skipif(not stablehlo_oracle.available(), reason=stablehlo_oracle.SKIP_REASON)
@@ -590,7 +590,7 @@ def test_an_op_stored_unregistered_has_no_isolation_trait() -> None:
     assert m.error is None
     text = _cycle(m)
     assert '"func.func"() ({\n    "test.use"(%0)' in text
-    assert write_bytecode(m, template=m) == data
+    assert encode_bytecode(m, template=m) == data
     # without the file, the name is registered (it has a model), hence isolated: the use is refused
     assert _errors(parse_module(text))[:1] == [(5, 16, "use of undefined SSA value %0")]
 
@@ -617,21 +617,21 @@ def test_vhlo_parts_outside_the_target_write_back_unchanged(name: str, problem: 
     """A file whose producer's StableHLO version lacks some of its ops: each op version's encoding is fixed,
     so the reader decodes them exactly (StableHLO's own reader reads such a file too); the write check
     refuses only what an edit adds that the target lacks, so the file writes back byte for byte."""
-    from mlirbc.models.registry import default_registry
+    from mlirbc.models.build import default_registry
 
     data = _bytes(name)
     m = read_bytecode(data)
     assert m.error is None
     assert problem in default_registry().write_problems(m, m.producer, m.version)  # what the file has
     text = _cycle(m)
-    assert write_bytecode(m, template=m) == data
+    assert encode_bytecode(m, template=m) == data
     result = parse_module(text, template=m)
-    assert result.module is not None and write_bytecode(result.module, template=m) == data
+    assert result.module is not None and encode_bytecode(result.module, template=m) == data
     # without the file as the template, or written for another producer, nothing excuses them
     with pytest.raises(EncodeError, match=re.escape(problem)):
-        write_bytecode(result.module, template=None)
+        encode_bytecode(result.module, template=None)
     with pytest.raises(EncodeError, match="does not exist at the file's target StableHLO 0.2.0"):
-        write_bytecode(m, template=m, producer="StableHLO_v0.2.0")
+        encode_bytecode(m, template=m, producer="StableHLO_v0.2.0")
 
 
 def test_an_edit_adding_a_vhlo_op_the_target_lacks_is_refused() -> None:
@@ -643,7 +643,7 @@ def test_an_edit_adding_a_vhlo_op_the_target_lacks_is_refused() -> None:
     result = parse_module("\n".join(lines), template=m)
     assert not result.errors and result.module is not None
     with pytest.raises(EncodeError) as refused:
-        write_bytecode(result.module, template=m)
+        encode_bytecode(result.module, template=m)
     assert str(refused.value) == ("op vhlo.convert_v1 does not exist at the file's target StableHLO 0.6.0 "
                                   "(it exists from 0.9.0)")
 
@@ -745,7 +745,7 @@ def test_a_property_of_another_kind_is_a_located_fallback(name: str, op: str, re
     notes = [n for n in m.fallbacks if n.name == op]
     assert notes and all(reason in n.reason and 0 < n.offset < len(data) for n in notes), m.fallbacks
     _cycle(m)
-    assert write_bytecode(m, template=m) == data
+    assert encode_bytecode(m, template=m) == data
 
 
 @needs_oracle
@@ -827,9 +827,9 @@ def test_equal_elements_are_a_splat_and_padding_bits_print_as_hex_so_the_bytes_s
         assert f"{key} = {attr}" in text, (key, text)
     result = parse_module(text, template=m)
     assert result.module is not None
-    assert write_bytecode(result.module, template=m) == data
+    assert encode_bytecode(result.module, template=m) == data
     # Written anew (no template), the splats are stored as one element, as upstream writes them.
-    fresh = write_bytecode(m, template=None)
+    fresh = encode_bytecode(m, template=None)
     assert len(fresh) < len(data) and print_module(read_bytecode(fresh)).text == text
 
 
@@ -873,9 +873,9 @@ def test_a_use_list_order_of_a_value_with_one_use_is_kept_verbatim() -> None:
     assert m.error is None
     text = _cycle(m)
     assert "    // mlirbc: uselist 0=pairs[]\n" in text
-    saved = write_bytecode(m, template=m)
+    saved = encode_bytecode(m, template=m)
     assert "uselist 0=pairs[]" in print_module(read_bytecode(saved)).text
-    assert "uselist" not in print_module(read_bytecode(write_bytecode(m, template=None))).text
+    assert "uselist" not in print_module(read_bytecode(encode_bytecode(m, template=None))).text
 
 
 def _refused(op: Operation, words: str) -> None:
@@ -883,7 +883,7 @@ def _refused(op: Operation, words: str) -> None:
     its partial view shows."""
     root = Operation(OpName("builtin", "module", True), UnknownLoc.get())
     root.add_region().add_block().append(op)
-    data = write_bytecode(Module(root))
+    data = encode_bytecode(Module(root))
     m = read_bytecode(data)
     assert m.error is not None and words in str(m.error) and 0 < m.error.offset < len(data), m.error
     assert str(m.error.offset) in print_module(m).text  # the partial view says where
@@ -910,7 +910,7 @@ def test_every_sparse_form_the_parser_builds_reads_back() -> None:
             "loc(unknown)\n")
     result = parse_module(text)
     assert not result.errors and result.module is not None, _errors(result)
-    m = read_bytecode(write_bytecode(result.module))
+    m = read_bytecode(encode_bytecode(result.module))
     assert m.error is None
     assert all(s in print_module(m).text for s in _SPARSE_SAYABLE)
 

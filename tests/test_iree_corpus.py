@@ -33,7 +33,7 @@ from iree_checks import (
 )
 from iree_support import IREE_FILES, IREE_SKIP_REASON, iree_opt_path, reference_print
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.models.registry import default_registry
+from mlirbc.models.build import default_registry
 
 needs_iree = pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
 ids = [p.name for p in IREE_FILES]

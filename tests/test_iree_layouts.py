@@ -22,9 +22,9 @@ import pytest
 from corpus import REPO
 from iree_support import IREE_SKIP_REASON, iree_opt, iree_opt_path
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.operation import PROPS_DECODED
-from mlirbc.models.registry import default_registry
+from mlirbc.models.build import default_registry
 from mlirbc.view.printer import print_module
 
 TOOLS = REPO / "server" / "tools"
@@ -136,7 +136,7 @@ def test_native_properties_decode_print_and_encode_as_iree_opt(version: int) -> 
     printed = iree_opt([*UNVERIFIED, "--mlir-print-op-generic", "--mlir-print-debuginfo",
                         "--mlir-print-local-scope"], data).decode()
     assert [ln for ln in view.splitlines() if not ln.startswith("// mlirbc:")] == printed.splitlines()
-    assert write_bytecode(m, template=None) == data  # fresh: every property re-encoded by the models
+    assert encode_bytecode(m, template=None) == data  # fresh: every property re-encoded by the models
     assert iree_opt([*UNVERIFIED, "--emit-bytecode", f"--emit-bytecode-version={version}"],
                     view.encode()) == data
 

@@ -89,7 +89,7 @@ def test_fresh_encoding_follows_iree_opt(written: bytes) -> None:
 def test_an_edited_field_is_what_iree_opt_reads(written: bytes) -> None:
     """Change a new field in the view; iree-opt reads our bytes as exactly that change."""
     from iree_support import generic_print
-    from mlirbc.bytecode.writer import write_bytecode
+    from mlirbc.bytecode.writer import encode_bytecode
     from mlirbc.view.parser import parse_module
 
     m = decode(written)
@@ -98,6 +98,6 @@ def test_an_edited_field_is_what_iree_opt_reads(written: bytes) -> None:
     edited = view.replace('identifier = "_ZTS1S"', 'identifier = "_ZTS1T"')
     parsed = parse_module(edited, template=m)
     assert parsed.module is not None, parsed.errors[:3]
-    out = write_bytecode(parsed.module, template=m)
+    out = encode_bytecode(parsed.module, template=m)
     before, after = generic_print(written), generic_print(out)
     assert after == before.replace('identifier = "_ZTS1S"', 'identifier = "_ZTS1T"') != before

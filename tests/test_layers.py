@@ -1,7 +1,9 @@
 """The layers as the folders say: import directions, the builtin codec table, one verb pair.
 
-* `bytecode/` never imports `view/` or `lsp/`; nothing below `view/` (ir, syntax, bytecode, models)
-  imports `view/`; `ir/` imports nothing of the other layers (the IR knows no encoding);
+* every unit of the package (a folder, or a module at its top) has a rule naming what it may import, and
+  imports nothing else (every import: module level or inside a function);  the low packages `binary/`
+  (bytes) and `files/` (files on disk) and the IR import nothing of the other layers but `errors`; models
+  reach bytes only through `binary/`, never `bytecode/`; nothing below `view/` imports `view/`;
 * `lsp/` and `cli/` hold no format logic: they reach bytes and text only through the layers' public
   functions, never through the stream/section/codec modules themselves;
 * every builtin attribute and type class has a codec entry (reader and writer) and a printer.
@@ -21,59 +23,107 @@ from mlirbc.ir import types as T
 from mlirbc.syntax import attr_printer
 
 PKG = Path(mlirbc.__file__).resolve().parent
-FOLDERS = ("ir", "syntax", "bytecode", "models", "view", "lsp", "cli")
 
-FORBIDDEN = {
-    "ir": {"syntax", "bytecode", "models", "view", "lsp", "cli"},
-    "syntax": {"bytecode", "models", "view", "lsp", "cli"},
-    "bytecode": {"view", "lsp", "cli"},
-    "models": {"view", "lsp", "cli"},
-    "view": {"lsp", "cli"},
-    "lsp": {"cli"},
-    "cli": {"lsp"},
+_BELOW_VIEW = {"errors", "yielding", "binary", "files", "ir", "syntax", "models", "bytecode"}
+_ALL = _BELOW_VIEW | {"view", "graph", "summary", "npy", "__init__"}
+
+ALLOWED: dict[str, set[str]] = {
+    "__init__": set(),
+    "errors": set(),
+    "yielding": set(),
+    "binary": {"errors"},
+    "files": {"errors"},
+    "ir": {"errors"},
+    "syntax": {"errors", "ir"},
+    "models": {"errors", "binary", "ir", "syntax"},
+    "bytecode": {"errors", "yielding", "binary", "files", "ir", "syntax", "models"},
+    "view": _BELOW_VIEW,
+    "graph": {"errors", "ir", "syntax", "view.sourcemap"},
+    "summary": {"errors", "ir", "models", "bytecode"},
+    "npy": {"errors", "files", "ir", "syntax"},
+    "lsp": _ALL,
+    "cli": _ALL,
 }
-"""For each layer, the layers it must not import (the data flows bytes -> IR -> text and back)."""
+"""For each unit (a folder or a top-level module), what it may import besides itself: a unit, or one
+module of one (`view.sourcemap`).  The data flows bytes -> IR -> text and back; `lsp/` and `cli/` only
+orchestrate and never import each other."""
 
-FORMAT_MODULES = {"bytecode.stream", "bytecode.sections", "bytecode.builtin_codec", "bytecode.ir_section",
+FORMAT_MODULES = {"binary", "bytecode.sections", "bytecode.builtin_codec", "bytecode.ir_section",
                   "bytecode.ir_writer", "bytecode.numbering", "bytecode.attrtypes", "bytecode.recorder",
                   "syntax.lexer", "syntax.attr_parser"}
 """Modules with format details: the server and the CLI orchestrate, they do not read or write bytes or
 tokens themselves."""
 
 
-def _imports(path: Path) -> list[str]:
-    """The `mlirbc` modules a file imports, as dotted names relative to the package."""
+def _unit(top: str) -> str:
+    """The unit a dotted name's first part belongs to (`from .. import __version__` is the package's
+    `__init__`)."""
+    if (PKG / top).is_dir() or (PKG / f"{top}.py").is_file():
+        return top
+    return "__init__"
+
+
+def _imports(path: Path, source: str | None = None) -> list[str]:
+    """The `mlirbc` modules a file imports (`source`, else the file's text), as dotted names relative to
+    the package: module-level and function-local imports alike."""
     rel = path.relative_to(PKG).with_suffix("")
     package = list(rel.parts[:-1])
+    text = path.read_text() if source is None else source
     out: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(ast.parse(text, str(path))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[:len(package) - node.level + 1]
                 mod = ".".join(base + ([node.module] if node.module else []))
             elif node.module and node.module.startswith("mlirbc."):
                 mod = node.module[len("mlirbc."):]
+            elif node.module == "mlirbc":
+                mod = ""
             else:
                 continue
-            out.append(mod)
-            out += [f"{mod}.{a.name}" for a in node.names]
+            if mod:
+                out.append(mod)
+            out += [f"{mod}.{a.name}" if mod else a.name for a in node.names]
         elif isinstance(node, ast.Import):
             out += [a.name[len("mlirbc."):] for a in node.names if a.name.startswith("mlirbc.")]
     return out
 
 
-def _files(folder: str) -> list[Path]:
-    return sorted((PKG / folder).rglob("*.py"))
+def _unit_of(path: Path) -> str:
+    rel = path.relative_to(PKG)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
-@pytest.mark.parametrize("folder", FOLDERS)
-def test_import_directions(folder: str) -> None:
+def _violations(path: Path, source: str | None = None) -> list[str]:
+    unit = _unit_of(path)
+    allowed = ALLOWED[unit]
     bad = []
-    for path in _files(folder):
-        for mod in _imports(path):
-            top = mod.split(".", 1)[0]
-            if top in FORBIDDEN[folder]:
-                bad.append(f"{path.relative_to(PKG)} imports {mod}")
+    for mod in _imports(path, source):
+        top = _unit(mod.split(".", 1)[0])
+        if top == unit or top in allowed:
+            continue
+        # One module of a unit is allowed: importing it, or its package on the way (`from ..view import
+        # sourcemap`).
+        if any(mod == a or mod.startswith(a + ".") or a.startswith(mod + ".") for a in allowed):
+            continue
+        bad.append(f"{path.relative_to(PKG)} imports {mod}")
+    return bad
+
+
+def _files(unit: str) -> list[Path]:
+    if (PKG / unit).is_dir():
+        return sorted((PKG / unit).rglob("*.py"))
+    return [PKG / f"{unit}.py"]
+
+
+def test_every_unit_has_a_rule() -> None:
+    units = {_unit_of(p) for p in PKG.rglob("*.py")}
+    assert units == set(ALLOWED), (units - set(ALLOWED), set(ALLOWED) - units)
+
+
+@pytest.mark.parametrize("unit", sorted(ALLOWED))
+def test_import_directions(unit: str) -> None:
+    bad = [v for path in _files(unit) for v in _violations(path)]
     assert not bad, "\n".join(bad)
 
 
@@ -91,6 +141,21 @@ def test_the_import_check_sees_imports() -> None:
     """The checker itself: a relative import two levels up is resolved to its layer."""
     hover = PKG / "lsp" / "features" / "hover.py"
     assert any(m.startswith("bytecode.template") for m in _imports(hover))
+
+
+def test_the_import_check_finds_violations() -> None:
+    """The checker itself, on sources that break the rules: a model importing the bytecode stream inside a
+    function, the IR importing the package root, the graph importing the view's parser."""
+    local = "def f() -> None:\n    from ..bytecode.stream import ByteReader\n"
+    assert _violations(PKG / "models" / "dsl.py", local) == [
+        "models/dsl.py imports bytecode.stream", "models/dsl.py imports bytecode.stream.ByteReader"]
+    assert _violations(PKG / "ir" / "types.py", "from .. import __version__\n") == \
+        ["ir/types.py imports __version__"]
+    assert _violations(PKG / "graph" / "source.py", "from ..view.sourcemap import SourceMap\n") == []
+    assert _violations(PKG / "graph" / "source.py", "from ..view import sourcemap\n") == []
+    assert _violations(PKG / "graph" / "source.py", "from ..view import parser\n") == \
+        ["graph/source.py imports view.parser"]
+    assert _violations(PKG / "npy.py", "import mlirbc.lsp.server\n") == ["npy.py imports lsp.server"]
 
 
 def _builtin_classes(module: object, base: type) -> list[type]:

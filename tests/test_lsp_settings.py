@@ -29,8 +29,8 @@ LARGE = "large/synthetic_100k_ops.mlirbc"
 
 
 def _header(data: bytes) -> tuple[int, str]:
+    from mlirbc.binary.stream import ByteReader
     from mlirbc.bytecode.header import decode_header
-    from mlirbc.bytecode.stream import ByteReader
 
     return decode_header(ByteReader(data, 0, len(data), "header"))
 

@@ -17,9 +17,9 @@ import pytest
 
 from corpus import CORPUS
 from iree_support import reference_print
+from mlirbc.binary.stream import ByteReader, ByteWriter
 from mlirbc.bytecode import builtin_codec
 from mlirbc.bytecode.reader import decode_bytecode
-from mlirbc.bytecode.stream import ByteReader, ByteWriter
 from mlirbc.bytecode.template import template_of
 from mlirbc.errors import DecodeError
 from mlirbc.ir.attributes import Attribute, DialectAttr, DictionaryAttr, FallbackAttr

@@ -17,13 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server" / "tool
 
 import make_weights  # noqa: E402
 
-from mlirbc import fileio  # noqa: E402
-from mlirbc.bytecode import chunks  # noqa: E402
-from mlirbc.bytecode.chunks import BOUNCE, KERNEL, PAGE, Chunks, FileRange, copy_plan  # noqa: E402
-from mlirbc.bytecode.mapped import open_mapped  # noqa: E402
 from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
 from mlirbc.bytecode.writer import encode_bytecode, encode_bytecode_chunks  # noqa: E402
-from mlirbc.fileio import atomic_write  # noqa: E402
+from mlirbc.files import (
+    access,  # noqa: E402
+    chunks,  # noqa: E402
+)
+from mlirbc.files.access import atomic_write  # noqa: E402
+from mlirbc.files.chunks import BOUNCE, KERNEL, PAGE, Chunks, FileRange, copy_plan  # noqa: E402
+from mlirbc.files.mapped import open_mapped  # noqa: E402
 from mlirbc.view.parser import parse_module  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
 
@@ -108,7 +110,7 @@ def test_an_edit_that_moves_the_weights_saves_the_same_bytes_as_an_in_memory_enc
 
 def test_a_large_replaced_file_is_released_in_the_background(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fileio, "RELEASE_LATER", 1 << 20)
+    monkeypatch.setattr(access, "RELEASE_LATER", 1 << 20)
     path = tmp_path / "big.bin"
     path.write_bytes(os.urandom(2 << 20))
     old_ino = path.stat().st_ino
@@ -123,16 +125,16 @@ def test_a_large_replaced_file_is_released_in_the_background(tmp_path: Path,
 
 
 def test_small_or_linked_files_are_not_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fileio, "RELEASE_LATER", 1 << 16)
+    monkeypatch.setattr(access, "RELEASE_LATER", 1 << 16)
     path = tmp_path / "f.bin"
     path.write_bytes(b"x" * 10)
-    assert fileio._hold_replaced(str(path), path.stat()) is None  # small
+    assert access._hold_replaced(str(path), path.stat()) is None  # small
     big = tmp_path / "big.bin"
-    big.write_bytes(b"\0" * fileio.RELEASE_LATER)
+    big.write_bytes(b"\0" * access.RELEASE_LATER)
     os.link(big, tmp_path / "other-name.bin")
-    assert fileio._hold_replaced(str(big), big.stat()) is None  # another name keeps it: nothing freed
+    assert access._hold_replaced(str(big), big.stat()) is None  # another name keeps it: nothing freed
     os.unlink(tmp_path / "other-name.bin")
-    fd = fileio._hold_replaced(str(big), big.stat())
+    fd = access._hold_replaced(str(big), big.stat())
     assert fd is not None and os.fstat(fd).st_ino == big.stat().st_ino
     os.close(fd)
 

@@ -9,7 +9,7 @@ import pytest
 
 from corpus import CORPUS, manifest
 from mlirbc.bytecode.reader import decode_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
@@ -101,7 +101,7 @@ def test_parsing_without_a_map_gives_the_same_module(rel: str) -> None:
         assert said(bare) == said(full)
         assert (bare.module is None) == (full.module is None)
         if full.module is not None and bare.module is not None and not full.errors:
-            assert write_bytecode(bare.module, template=None) == write_bytecode(full.module, template=None)
+            assert encode_bytecode(bare.module, template=None) == encode_bytecode(full.module, template=None)
         assert bare.map is None or list(bare.map.ops()) == []
 
 

@@ -15,8 +15,8 @@ from functools import cache
 import pytest
 
 from corpus import CORPUS
+from mlirbc.binary.stream import ByteReader, ByteWriter, encode_varint
 from mlirbc.bytecode.reader import decode_bytecode
-from mlirbc.bytecode.stream import ByteReader, ByteWriter, encode_varint
 from mlirbc.bytecode.template import TableEntry
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import Attribute, StringAttr

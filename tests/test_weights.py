@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server" / "tool
 
 import make_weights  # noqa: E402
 
-from mlirbc.bytecode.chunks import Chunks, FileRange  # noqa: E402
-from mlirbc.bytecode.mapped import IN_PLACE, SHADOW, open_mapped  # noqa: E402
 from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
 from mlirbc.bytecode.writer import encode_bytecode, encode_bytecode_chunks  # noqa: E402
-from mlirbc.fileio import atomic_write  # noqa: E402
+from mlirbc.files.access import atomic_write  # noqa: E402
+from mlirbc.files.chunks import Chunks, FileRange  # noqa: E402
+from mlirbc.files.mapped import IN_PLACE, SHADOW, open_mapped  # noqa: E402
 from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
 from mlirbc.ir.digest import LARGE, sample_ranges, sampled_digest  # noqa: E402
 from mlirbc.ir.module import Module  # noqa: E402

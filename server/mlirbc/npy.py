@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .fileio import atomic_write
+from .files.access import atomic_write
 from .ir.types import ComplexType, FloatType, IndexType, IntegerType, Type
 from .syntax.elements import CHUNK, Elements
 

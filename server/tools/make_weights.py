@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
 from mlirbc.bytecode.writer import encode_bytecode_chunks  # noqa: E402
-from mlirbc.fileio import atomic_write  # noqa: E402
+from mlirbc.files.access import atomic_write  # noqa: E402
 from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
 from mlirbc.ir.module import Module  # noqa: E402
 from mlirbc.view.parser import parse_module  # noqa: E402

@@ -233,7 +233,7 @@ def _import_target_modules(target: str) -> None:
 
     modules = ["mlirbc.bytecode.reader", "mlirbc.bytecode.writer", "mlirbc.view.printer",
                "mlirbc.view.parser", "mlirbc.view.edits", "mlirbc.view.lexindex", "mlirbc.models.build",
-               "mlirbc.models.sets", "mlirbc.fileio"]
+               "mlirbc.models.sets", "mlirbc.files.access"]
     if target == "server":
         modules.append("mlirbc.lsp.server")
     for name in modules:
@@ -243,7 +243,7 @@ def _import_target_modules(target: str) -> None:
 def _warm_up() -> None:
     """Load every dialect's models now: each is read lazily the first time a file uses the dialect, which
     would make that input look slow."""
-    from mlirbc.models.registry import default_registry
+    from mlirbc.models.build import default_registry
 
     reg = default_registry()
     for name in sorted(reg.op_names()):

@@ -5,7 +5,7 @@
 * `cycle`: bytes -> read -> print -> parse (template: the module read) -> write -> read -> print.  A complete
   decode must come back as the same view; its text must parse without errors, the writer must accept what
   the parser accepted, and the reader what the writer wrote.
-* `text`: a text view -> `parse_module` -> `write_bytecode` -> read.  Every diagnostic lies inside the text;
+* `text`: a text view -> `parse_module` -> `encode_bytecode` -> read.  Every diagnostic lies inside the text;
   what parses writes (unless it holds fallback parts, which need their original file) and reads back.
 * `edit`: a text view -> full parse (the last good state) -> a few edits inside its top-level ops, made by
   the text mutator, each read by `reparse_edit` (one op re-read in place, as the server does while the user
@@ -31,7 +31,7 @@ from typing import Any
 from pygls.io_ import StdoutWriter
 
 from mlirbc.bytecode.reader import read_bytecode
-from mlirbc.bytecode.writer import write_bytecode
+from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.errors import DecodeError, EncodeError
 from mlirbc.ir.module import Module
 from mlirbc.view.parser import parse_module
@@ -84,7 +84,7 @@ def cycle(data: bytes) -> str:
         where = f"{e.span}: {e.message}" if e is not None else "no module"
         raise Finding(f"the view of a complete decode does not parse: {where}")
     try:
-        out = write_bytecode(result.module, template=m)
+        out = encode_bytecode(result.module, template=m)
     except EncodeError as exc:
         raise Finding(f"the writer refuses a view the parser accepted: {exc}") from None
     try:
@@ -125,7 +125,7 @@ def text(data: bytes) -> str:
             raise Finding("no module and no error")
         return "rejected"
     try:
-        out = write_bytecode(result.module, template=None)
+        out = encode_bytecode(result.module, template=None)
     except EncodeError as exc:
         if NEEDS_TEMPLATE in str(exc):
             return "needs-template"

@@ -14,7 +14,9 @@ from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from typing import overload
 
+from ..binary.stream import ByteReader, ByteWriter
 from ..errors import DecodeError, TextError
+from ..files.chunks import Chunks, FileRange
 from ..ir.attributes import (
     Attribute,
     DialectAttr,
@@ -30,9 +32,7 @@ from ..models.registry import Registry
 from ..yielding import checkpoint
 from . import builtin_codec
 from .builtin_batch import decode_builtin_entries
-from .chunks import Chunks, FileRange
 from .sections import Section
-from .stream import ByteReader, ByteWriter
 from .template import TableEntry
 
 

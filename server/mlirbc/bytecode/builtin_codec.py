@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from ..binary.apint import read_apint, write_apint
 from ..ir import attributes as A
 from ..ir import types as T
+from ..ir.types import bit_width
 from ..models.api import EntryReader, EntryWriter
 
-_MASK64 = (1 << 64) - 1
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """IntegerType::kMaxWidth: the widest integer type MLIR has (and the text parser accepts)."""
 
@@ -33,55 +34,6 @@ class BuiltinWriter(EntryWriter, Protocol):
 
 class UnknownCode(Exception):
     """A builtin code this reader does not know (a newer MLIR): the entry stays opaque."""
-
-
-def bit_width(t: T.Type) -> int:
-    """Bit width of the APInt/APFloat payload of an integer or float attribute of type `t`."""
-    if isinstance(t, T.IntegerType):
-        return t.width
-    if isinstance(t, T.IndexType):
-        return 64
-    if isinstance(t, T.FloatType):
-        return t.width
-    raise ValueError("integer/float attribute of a type that is neither integer, index nor float")
-
-
-def read_apint(r: EntryReader, width: int) -> int:
-    mask = (1 << width) - 1
-    if width <= 8:
-        return r.byte() & mask
-    if width <= 64:
-        return r.signed_varint() & mask
-    n = r.varint()
-    if n > (width + 63) // 64:
-        raise ValueError(f"{n} active words for a {width}-bit integer")
-    bits = 0
-    for i in range(n):
-        bits |= (r.signed_varint() & _MASK64) << (64 * i)
-    return bits & mask
-
-
-def _as_int64(v: int) -> int:
-    v &= _MASK64
-    return v - (1 << 64) if v >> 63 else v
-
-
-def write_apint(w: EntryWriter, width: int, bits: int) -> None:
-    if width <= 8:
-        w.byte(bits & 0xFF)
-    elif width <= 64:
-        w.signed_varint(_as_int64(bits))
-    else:
-        words = []
-        v = bits
-        while v:
-            words.append(v & _MASK64)
-            v >>= 64
-        if not words:
-            words = [0]
-        w.varint(len(words))
-        for word in words:
-            w.signed_varint(_as_int64(word))
 
 
 def _shape(r: EntryReader) -> tuple[int, ...]:
@@ -293,13 +245,13 @@ def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
 def dense_blob(t: T.Type, data: bytes | memoryview) -> bytes | memoryview:
     """The blob an attribute keeps: checked as upstream's isValidRawBuffer (the text form has no spelling
     for a blob of another size), and made a splat when every element is equal, as upstream's storage does."""
-    from ..syntax.attr_printer import dense_storage, element_storage_bytes, num_elements, static_shape
+    from ..syntax.attr_printer import dense_storage, element_storage_bytes, static_shape
 
     shape = static_shape(t)
     element = getattr(t, "element", None)
     if shape is None or not isinstance(element, T.Type):
         raise ValueError("dense elements need a statically shaped type")
-    count = num_elements(shape)
+    count = T.num_elements(shape)
     if isinstance(element, T.IntegerType) and element.width == 1:
         ok = (len(data) == 1 and (data[0] in (0, 0xFF) or count == 1)) or \
             len(data) in ((count + 7) // 8, count)
@@ -316,7 +268,13 @@ def dense_blob(t: T.Type, data: bytes | memoryview) -> bytes | memoryview:
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
-    count = _num_elements(t)  # (a splat too: the text says its type's shape)
+    shape = getattr(t, "shape", None)
+    if shape is None:
+        raise ValueError("dense string elements need a ranked shaped type")
+    try:
+        count = T.num_elements(shape)  # (a splat too: the text says its type's shape)
+    except ValueError:
+        raise ValueError("dense string elements need a static shape") from None
     element = getattr(t, "element", None)
     if isinstance(element, T.IntegerType | T.IndexType | T.FloatType | T.ComplexType):
         # The parser reads a string of a number type as hex data: no text says these strings.
@@ -346,7 +304,7 @@ def check_sparse(t: T.Type, indices: A.Attribute, values: A.Attribute) -> None:
     printed literal nests (one index of the type's rank when it is one number) and values of the type's
     element, one per index.  Upstream's reader takes any integer indices (and no shaped type at all:
     mlir-opt refuses that); its printer then says something its parser reads as another attribute."""
-    from ..syntax.attr_printer import dense_is_splat, num_elements, print_type, static_shape
+    from ..syntax.attr_printer import dense_is_splat, print_type, static_shape
 
     shape = static_shape(t)
     element = getattr(t, "element", None)
@@ -358,7 +316,7 @@ def check_sparse(t: T.Type, indices: A.Attribute, values: A.Attribute) -> None:
             and indices.type.element is i64):
         raise ValueError("sparse indices must be a dense tensor of i64")
     ishape = indices.type.shape
-    count = num_elements(ishape)
+    count = T.num_elements(ishape)
     if count == 0:
         ok = ishape == (0, rank)  # printed as `sparse<>`
     elif dense_is_splat(indices.data, i64, count):
@@ -762,18 +720,6 @@ def decode_type(r: BuiltinReader) -> T.Type:
     if code >= len(TYPE_CODECS):
         raise UnknownCode(f"unknown builtin type code {code}")
     return TYPE_CODECS[code].read(r)
-
-
-def _num_elements(t: T.Type) -> int:
-    shape = getattr(t, "shape", None)
-    if shape is None:
-        raise ValueError("dense string elements need a ranked shaped type")
-    n = 1
-    for d in shape:
-        if d < 0:
-            raise ValueError("dense string elements need a static shape")
-        n *= d
-    return n
 
 
 def _encode(x: object, by_class: dict[type, tuple[Codec[Any], ...]], w: BuiltinWriter) -> bool:

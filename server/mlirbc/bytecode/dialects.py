@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..binary.stream import ByteReader, ByteWriter
 from ..ir.module import DialectEntry
 from ..ir.operation import OpName
 from .sections import read_section, write_section
-from .stream import ByteReader, ByteWriter
 
 DIALECT_VERSION_SECTION = 7
 

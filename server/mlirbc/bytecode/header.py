@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..binary.stream import ByteReader, ByteWriter
 from ..errors import DecodeError
-from .stream import ByteReader, ByteWriter
 
 MAGIC = b"ML\xefR"
 MAX_VERSION = 6

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from ..binary.stream import ByteReader
 from ..errors import DecodeError
 from ..ir.attributes import (
     Attribute,
@@ -33,7 +34,6 @@ from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .properties import decode_op_properties
 from .sections import read_section
-from .stream import ByteReader
 from .template import FallbackNote
 
 MAX_NESTING = 512

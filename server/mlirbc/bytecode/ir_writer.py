@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from ..binary.stream import ByteReader, ByteWriter, encode_varint
 from ..errors import DecodeError, EncodeError
 from ..ir.attributes import UnknownLoc
 from ..ir.operation import Block, Operation, Region, Value
@@ -19,7 +20,6 @@ from .attrtypes import ATTR, TYPE
 from .numbering import Numbering
 from .recorder import render
 from .sections import write_section
-from .stream import ByteReader, ByteWriter, encode_varint
 from .template import Template
 
 IR_SECTION = 4

@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from ..binary.stream import encode_varint
 from ..errors import EncodeError
+from ..files.chunks import FileRange, file_range
 from ..ir.attributes import (
     Attribute,
     DialectAttr,
@@ -41,11 +43,9 @@ from ..syntax import attr_printer
 from ..yielding import checkpoint
 from . import builtin_codec
 from .attrtypes import ATTR, TYPE, TableEntries
-from .chunks import FileRange, file_range
 from .isolation import analyze
 from .op_attrs import merge_properties, split_properties
 from .recorder import REF_ATTR, REF_OPT_ATTR, REF_RESOURCE, REF_TYPE, Recorder, Token
-from .stream import encode_varint
 from .template import Template
 
 _KIND = ("attribute", "type")

@@ -7,13 +7,13 @@ is kept as a fallback holding the exact bytes and the reason.
 
 from __future__ import annotations
 
+from ..binary.stream import ByteReader, ByteWriter
 from ..errors import DecodeError
 from ..ir.operation import PROPS_ATTRIBUTE, PROPS_DECODED, PROPS_FALLBACK, OpName, Properties
 from ..models.api import ModelError, producer_note
 from ..models.registry import Registry
 from .attrtypes import AttrTypeTable
 from .sections import Section
-from .stream import ByteReader, ByteWriter
 from .template import FallbackNote
 
 

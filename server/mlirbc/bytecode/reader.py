@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import os
 
+from ..binary.stream import ByteReader
 from ..errors import DecodeError
+from ..files.mapped import open_mapped
 from ..ir.attributes import UnknownLoc
 from ..ir.gcpause import building
 from ..ir.module import Module
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from .attrtypes import ATTR, TYPE, AttrTypeTable
 from .dialects import decode_dialects
 from .header import decode_header
 from .ir_section import IRDecoder
-from .mapped import open_mapped
 from .properties import decode_properties_table
 from .resources import decode_resources, dialect_resource_keys
 from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, SectionId, read_section
-from .stream import ByteReader
 from .strings import decode_strings
 from .template import FallbackNote, Template
 from .verify import verify

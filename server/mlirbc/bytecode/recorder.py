@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..binary.stream import encode_varint, zigzag
+from ..files.chunks import Chunks
 from ..ir.attributes import Attribute
 from ..ir.types import Type
-from .chunks import Chunks
-from .stream import encode_varint, zigzag
 
 REF_ATTR = 0
 REF_TYPE = 1

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..binary.stream import ByteReader, ByteWriter, encode_varint
 from ..errors import EncodeError
+from ..files.chunks import Chunks, file_range
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -18,9 +20,7 @@ from ..ir.module import (
     ResourceGroup,
     ResourceKind,
 )
-from .chunks import Chunks, file_range
 from .sections import Section
-from .stream import ByteReader, ByteWriter, encode_varint
 
 
 def decode_resources(

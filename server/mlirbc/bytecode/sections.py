@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .chunks import Chunks
-from .stream import ByteReader, ByteWriter, encode_varint
+from ..binary.stream import ByteReader, ByteWriter, encode_varint
+from ..files.chunks import Chunks
 
 
 class SectionId(IntEnum):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .stream import ByteReader, ByteWriter
+from ..binary.stream import ByteReader, ByteWriter
 
 
 def decode_strings(r: ByteReader) -> list[bytes]:

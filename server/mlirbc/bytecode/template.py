@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..binary.stream import ByteReader
 from ..ir.attributes import Attribute
 from ..ir.module import DialectEntry, Module
 from ..ir.operation import Operation, OpName, Region
 from ..ir.types import Type
 from ..yielding import checkpoint
 from .sections import SECTION_NAMES, SectionId, read_section
-from .stream import ByteReader
 
 
 @dataclass
@@ -80,7 +80,7 @@ class Template:
     fallbacks: list[FallbackNote] = field(default_factory=list)
     """Every part kept opaque, in reading order."""
     mapped: Any = None
-    """The `bytecode.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
+    """The `files.mapped.MappedFile` that `data` views, when the file was read from a memory map."""
     cache: dict[str, object] = field(default_factory=dict, repr=False)
     """What writers derive from the template once and share (e.g. the numbering's seeded tables)."""
 

@@ -22,12 +22,14 @@ from collections import Counter
 from collections.abc import Collection, Set
 from typing import Literal
 
+from ..binary.stream import ByteWriter
 from ..errors import EncodeError
+from ..files.chunks import Chunks, file_range
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
-from .chunks import Chunks, file_range
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
@@ -36,7 +38,6 @@ from .properties import encode_properties_table
 from .recorder import has_reference, render
 from .resources import encode_resources, plan_resources, resource_handles
 from .sections import SectionId, frame_section
-from .stream import ByteWriter
 from .strings import StringTable, encode_strings
 from .template import Template, template_of
 from .unused import STAND_IN, Unused, unused
@@ -332,7 +333,3 @@ def _section_order(src: Template | None, sections: dict[int, bytes | Chunks]) ->
     kept = [sid for sid, _ in sorted(src.sections.items(), key=lambda kv: kv[1][0]) if sid in sections]
     return kept + [s for s in SECTION_ORDER if s in sections and s not in kept]
 
-
-write_bytecode = encode_bytecode
-"""The former name (kept while other branches still call it; decode/encode is the verb pair)."""
-write_bytecode_chunks = encode_bytecode_chunks

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bytecode.reader import read_bytecode_file
-from ..fileio import atomic_write
+from ..files.access import atomic_write
 from ..graph.builder import DEFAULT_LIMIT, build_graph
 from ..graph.dot import to_dot
 from ..graph.scope import enclosing_function, enclosing_region_owner, find_function, functions

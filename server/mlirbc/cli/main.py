@@ -12,12 +12,12 @@ import os
 import sys
 from typing import NoReturn
 
-from ..bytecode.chunks import Chunks, FileRange
 from ..bytecode.reader import read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
-from ..fileio import FileRefused, atomic_write, read_regular
+from ..files.access import FileRefused, atomic_write, read_regular
+from ..files.chunks import Chunks, FileRange
 from ..ir.gcpause import building
 from ..ir.module import Module
 from ..models.build import models

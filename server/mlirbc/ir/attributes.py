@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .digest import Bytes, frozen, payload_key
+from .opaque import DialectText, FallbackBytes
 from .types import NoneType, Type
 from .uniquer import Uniqued, unique
 
@@ -308,7 +309,7 @@ def fuse_locations(locations: tuple[Attribute, ...] | list[Attribute],
     return FusedLoc.get(locs, metadata)
 
 
-class DialectAttr(Attribute):
+class DialectAttr(DialectText, Attribute):
     """An attribute known by its exact text (`#arith.overflow<none>`, `affine_map<...>`, a model's print).
 
     Used for entries stored in textual form and for model-decoded dialect attributes: the text is the
@@ -316,39 +317,13 @@ class DialectAttr(Attribute):
     """
 
     __slots__ = ("dialect_name", "text")
-    dialect_name: str
-    text: str
-
-    @classmethod
-    def get(cls, dialect: str, text: str) -> DialectAttr:
-        return unique(cls, (dialect, text))
-
-    @property
-    def dialect(self) -> str:
-        return self.dialect_name
 
 
-class FallbackAttr(Attribute):
+class FallbackAttr(FallbackBytes, Attribute):
     """A custom-encoded attribute that no model decodes: its dialect and the exact encoding bytes (a view
     of the file when large: a VHLO tensor constant of a JAX export is such a payload)."""
 
     __slots__ = ("dialect_name", "data")
-    dialect_name: str
-    data: Bytes
-
-    @classmethod
-    def get(cls, dialect: str, data: bytes | memoryview) -> FallbackAttr:
-        fields = (dialect, frozen(data))
-        return unique(cls, fields, cls.key_fields(fields))
-
-    @staticmethod
-    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (fields[0], payload_key(fields[1]))
-
-    @property
-    def dialect(self) -> str:
-        return self.dialect_name
-
 
 
 def is_location(a: Attribute) -> bool:

@@ -5,9 +5,9 @@ Every type is uniqued (see `uniquer`), so `is` compares values.  Construct them 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .digest import Bytes, frozen, payload_key
+from .opaque import DialectText, FallbackBytes
 from .uniquer import Uniqued, unique
 
 if TYPE_CHECKING:
@@ -184,44 +184,19 @@ class VectorType(ShapedType):
         return unique(cls, (tuple(shape), element, None if scalable is None else tuple(scalable)))
 
 
-class DialectType(Type):
+class DialectType(DialectText, Type):
     """A type known by its exact text (`!llvm.ptr`, `tf32`-like builtin text, a model's print).
 
     Used for entries stored in textual form and for model-decoded dialect types: the text is the identity.
     """
 
     __slots__ = ("dialect_name", "text")
-    dialect_name: str
-    text: str
-
-    @classmethod
-    def get(cls, dialect: str, text: str) -> DialectType:
-        return unique(cls, (dialect, text))
-
-    @property
-    def dialect(self) -> str:
-        return self.dialect_name
 
 
-class FallbackType(Type):
+class FallbackType(FallbackBytes, Type):
     """A custom-encoded type that no model decodes: its dialect and the exact encoding bytes."""
 
     __slots__ = ("dialect_name", "data")
-    dialect_name: str
-    data: Bytes
-
-    @classmethod
-    def get(cls, dialect: str, data: bytes | memoryview) -> FallbackType:
-        fields = (dialect, frozen(data))
-        return unique(cls, fields, cls.key_fields(fields))
-
-    @staticmethod
-    def key_fields(fields: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (fields[0], payload_key(fields[1]))
-
-    @property
-    def dialect(self) -> str:
-        return self.dialect_name
 
 
 _NOT_ELEMENTS: dict[str, tuple[type, ...]] = {
@@ -240,3 +215,25 @@ def element_type_problem(container: str, element: Type) -> str | None:
     if isinstance(element, _NOT_ELEMENTS[container]):
         return f"invalid {container} element type ({type(element).__name__})"
     return None
+
+
+def bit_width(t: Type) -> int:
+    """Bit width of the APInt/APFloat payload of an integer or float attribute of type `t` (an index is
+    stored in 64 bits, as upstream's IndexType::kInternalStorageBitWidth)."""
+    if isinstance(t, IntegerType):
+        return t.width
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, FloatType):
+        return t.width
+    raise ValueError("integer/float attribute of a type that is neither integer, index nor float")
+
+
+def num_elements(shape: tuple[int, ...]) -> int:
+    """The number of elements of a static shape; ValueError for a dynamic (or negative) dimension."""
+    n = 1
+    for d in shape:
+        if d < 0:
+            raise ValueError("a shape with a dynamic dimension has no element count")
+        n *= d
+    return n

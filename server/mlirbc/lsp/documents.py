@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from ..bytecode.chunks import Chunks
+from ..files.chunks import Chunks
 from ..ir.module import Module
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
@@ -25,7 +25,7 @@ from .positions import UTF16, PositionCodec
 class Decoded:
     key: str
     data: bytes | memoryview
-    """The file's bytes: a read-only view of its memory map (see `bytecode.mapped`)."""
+    """The file's bytes: a read-only view of its memory map (see `files.mapped`)."""
     module: Module
     state: ViewState
     """The printed view of `module`: its text, its source map, no diagnostics."""

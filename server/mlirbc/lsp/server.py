@@ -17,12 +17,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..bytecode.mapped import FileTooLarge
 from ..bytecode.reader import read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import prepare
 from ..errors import DecodeError
-from ..fileio import FileRefused, stat_regular
+from ..files.access import FileRefused, stat_regular
+from ..files.mapped import FileTooLarge
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.edits import printed_state
@@ -253,7 +253,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
         elide = self.settings.elide_larger_than
 
         def work() -> Decoded:
-            # The file is mapped, not read: its large values stay views of the map (bytecode.mapped).
+            # The file is mapped, not read: its large values stay views of the map (files.mapped).
             # Mapping checks again that it is the regular file `stat` saw.
             try:
                 module = read_bytecode_file(key, registry, max_size=limit)

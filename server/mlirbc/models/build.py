@@ -10,6 +10,7 @@ reading files.  Callers decide how loud a problem is (the CLI refuses a bad file
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Iterable
 
 from .registry import ModelProblem, Registry, parse_disable_spec
@@ -56,6 +57,19 @@ def models(disabled: Iterable[str] = (), ods_json: Iterable[str] = (), plugin_mo
         else:
             return reg.with_set(name, "forced by the user")
     return reg
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The registry with every built-in model (and installed plugins), built once per process."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = models()
+        return _default
 
 
 def _load_plugin_module(reg: Registry, name: str) -> list[ModelProblem]:

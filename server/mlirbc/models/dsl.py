@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..binary.apint import read_apint, write_apint
 from ..ir.attributes import Attribute
 from ..ir.structured import FieldValue, StructuredAttr, StructuredType
-from ..ir.types import Type
+from ..ir.types import Type, bit_width
 from ..syntax.attr_parser import Parser
 from ..syntax.attr_printer import print_attribute, print_type, quote_bytes
 from ..syntax.lexer import BARE, INT, STRING, string_value
@@ -405,8 +406,6 @@ def _count(r: EntryReader) -> int:
 
 
 def _type_width(t: FieldValue, what: str) -> int:
-    from ..bytecode.builtin_codec import bit_width
-
     if not isinstance(t, Type):
         raise ModelError(f"{what} needs a type member")
     try:
@@ -416,8 +415,6 @@ def _type_width(t: FieldValue, what: str) -> int:
 
 
 def _decode(c: Codec, r: EntryReader, env: dict[str, FieldValue]) -> FieldValue:
-    from ..bytecode.builtin_codec import read_apint
-
     op = c.op
     if op == "attr":
         return r.attr()
@@ -474,8 +471,6 @@ def _int(v: FieldValue, what: str) -> int:
 
 
 def _encode(c: Codec, v: FieldValue, w: EntryWriter, env: dict[str, FieldValue]) -> None:
-    from ..bytecode.builtin_codec import write_apint
-
     op = c.op
     if op == "attr":
         if not isinstance(v, Attribute):

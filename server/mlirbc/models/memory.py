@@ -11,7 +11,7 @@ import builtins
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ..bytecode.stream import ByteReader, ByteWriter
+from ..binary.stream import ByteReader, ByteWriter
 from ..ir.attributes import Attribute
 from ..ir.types import Type
 from .api import ModelError

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..ir.attributes import Attribute, DenseElementsAttr
-from ..ir.types import DialectType, FloatType, IntegerType, RankedTensorType, Type
+from ..ir.types import DialectType, FloatType, IntegerType, RankedTensorType, Type, num_elements
 from ..syntax.floats import SEMANTICS, format_float, parse_float_literal
 from ..syntax.floats import FloatSemantics as Semantics
 from .api import EntryReader, EntryWriter, ModelError
@@ -69,22 +69,16 @@ def _element_bits(t: Type) -> int:
     raise ModelError("quant sub-channel parameters must be integers or IEEE floats")
 
 
-def _num_elements(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        if d < 0:
-            raise ModelError("quant sub-channel parameters must have a static shape")
-        n *= d
-    return n
-
-
 def dense_values(a: Attribute) -> tuple[tuple[int, ...], Type, list[int]]:
     """Shape, element type and element bit patterns of a DenseIntOrFPElementsAttr (splats expanded)."""
     if not isinstance(a, DenseElementsAttr) or not isinstance(a.type, RankedTensorType):
         raise ModelError("quant sub-channel parameters must be dense tensor attributes")
     shape, etype = a.type.shape, a.type.element
     bits = _element_bits(etype)
-    n = _num_elements(shape)
+    try:
+        n = num_elements(shape)
+    except ValueError:
+        raise ModelError("quant sub-channel parameters must have a static shape") from None
     data = a.data
     if bits == 1:
         if len(data) == 1 and n != 1 and data[0] in (0, 0xFF) or n == 1 and len(data) == 1:

@@ -16,8 +16,8 @@ overrides the all-sets one for that set only; one for all sets replaces every ea
 ones included (so a plugin's replacement wins whatever set a file uses).  `with_set(name)` gives a view of
 the same registry whose lookups use that set; the reader binds one per file from its producer.
 
-Build registries with `models.build.models(...)` (CLI and server alike); `default_registry()` is that with
-default arguments, built once per process.
+Build registries with `models.build.models(...)` (CLI and server alike); `models.build.default_registry()`
+is that with default arguments, built once per process.
 """
 
 from __future__ import annotations
@@ -474,18 +474,3 @@ def _provider_has(provider: OpProvider, full_name: str) -> bool:
         return provider(full_name) is not None
     except Exception:  # a provider's failure only means we cannot say what was replaced
         return False
-
-
-_default: Registry | None = None
-_default_lock = threading.Lock()
-
-
-def default_registry() -> Registry:
-    """The registry with every built-in model (and installed plugins), built once per process."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            from .build import models
-
-            _default = models()
-        return _default

@@ -67,13 +67,13 @@ from ..ir.types import (
     UnrankedTensorType,
     VectorType,
     element_type_problem,
+    num_elements,
 )
 from .attr_printer import (
     dense_storage,
     element_storage_bytes,
     identity_layout_text,
     is_shaped,
-    num_elements,
     print_type,
     static_shape,
 )

@@ -63,6 +63,7 @@ from ..ir.types import (
     UnrankedMemRefType,
     UnrankedTensorType,
     VectorType,
+    num_elements,
 )
 from .floats import (
     SEMANTICS,
@@ -404,13 +405,6 @@ def static_shape(t: Type) -> tuple[int, ...] | None:
             return None
         return t.shape
     return None
-
-
-def num_elements(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def element_storage_bytes(t: Type) -> int | None:

@@ -27,8 +27,8 @@ from ..ir.attributes import (
 )
 from ..ir.digest import Bytes
 from ..ir.structured import StructuredAttr
-from ..ir.types import ComplexType, FloatType, IndexType, IntegerType, Type
-from .attr_printer import dense_is_splat, num_elements, print_type, quote_bytes, static_shape
+from ..ir.types import ComplexType, FloatType, IndexType, IntegerType, Type, num_elements
+from .attr_printer import dense_is_splat, print_type, quote_bytes, static_shape
 from .floats import INF, NAN, SEMANTICS, ZERO, decode_float, float_hex
 
 CHUNK = 1 << 18

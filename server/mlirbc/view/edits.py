@@ -26,7 +26,8 @@ from ..ir.attributes import Attribute
 from ..ir.module import Module
 from ..ir.operation import Block, Operation
 from ..ir.types import Type
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from .parser import TextDiagnostic, is_isolated, module_for, parse_module, parse_op_in_place
 from .printer import PrintResult

@@ -63,7 +63,8 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel, isolated_from_above
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
 from ..syntax.elision import (
     BLOB_COMMENT,

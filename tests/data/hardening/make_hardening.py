@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "server"))
 
 from mlirbc.bytecode import numbering  # noqa: E402
 from mlirbc.bytecode.numbering import Numbering  # noqa: E402
-from mlirbc.bytecode.writer import write_bytecode  # noqa: E402
+from mlirbc.bytecode.writer import encode_bytecode  # noqa: E402
 from mlirbc.ir.attributes import (  # noqa: E402
     ArrayAttr,
     Attribute,
@@ -71,7 +71,7 @@ def _op(name: str = "test.op", attrs: dict[str, Attribute] | None = None, result
 
 
 def _write(name: str, module: Module) -> None:
-    (HERE / name).write_bytes(write_bytecode(module, template=None))
+    (HERE / name).write_bytes(encode_bytecode(module, template=None))
 
 
 def bytecode_inputs() -> None:

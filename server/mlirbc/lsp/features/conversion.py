@@ -15,11 +15,11 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ...bytecode.chunks import Chunks, file_range
 from ...bytecode.template import template_of
 from ...bytecode.writer import encode_bytecode_chunks
 from ...errors import EncodeError, MlirbcError
-from ...fileio import FileRefused, atomic_write
+from ...files.access import FileRefused, atomic_write
+from ...files.chunks import Chunks, file_range
 from ...ir.module import Module
 from ...summary import module_info
 from ...view.edits import unchanged_ops, writing

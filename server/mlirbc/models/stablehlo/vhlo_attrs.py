@@ -13,10 +13,11 @@ Facts: `shared/docs/vhlo-format.md` section 2.  Text as StableHLO prints it: `#v
 
 from __future__ import annotations
 
+from ...binary.apint import read_apint, write_apint
 from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
 from ...ir.digest import Bytes, frozen
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
-from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, Type
+from ...ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, num_elements
 from ...syntax.attr_parser import Parser
 from ...syntax.attr_printer import (
     dense_body,
@@ -286,15 +287,11 @@ class IntegerKind(VhloAttrKind):
     """`T` then the value as an APInt of the type's width; printed with the builtin type."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        from ...bytecode.builtin_codec import read_apint
-
         t = r.type()
         width, _ = _int_width(t, "integer_v1")
         return self.get((t, read_apint(r, width)))
 
     def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
-        from ...bytecode.builtin_codec import write_apint
-
         t = field_type(value.fields[0], "integer_v1")
         bits = field_int(value.fields[1], "integer_v1")
         width, _ = _int_width(t, "integer_v1")
@@ -325,15 +322,11 @@ class FloatKind(VhloAttrKind):
     value is read in the type's semantics (see module docstring)."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        from ...bytecode.builtin_codec import read_apint
-
         t = r.type()
         width, _ = _float_width(t, "float_v1")
         return self.get((t, read_apint(r, width)))
 
     def encode(self, value: StructuredAttr | StructuredType, w: EntryWriter) -> None:
-        from ...bytecode.builtin_codec import write_apint
-
         t = field_type(value.fields[0], "float_v1")
         bits = field_int(value.fields[1], "float_v1")
         width, _ = _float_width(t, "float_v1")
@@ -474,15 +467,6 @@ class StructKind(VhloAttrKind):
 
 # -- tensors ----------------------------------------------------------------------------------------------
 
-def _static_count(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        if d < 0 or d == DYNAMIC:
-            raise ModelError("tensor_v1 data needs a static shape")
-        n *= d
-    return n
-
-
 def _is_bool(t: object) -> bool:
     kind = vhlo_kind(t)
     return kind is not None and kind.name == "bool_v1"
@@ -526,7 +510,10 @@ class TensorKind(VhloAttrKind):
         if kind is None or kind.name != "tensor_v1":
             raise ModelError("tensor_v1 data needs a !vhlo.tensor_v1 type")
         shape, element = t.fields[0], t.fields[1]
-        n = _static_count(shape)  # type: ignore[arg-type]
+        try:
+            n = num_elements(shape)  # type: ignore[arg-type]
+        except ValueError:
+            raise ModelError("tensor_v1 data needs a static shape") from None
         if _is_bool(element):
             return n, None
         ekind = vhlo_kind(element)

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from .bytecode.chunks import Chunks, write_buffer
+from .chunks import Chunks, write_buffer
 
 Payload = bytes | bytearray | memoryview | str | Chunks | Iterable[bytes | bytearray | memoryview]
 """What `atomic_write` writes: text (UTF-8), bytes, a view of a mapped file, streamed `Chunks`, or any
@@ -290,7 +290,7 @@ def atomic_write(path: str | os.PathLike[str], data: Payload,
 
     Readers see the old file or the new one, never a mix.  On any error the temporary file is removed
     and an existing target is left untouched.  The data is streamed (`write_payload`) and renamed over the
-    target: on POSIX the rename leaves a memory map of the old file intact (see `bytecode.mapped`).  See
+    target: on POSIX the rename leaves a memory map of the old file intact (see `files.mapped`).  See
     the module docstring for links, special files and read-only files (`read_only_too`: `resolve_target`).
     """
     target = resolve_target(path, base_dir, read_only_too)

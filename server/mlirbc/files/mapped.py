@@ -33,6 +33,8 @@ import weakref
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from .access import FileRefused, stat_regular
+
 IN_PLACE = "in-place"
 SHADOW = "shadow"
 MAP_STRATEGY = SHADOW if os.name == "nt" else IN_PLACE
@@ -110,15 +112,13 @@ def open_mapped(path: str | os.PathLike[str], max_size: int | None = None,
                 strategy: str | None = None) -> MappedFile:
     """Map `path` read-only (see the module docstring for `strategy`, default `MAP_STRATEGY`).
 
-    Raises OSError when the file cannot be opened (`fileio.FileRefused`, an OSError, for anything but a
+    Raises OSError when the file cannot be opened (`access.FileRefused`, an OSError, for anything but a
     regular file, checked before opening) and FileTooLarge (before mapping anything) when it is larger
     than `max_size`.
     """
     strategy = strategy or MAP_STRATEGY
     if strategy not in (IN_PLACE, SHADOW):
         raise ValueError(f"unknown map strategy {strategy!r}")
-    from ..fileio import FileRefused, stat_regular
-
     # Nothing is opened before `stat` says it is a regular file of acceptable size: opening a FIFO would
     # block, and a device never ends.  It is opened non-blocking, and must still be that file.
     before = stat_regular(path)

@@ -22,7 +22,7 @@ Buffer = bytes | bytearray | memoryview
 
 
 class Source(Protocol):
-    """A file the pieces may be copied from by the kernel (`bytecode.mapped.MappedFile`)."""
+    """A file the pieces may be copied from by the kernel (`files.mapped.MappedFile`)."""
 
     @property
     def fd(self) -> int: ...
