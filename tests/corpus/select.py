@@ -9,17 +9,18 @@ status says whether this folder is exactly what the selection gives (file list a
 
 The rules (each chosen upstream piece's reasons are written to `SELECTION.tsv`):
 
-* upstream, every bytecode version (a piece's default file and its `.v0`-`.v5` files, with the generic and
-  default prints): the pieces the tests and the editor end-to-end runs name; every piece whose
+* upstream, every bytecode version (a piece's default file and its `.v0`-`.v5` files, with the generic
+  print): the pieces the tests and the editor end-to-end runs name; every piece whose
   `mlir-opt` round trip is special in the manifest (`roundtrip_ok` or `generic_roundtrip` not `yes`);
   every piece of `mlir/test/Bytecode`; for each dialect of the manifest's `dialects` column and each test
   folder (`Dialect__X`, `IR`, `Target`, ...) not yet present, its smallest piece;
-* upstream, default version only (with the generic print): more pieces chosen greedily for op kinds not
-  yet present, most new op kinds per byte first, until `OP_BUDGET` bytes;
-* `jax/`: every export; the prints of those below 100 kB;
+* upstream, default version only (with the generic print): every piece of `mlir/test/Dialect/Quant`; more
+  pieces chosen greedily for op kinds not yet present, most new op kinds per byte first, until
+  `OP_BUDGET` bytes;
+* `jax/`: every export; the generic prints of those below 100 kB;
 * `vhlo/`: every artifact below 1 MB (all but `const_12mb`), with its own manifest;
-* `iree/`: every phase; a phase's files without the ones whose phase another model already has and whose
-  print is above 300 kB; `PHASES.tsv` and `IREE_VERSION.txt`;
+* `iree/`: every phase; a phase's files but those whose phase another model already has and whose print is
+  above 300 kB (unless a test names them); `PHASES.tsv` and `IREE_VERSION.txt`;
 * `invalid/`: every damage kind of two seeds (an upstream file, a JAX export), four kinds of each other
   seed, and every damaged file `mlir-opt` accepts;
 * `examples/`: the bytecode examples of the shared docs (`*.mlirbc`, `handcrafted/*.mlirbc`);
@@ -63,14 +64,18 @@ NAMED = {
     "Dialect__Quant__parse-uniform.p14": "tests/test_writer_corpus.py (a known fresh-mode difference)",
     "Dialect__PDL__ops.p01": "benchmarks/hostile_requests.py",
 }
-OP_BUDGET = 1_100_000
+OP_BUDGET = 800_000
 """Bytes (counted in 4 kB blocks, as `du` does) for the default-version pieces chosen for op kinds."""
 
-UPSTREAM_PRINTS = (".generic.txt", ".pretty.txt")
-JAX_PRINTS = (".generic.txt", ".pretty.txt", ".stablehlo.txt")
+UPSTREAM_PRINTS = (".generic.txt",)
+JAX_PRINTS = (".generic.txt",)
+"""The prints the tests read (the full corpus also has `.pretty.txt`, `.mlir`, `.stablehlo.txt`)."""
+V6_GROUPS = {"Quant": "quant types (tests/test_models_corpus.py compares each with mlir-opt's print)"}
+"""Upstream test folders whose every piece is here at the default version."""
 JAX_PRINT_LIMIT = 100_000
 VHLO_LIMIT = 1_000_000
 IREE_PRINT_LIMIT = 300_000
+IREE_NAMED = {"transformer_block.vm": "tests/test_iree_edits.py"}
 INVALID_FULL_SEEDS = ("Bytecode__uselist_orders.p00.v4.mlirbc", "mlp2.mlirbc")
 INVALID_SOME_KINDS = ("truncated_50pct", "section_length_huge", "ir_byte_flip_0", "attrtype_byte_flip_0")
 ODS_FILES = (
@@ -146,9 +151,9 @@ class Selection:
 
         def size(piece: str, full: bool) -> int:
             rows = pieces[piece] if full else [r for r in pieces[piece] if r["bytecode_version"] == "6"]
-            prints = UPSTREAM_PRINTS if full else UPSTREAM_PRINTS[:1]
             return sum(blocks(int(r["size"])) for r in rows) + sum(
-                blocks((up / f"{piece}{s}").stat().st_size) for s in prints if (up / f"{piece}{s}").exists())
+                blocks((up / f"{piece}{s}").stat().st_size) for s in UPSTREAM_PRINTS
+                if (up / f"{piece}{s}").exists())
 
         chosen: dict[str, list[str]] = {}
         for piece, who in NAMED.items():
@@ -181,6 +186,18 @@ class Selection:
             for reason in reasons:
                 self.why(f"upstream/{piece} (v0-v6)", reason)
 
+        def take_v6(piece: str, reason: str) -> None:
+            chosen[piece] = []
+            row = next(r for r in pieces[piece] if r["bytecode_version"] == "6")
+            self.take(f"corpus/{row['path']}")
+            for suffix in UPSTREAM_PRINTS:
+                self.take(f"corpus/upstream/{piece}{suffix}")
+            self.rows.append(row)
+            self.why(f"upstream/{piece} (v6)", reason)
+
+        for piece in sorted(pieces):
+            if group_of(piece) in V6_GROUPS and piece not in chosen:
+                take_v6(piece, V6_GROUPS[group_of(piece)])
         ops = {p: set(OP_NAME.findall((up / f"{p}.generic.txt").read_text(errors="replace")))
                for p in pieces if (up / f"{p}.generic.txt").exists()}
         have = set().union(*(ops.get(p, set()) for p in chosen))
@@ -196,13 +213,8 @@ class Selection:
             spent += cost
             new = sorted(ops[best] - have)
             have |= ops[best]
-            chosen[best] = []
-            row = next(r for r in pieces[best] if r["bytecode_version"] == "6")
-            self.take(f"corpus/{row['path']}")
-            self.take(f"corpus/upstream/{best}.generic.txt")
-            self.rows.append(row)
             shown = ", ".join(new[:6]) + (f" (+{len(new) - 6})" if len(new) > 6 else "")
-            self.why(f"upstream/{best} (v6)", f"{len(new)} new op kinds: {shown}")
+            take_v6(best, f"{len(new)} new op kinds: {shown}")
 
     # -- the other folders ---------------------------------------------------------------------------
     def jax(self) -> None:
@@ -236,7 +248,7 @@ class Selection:
         for row in rows:
             others = [r for r in rows if r["phase"] == row["phase"]
                       and r["name"].split(".")[0] != row["name"].split(".")[0]]
-            if print_size(row["name"]) > IREE_PRINT_LIMIT and others:
+            if print_size(row["name"]) > IREE_PRINT_LIMIT and others and row["name"] not in IREE_NAMED:
                 continue
             kept.append(row)
             self.take(f"corpus/iree/{row['name']}.mlirbc")
