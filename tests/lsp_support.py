@@ -156,6 +156,12 @@ def find(text: str, needle: str, nth: int = 0) -> lsp.Position:
     return lsp.Position(line=line, character=col)
 
 
+async def hover(client: LanguageClient, uri: str, position: lsp.Position) -> str:
+    """The text of the hover at `position` of the view `uri`."""
+    return hover_text(await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=position)))
+
+
 def hover_text(h: lsp.Hover | None) -> str:
     assert h is not None
     c = h.contents

@@ -84,7 +84,7 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
                                                              tmp_path: pytest.TempPathFactory) -> None:
     """A JAX export: a diagnostic on every vhlo fallback op, hover shows the reason and the bytes, and an
     edit elsewhere saves to a file whose fallback payloads are byte-for-byte the original ones."""
-    from lsp_support import find, hover_text, replace_all, request, wait_diagnostics
+    from lsp_support import find, hover, replace_all, request, wait_diagnostics
     from mlirbc.ir.attributes import StringAttr
     from mlirbc.ir.operation import PROPS_FALLBACK
     from mlirbc.models.build import models
@@ -98,9 +98,7 @@ async def test_jax_export_fallbacks_survive_an_edit_and_save(client: LanguageCli
     assert payloads and all(p for p in payloads)
     diags = await wait_diagnostics(client, uri, lambda ds: any(d.code == "fallback-op" for d in ds))
     assert len([d for d in diags if d.code == "fallback-op"]) == len(payloads)
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=find(text, '"vhlo.add_v1"', 0)))
-    shown = hover_text(hover)
+    shown = await hover(client, uri, find(text, '"vhlo.add_v1"', 0))
     assert "model disabled (--disable-model vhlo)" in shown
     first_add = next(op for op in before.root.walk() if op.name == "vhlo.add_v1")
     assert first_add.properties is None or first_add.properties.raw is None or \

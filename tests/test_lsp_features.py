@@ -11,7 +11,7 @@ from pytest_lsp import LanguageClient
 from lsp_support import (
     change,
     find,
-    hover_text,
+    hover,
     open_bytecode,
     replace_all,
     wait_diagnostics,
@@ -28,16 +28,10 @@ def _td(uri: str) -> lsp.TextDocumentIdentifier:
     return lsp.TextDocumentIdentifier(uri=uri)
 
 
-async def _hover(client: LanguageClient, uri: str, pos: lsp.Position) -> str:
-    h = await client.text_document_hover_async(lsp.HoverParams(text_document=_td(uri),
-                                                               position=pos))
-    return hover_text(h)
-
-
 async def test_hover_op_name_decoded(client: LanguageClient, tmp_path: Path) -> None:
     uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     pos = find(text, '"arith.constant"')
-    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
     assert "arith.constant" in h
     assert "value" in h  # its decoded property
     assert "i32" in h  # result type
@@ -47,7 +41,7 @@ async def test_hover_fallback_op(client: LanguageClient, tmp_path: Path) -> None
     uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     line_no = next(i for i, ln in enumerate(text.split("\n")) if "mlirbc.properties" in ln)
     line = text.split("\n")[line_no]
-    h = await _hover(client, uri, lsp.Position(line=line_no, character=line.index('"') + 2))
+    h = await hover(client, uri, lsp.Position(line=line_no, character=line.index('"') + 2))
     assert "Fallback op" in h
     assert "file offset" in h
     assert "varints" in h
@@ -56,9 +50,9 @@ async def test_hover_fallback_op(client: LanguageClient, tmp_path: Path) -> None
 
 async def test_hover_value_and_block_arg(client: LanguageClient, tmp_path: Path) -> None:
     uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
-    h = await _hover(client, uri, find(text, "%2, %0)"))
+    h = await hover(client, uri, find(text, "%2, %0)"))
     assert "Type: `i32`" in h and "test.addi" in h
-    h = await _hover(client, uri, find(text, "%arg0, %arg0"))
+    h = await hover(client, uri, find(text, "%arg0, %arg0"))
     assert "Type: `i32`" in h and "Block argument #0" in h
 
 
@@ -189,7 +183,7 @@ async def test_hover_attribute(client: LanguageClient, tmp_path: Path) -> None:
     """An attribute inside an op's properties: the map parses the piece on demand."""
     uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     pos = find(text, "45 : i32")
-    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
     assert "IntegerAttr" in h and "45 : i32" in h
 
 
@@ -207,5 +201,5 @@ async def test_navigation_inside_an_op_that_does_not_parse(client: LanguageClien
     defs = await client.text_document_definition_async(lsp.DefinitionParams(
         text_document=_td(uri), position=use))
     assert isinstance(defs, list) and defs and defs[0].range.start == find(broken, "%2 = ")
-    h = await _hover(client, uri, use)
+    h = await hover(client, uri, use)
     assert "does not parse" in h

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from lsp_support import find, hover_text, open_bytecode, request
+from lsp_support import find, hover, open_bytecode, request
 
 IREE_FLOW = "iree/mlp2.flow.mlirbc"
 
@@ -17,10 +17,8 @@ IREE_FLOW = "iree/mlp2.flow.mlirbc"
 async def _hover_addf(client: LanguageClient, tmp_path: Path) -> tuple[str, str]:
     uri, text, _ = await open_bytecode(client, IREE_FLOW, tmp_path)
     pos = find(text, '"arith.addf"')
-    h = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri),
-        position=lsp.Position(line=pos.line, character=pos.character + 3)))
-    return hover_text(h), uri
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
+    return h, uri
 
 
 async def test_hover_names_the_set_the_producer_chose(client: LanguageClient, tmp_path: Path) -> None:

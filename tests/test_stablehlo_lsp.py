@@ -9,7 +9,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from lsp_support import find, hover_text, open_bytecode, request
+from lsp_support import find, hover, open_bytecode, request
 from mlirbc.bytecode.reader import decode_bytecode
 
 ATTENTION = "vhlo/attention_dpa.mlirbc"
@@ -31,8 +31,7 @@ async def test_hover_shows_stablehlo_name_summary_attributes_and_types(client: L
                                                                        tmp_path: Path) -> None:
     uri, text, _ = await open_bytecode(client, ATTENTION, tmp_path)
     pos = find(text, '"vhlo.dot_general_v2"')
-    h = hover_text(await client.text_document_hover_async(lsp.HoverParams(
-        text_document=_td(uri), position=lsp.Position(line=pos.line, character=pos.character + 3))))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
     assert "**StableHLO** `stablehlo.dot_general`: DotGeneral operation" in h
     assert "`vhlo.dot_general_v2` exists in StableHLO 1.6.0 to current" in h
     assert "- `lhs_contracting_dimensions` = `dense<4> : tensor<1xi64>`" in h

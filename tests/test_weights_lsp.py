@@ -23,7 +23,7 @@ from lsp_support import (
     convert_from,
     convert_to,
     find,
-    hover_text,
+    hover,
     insert,
     open_bytecode,
     replace_all,
@@ -158,9 +158,7 @@ async def test_hover_statistics_full_text_and_export(client: LanguageClient, tmp
     make_weights.dense_elements(str(path), 4000)
     raw = path.read_bytes()
     uri, text, _ = await open_bytecode(client, path)
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=find(text, "mlirbc.elided")))
-    shown = hover_text(hover)
+    shown = await hover(client, uri, find(text, "mlirbc.elided"))
     from mlirbc.bytecode.reader import decode_bytecode
 
     m = decode_bytecode(raw)
@@ -229,9 +227,7 @@ async def test_jax_export_weights_hover_export_and_save(client: LanguageClient, 
     data = bytes(v.fields[1])  # type: ignore[attr-defined]
     vals = struct.unpack(f"<{len(data) // 4}f", data)
     pos = find(text, "mlirbc.elided.802816.")
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=pos))
-    shown = hover_text(hover)
+    shown = await hover(client, uri, pos)
     assert "tensor<784x256xf32>" in shown and "802,816 bytes" in shown and "200,704 elements" in shown
     mean = math.fsum(vals) / len(vals)
     for number in (min(vals), max(vals), mean):
