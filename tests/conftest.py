@@ -41,7 +41,10 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    terminalreporter.write_line(f"corpus: {describe()}")
+    full_only = sum(1 for r in terminalreporter.stats.get("skipped", [])
+                    if "FULL CORPUS ONLY" in str(getattr(r, "longrepr", "")))
+    note = f"; {full_only} skipped: FULL CORPUS ONLY" if full_only else ""
+    terminalreporter.write_line(f"corpus: {describe()}{note}")
 
 
 @pytest.fixture(scope="session")
