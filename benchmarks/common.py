@@ -4,6 +4,7 @@ process' own peak RSS) and language-server requests."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -20,16 +21,19 @@ REPO = HERE.parent
 OUT = HERE / "out"
 
 
-def _corpus_module() -> ModuleType:
-    # The corpus is located in one place, tests/corpus.py (MLIRBC_CORPUS, else ../shared/corpus).
-    spec = importlib.util.spec_from_file_location("mlirbc_tests_corpus", REPO / "tests" / "corpus.py")
+@functools.cache
+def _tests_module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"mlirbc_tests_{name}", REPO / "tests" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
     spec.loader.exec_module(module)
     return module
 
 
-CORPUS: Path = _corpus_module().CORPUS
+# The corpus is located in one place, tests/corpus.py (MLIRBC_CORPUS, else ../shared/corpus beside the
+# checkout, else the core corpus tests/corpus).
+CORPUS: Path = _tests_module("corpus").CORPUS
 
 
 def mlir_opt() -> tuple[str, dict[str, str]] | None:
@@ -131,14 +135,17 @@ def median_of(runs: int, cmd: list[str], env: dict[str, str]) -> tuple[float, in
 
 
 def generated(funcs: int) -> Path:
-    """The synthetic module of `funcs` functions (about 350 ops each) from the corpus' make_large.py,
-    generated once into benchmarks/out/ (never committed)."""
-    path = OUT / f"synthetic_{funcs}_funcs.mlirbc"
-    if not path.exists():
-        OUT.mkdir(exist_ok=True)
-        subprocess.run([sys.executable, str(CORPUS / "make_large.py"), str(OUT), "--funcs", str(funcs),
-                        "--blob-mib", "0"], check=True, capture_output=True)
+    """The synthetic module of `funcs` functions (about 350 ops each) that tests/large_module.py has mlir-opt
+    write, made once into .cache/tests/ (never committed)."""
+    path: Path = _tests_module("large_module").large_module(funcs).path
     return path
+
+
+def large_file() -> Path:
+    """The 112k-op file: the full corpus' `large/synthetic_100k_ops.mlirbc` when that runs, else the
+    generated module of the same size (320 functions, 112,000 ops)."""
+    shared = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
+    return shared if shared.is_file() else generated(320)
 
 
 def op_count(path: Path) -> int:

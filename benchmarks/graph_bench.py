@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
-from common import CORPUS, REPO, mlir_opt  # noqa: E402
+from common import REPO, large_file, mlir_opt  # noqa: E402
 
 from mlirbc.bytecode.reader import decode_bytecode  # noqa: E402
 from mlirbc.graph.builder import build_graph  # noqa: E402
@@ -39,7 +39,6 @@ from mlirbc.graph.scope import functions  # noqa: E402
 from mlirbc.graph.source import ViewSourceMap  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
 
-DEFAULT = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 EXT = REPO / "vscode-extension"
 CACHE = Path(os.environ.get("MLIRBC_E2E_CACHE", Path(os.environ.get("XDG_CACHE_HOME", "/tmp")) /
                             "mlirbc-e2e"))
@@ -214,12 +213,12 @@ def webview_rows(path: Path, fn_index: int) -> list[Row]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("file", nargs="?", help="default: the 112k-op file")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-webview", action="store_true")
     ap.add_argument("--webview-only", action="store_true", help="only the headless Chromium rows")
     args = ap.parse_args()
-    path = Path(args.file)
+    path = Path(args.file) if args.file else large_file()
     if args.webview_only:
         module = decode_bytecode(path.read_bytes())
         assert module.root is not None

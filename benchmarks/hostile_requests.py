@@ -25,12 +25,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path[:0] = [str(REPO / "server"), str(REPO / "tests")]
 
-from common import CORPUS  # noqa: E402
+from common import CORPUS, large_file  # noqa: E402
 
 from lsp_wire import WireClient  # noqa: E402
 
 SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
-LARGE = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 
 
 def _requests(tmp: Path) -> list[tuple[str, Any]]:
@@ -136,10 +135,8 @@ def cancellation_table(rounds: int = 5) -> None:
     from mlirbc.bytecode.reader import read_bytecode
     from mlirbc.lsp.guard import run_bounded
 
-    if not LARGE.exists():
-        print(f"\n(no {LARGE}: cancellation not measured)")
-        return
-    data = LARGE.read_bytes()
+    large = large_file()
+    data = large.read_bytes()
     stops: list[float] = []
 
     async def one() -> None:
@@ -158,7 +155,7 @@ def cancellation_table(rounds: int = 5) -> None:
 
     for _ in range(rounds):
         asyncio.run(one())
-    print(f"\n| cancelled decode of {LARGE.name} ({len(data) >> 20} MiB) | ms until the thread stopped |")
+    print(f"\n| cancelled decode of {large.name} ({len(data) >> 20} MiB) | ms until the thread stopped |")
     print("|---|---:|")
     print(f"| median of {rounds} | {statistics.median(stops):.1f} |")
     print(f"| worst | {max(stops):.1f} |")
@@ -169,8 +166,7 @@ def wire_cancellation_table(rounds: int = 5) -> None:
     `$/cancelRequest`, over the pipe of a real `mlirbc-lsp`; the time to the cancelled request's answer,
     and then to the answer of a request for a small file (which waits while the cancelled decode's thread
     frees what it had built)."""
-    if not LARGE.exists():
-        return
+    large = large_file()
     small = CORPUS / "upstream" / "Dialect__PDL__ops.p01.mlirbc"
     wire = WireClient()
     try:
@@ -186,7 +182,7 @@ def wire_cancellation_table(rounds: int = 5) -> None:
         for _ in range(rounds):
             msg_id = wire.new_id()
             wire.send({"jsonrpc": "2.0", "id": msg_id, "method": "mlir/convertFromBytecode",
-                       "params": {"uri": LARGE.as_uri()}})
+                       "params": {"uri": large.as_uri()}})
             time.sleep(0.5)
             t = time.perf_counter()
             wire.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": msg_id}})

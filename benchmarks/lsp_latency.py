@@ -36,11 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common import CORPUS, REPO, mlir_lsp_server
+from common import CORPUS, REPO, large_file, mlir_lsp_server
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
-LARGE = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 SMALL = CORPUS / "upstream" / "Dialect__Arith__ops.mlirbc"
 TIMEOUT = 600.0
 SETTLE_S = 3.0
@@ -310,7 +309,7 @@ async def run(large: Path, small: Path, repeat: int, skip_upstream: bool) -> int
 def main() -> int:
     global VERBOSE, SETTLE_S
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--large", default=str(LARGE))
+    ap.add_argument("--large", help="default: the 112k-op file")
     ap.add_argument("--small", default=str(SMALL))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--skip-upstream", action="store_true")
@@ -320,7 +319,8 @@ def main() -> int:
     args = ap.parse_args()
     VERBOSE = args.verbose
     SETTLE_S = args.settle
-    return asyncio.run(run(Path(args.large), Path(args.small), args.repeat, args.skip_upstream))
+    large = Path(args.large) if args.large else large_file()
+    return asyncio.run(run(large, Path(args.small), args.repeat, args.skip_upstream))
 
 
 if __name__ == "__main__":

@@ -240,9 +240,14 @@ def jax_files(work: Path, given: str | None) -> list[Path]:
     if importlib.util.find_spec("jax") is None:
         print("jax is not installed: the JAX exports are skipped", file=sys.stderr)
         return []
+    builder = CORPUS / "vhlo" / "build_vhlo_corpus.py"
+    if not builder.is_file():
+        print(f"{builder} is not there (the full shared corpus has it): the JAX exports are skipped",
+              file=sys.stderr)
+        return []
     out = work / "vhlo"
-    subprocess.run([sys.executable, "build_vhlo_corpus.py", str(out), "--only", "const_64mb,const_200mb"],
-                   cwd=CORPUS / "vhlo", check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, builder.name, str(out), "--only", "const_64mb,const_200mb"],
+                   cwd=builder.parent, check=True, stdout=subprocess.DEVNULL)
     return [p for n in names for p in out.rglob(n)]
 
 

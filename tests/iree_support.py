@@ -1,7 +1,7 @@
 """The IREE oracle (`iree-base-compiler==3.13.0`, test extra `iree`) and the IREE corpus, for tests.
 
 Plain helpers, no fixtures: tests call `iree_opt_path()` and skip (loudly) when it returns None.  The
-wheel is the compiler that wrote `../shared/corpus/iree` (its version file names IREE 89ece87b).
+wheel is the compiler that wrote the corpus' `iree/` files (`IREE_VERSION.txt` names IREE 89ece87b).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Shared helpers for the language-server tests: the server command and the client calls they make."""
+"""Shared helpers for the language-server tests: the server command, starting a session, opening a file's
+view, and the client calls the tests make (the `client` fixture itself is in `conftest.py`)."""
 
 from __future__ import annotations
 
@@ -8,25 +9,18 @@ import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from corpus import CORPUS
+from corpus import path as corpus
 
 CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "mlirbc.lsp"])
 
 
-def corpus(rel: str) -> Path:
-    p = CORPUS / rel
-    if not p.exists():
-        pytest.skip(f"corpus file {p} not found (set MLIRBC_CORPUS)")
-    return p
-
-
 def copy(rel: str, tmp: Path) -> Path:
+    """A copy of corpus file `rel` in `tmp` (the corpus itself is never saved over)."""
     dst = tmp / Path(rel).name
     shutil.copyfile(corpus(rel), dst)
     return dst
@@ -93,6 +87,31 @@ def open_view(client: LanguageClient, uri: str, text: str, version: int = 1) -> 
                                            text=text)))
 
 
+def close_view(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+
+
+class Opened(NamedTuple):
+    uri: str
+    """The view's URI."""
+    text: str
+    path: Path
+    """The bytecode file on disk."""
+
+
+async def open_bytecode(client: LanguageClient, file: Path | str, tmp: Path | None = None,
+                        scheme: str = "mlirbc") -> Opened:
+    """Open a bytecode file as VS Code does: `mlir/convertFromBytecode` of its `file:` URI, then `didOpen`
+    of the text as the view `scheme://PATH`.  `file` is a path, or with `tmp` a corpus file (`jax/x.mlirbc`)
+    that is copied into `tmp` first."""
+    path = copy(str(file), tmp) if tmp is not None else Path(file)
+    text = await convert_from(client, path.as_uri())
+    uri = view_uri(path, scheme)
+    open_view(client, uri, text)
+    return Opened(uri, text, path)
+
+
 def change(client: LanguageClient, uri: str, version: int,
            changes: Sequence[lsp.TextDocumentContentChangeEvent]) -> None:
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
@@ -135,6 +154,12 @@ def find(text: str, needle: str, nth: int = 0) -> lsp.Position:
     line = text.count("\n", 0, idx)
     col = idx - (text.rfind("\n", 0, idx) + 1)
     return lsp.Position(line=line, character=col)
+
+
+async def hover(client: LanguageClient, uri: str, position: lsp.Position) -> str:
+    """The text of the hover at `position` of the view `uri`."""
+    return hover_text(await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=position)))
 
 
 def hover_text(h: lsp.Hover | None) -> str:

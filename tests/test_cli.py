@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus import CORPUS, REPO
+from corpus import CORPUS, EXAMPLES, REPO
 from mlirbc.bytecode.reader import decode_bytecode
 
 SMALL = CORPUS / "upstream" / "Bytecode__uselist_orders.p01.mlirbc"
@@ -63,8 +63,7 @@ def test_roundtrip_reports_identity_and_differences(tmp_path: Path) -> None:
     proc = run("roundtrip", str(JAX))
     assert (proc.returncode, proc.stdout.strip()) == (0, "identical")
     odd = tmp_path / "06b.mlirbc"
-    odd.write_bytes((REPO.parent / "shared" / "docs" / "bytecode-examples" / "06b_loc_ranges.mlirbc")
-                    .read_bytes())
+    odd.write_bytes((EXAMPLES / "06b_loc_ranges.mlirbc").read_bytes())
     proc = run("roundtrip", str(odd))
     assert proc.returncode == 1
     assert proc.stdout.startswith("differs at byte ") and "IR section" in proc.stdout

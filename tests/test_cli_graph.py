@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 
 from corpus import CORPUS, REPO
+from large_module import LargeModule
 
 JAX = CORPUS / "jax" / "mlp2.mlirbc"
-LARGE = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 CF = CORPUS / "upstream" / "Dialect__ControlFlow__canonicalize.p03.mlirbc"
 SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 SVG = "{http://www.w3.org/2000/svg}"
@@ -109,10 +109,10 @@ def test_elided_values_are_marked() -> None:
     assert marked == {"vhlo.broadcast_in_dim_v1"}, marked
 
 
-def test_pages_of_a_large_module() -> None:
-    proc = run(str(LARGE), "--format", "json", "--limit", "2000", "--offset", "50000")
+def test_pages_of_a_large_module(large: LargeModule) -> None:
+    proc = run(str(large.path), "--format", "json", "--limit", "2000", "--offset", "50000")
     assert proc.returncode == 0, proc.stderr
-    assert "too large: showing ops 50001-52000 of 112129" in proc.stderr
+    assert f"too large: showing ops 50001-52000 of {large.ops}" in proc.stderr
     assert "--offset 52000 for the next page" in proc.stderr
     g = json.loads(proc.stdout)
     jsonschema.validate(g, SCHEMA)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from corpus import CORPUS
+from corpus import CORPUS, ODS
 from mlirbc.binary.stream import ByteReader, encode_varint
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
@@ -44,7 +44,7 @@ from mlirbc.view.printer import print_module
 from oracle import GENERIC_FLAGS, SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 LLVM_DSL = DATA_DIR / "dsl" / "llvm.json.gz"
-SDY_DSL = CORPUS.parent / "ods" / "sdy_bytecode.json"
+SDY_DSL = ODS / "sdy_bytecode.json"
 
 DEBUG_INFO = """
 #file = #llvm.di_file<"lib.c" in "/src">
@@ -170,7 +170,6 @@ def test_the_shipped_declarations() -> None:
 
 # -- a user's DSL file -------------------------------------------------------------------------------------
 
-@pytest.mark.skipif(not SDY_DSL.exists(), reason="shared/ods/sdy_bytecode.json is missing")
 def test_a_users_ods_json_file_declares_codecs() -> None:
     """Shardy's own declaration given as `--ods-json`, without mlirbc's StableHLO plugin: the sdy entries
     decode (generic syntax), print and parse back, and the file re-encodes identically."""

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from corpus import CORPUS
+from corpus import path as corpus_path
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
@@ -20,11 +20,8 @@ FILES = ["upstream/Dialect__Arith__ops.mlirbc", "upstream/Dialect__Async__ops.ml
          "upstream/Dialect__GPU__ops.mlirbc", "upstream/Bytecode__uselist_orders.p01.mlirbc"]
 
 
-def _open(rel: str) -> tuple[bytes, Module, ViewState]:
-    path = CORPUS / rel
-    if not path.exists():
-        pytest.skip(f"{path} missing")
-    data = path.read_bytes()
+def _decoded(rel: str) -> tuple[bytes, Module, ViewState]:
+    data = corpus_path(rel).read_bytes()
     module = decode_bytecode(data)
     assert module.error is None
     return data, module, printed_state(module, print_module(module))
@@ -89,7 +86,7 @@ def _function_edits(text: str) -> list[tuple[str, int, int, str]]:
 
 @pytest.mark.parametrize("rel", FILES)
 def test_edit_inside_a_function_matches_a_full_parse(rel: str) -> None:
-    data, module, base = _open(rel)
+    data, module, base = _decoded(rel)
     text = base.text
     edits = _function_edits(text)
     assert edits
@@ -110,7 +107,7 @@ def test_edit_inside_a_function_matches_a_full_parse(rel: str) -> None:
 
 
 def test_edits_across_functions_or_outside_need_a_full_parse() -> None:
-    _, module, base = _open("upstream/Dialect__Arith__ops.mlirbc")
+    _, module, base = _decoded("upstream/Dialect__Arith__ops.mlirbc")
     text = base.text
     first = text.index('"func.func"')
     second = text.index('"func.func"', first + 1)
@@ -128,7 +125,7 @@ def test_edits_across_functions_or_outside_need_a_full_parse() -> None:
 
 def test_chained_edits_keep_a_growing_dirty_range() -> None:
     """Edit, edit again, undo both: each step re-reads one function and the last is the file again."""
-    data, module, base = _open("upstream/Dialect__Arith__ops.mlirbc")
+    data, module, base = _decoded("upstream/Dialect__Arith__ops.mlirbc")
     text = base.text
     uses = [m for m in re.finditer(r"\((%[0-9a-z]+)[,)]", text)]
     a, b = uses[len(uses) // 2], uses[len(uses) // 2 + 1]

@@ -16,7 +16,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from corpus import CORPUS, REPO, valid_files
+from corpus import CORPUS, REPO, expect, valid_files
+from large_module import LargeModule
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.graph.builder import build_graph
 from mlirbc.graph.dot import to_dot
@@ -41,7 +42,6 @@ from mlirbc.view.printer import FALLBACK_PROPS_KEY, PrintResult, print_module
 JAX = CORPUS / "jax" / "mlp2.mlirbc"
 WHILE = CORPUS / "jax" / "rnn_scan_while.mlirbc"
 CF = CORPUS / "upstream" / "Dialect__ControlFlow__canonicalize.p03.mlirbc"
-LARGE = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 
 
@@ -152,7 +152,7 @@ def check_graph(root: Operation, graph: dict[str, Any], text: str) -> None:
 def test_builder_matches_the_ir_on_every_corpus_file() -> None:
     validator = jsonschema.Draft202012Validator(SCHEMA)
     graphs = corpus_graphs()
-    assert len(graphs) > 4000
+    assert len(graphs) > expect(full=4000, core=500)
     checked = fallback_nodes = control_edges = nested = 0
     for f, root, text, g in graphs:
         try:
@@ -234,8 +234,8 @@ def test_control_flow_edges_go_to_blocks() -> None:
     assert dot.count("style=dashed") == 4 and "lhead=cluster_" in dot
 
 
-def test_paging_covers_every_op_once() -> None:
-    m, printed = load(LARGE)
+def test_paging_covers_every_op_once(large: LargeModule) -> None:
+    m, printed = load(large.path)
     assert m.root is not None
     f = find_function(m.root, "f7")
     assert f is not None

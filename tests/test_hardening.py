@@ -24,6 +24,7 @@ import pytest
 
 import stablehlo_oracle
 from corpus import CORPUS, REPO
+from corpus import path as corpus_path
 from mlirbc.bytecode.reader import decode_bytecode, read_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.errors import DecodeError, EncodeError
@@ -109,10 +110,7 @@ def test_every_cut_of_the_ir_section_prints(rel: str) -> None:
     part-way prints, saying where decoding stopped."""
     from fuzzing.bytecode_mutator import parse_layout
 
-    path = CORPUS / rel
-    if not path.exists():
-        pytest.skip(f"{path} not in the corpus")
-    layout = parse_layout(path.read_bytes())
+    layout = parse_layout(corpus_path(rel).read_bytes())
     assert layout is not None
     ir = layout.find(4)
     assert ir is not None

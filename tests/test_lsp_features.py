@@ -10,13 +10,10 @@ from pytest_lsp import LanguageClient
 
 from lsp_support import (
     change,
-    convert_from,
-    copy,
     find,
-    hover_text,
-    open_view,
+    hover,
+    open_bytecode,
     replace_all,
-    view_uri,
     wait_diagnostics,
 )
 
@@ -27,38 +24,24 @@ USELIST = "upstream/Bytecode__uselist_orders.p00.mlirbc"
 pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
 
 
-async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str]:
-    path = copy(rel, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
-    return uri, text
-
-
 def _td(uri: str) -> lsp.TextDocumentIdentifier:
     return lsp.TextDocumentIdentifier(uri=uri)
 
 
-async def _hover(client: LanguageClient, uri: str, pos: lsp.Position) -> str:
-    h = await client.text_document_hover_async(lsp.HoverParams(text_document=_td(uri),
-                                                               position=pos))
-    return hover_text(h)
-
-
 async def test_hover_op_name_decoded(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, USELIST)
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     pos = find(text, '"arith.constant"')
-    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
     assert "arith.constant" in h
     assert "value" in h  # its decoded property
     assert "i32" in h  # result type
 
 
 async def test_hover_fallback_op(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, JAX)
+    uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     line_no = next(i for i, ln in enumerate(text.split("\n")) if "mlirbc.properties" in ln)
     line = text.split("\n")[line_no]
-    h = await _hover(client, uri, lsp.Position(line=line_no, character=line.index('"') + 2))
+    h = await hover(client, uri, lsp.Position(line=line_no, character=line.index('"') + 2))
     assert "Fallback op" in h
     assert "file offset" in h
     assert "varints" in h
@@ -66,15 +49,15 @@ async def test_hover_fallback_op(client: LanguageClient, tmp_path: Path) -> None
 
 
 async def test_hover_value_and_block_arg(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, USELIST)
-    h = await _hover(client, uri, find(text, "%2, %0)"))
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
+    h = await hover(client, uri, find(text, "%2, %0)"))
     assert "Type: `i32`" in h and "test.addi" in h
-    h = await _hover(client, uri, find(text, "%arg0, %arg0"))
+    h = await hover(client, uri, find(text, "%arg0, %arg0"))
     assert "Type: `i32`" in h and "Block argument #0" in h
 
 
 async def test_definition_and_references(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, USELIST)
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     use = find(text, "%2, %0)")
     defs = await client.text_document_definition_async(lsp.DefinitionParams(
         text_document=_td(uri), position=use))
@@ -87,7 +70,7 @@ async def test_definition_and_references(client: LanguageClient, tmp_path: Path)
 
 
 async def test_block_labels_and_nested_symbols(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, PDL)
+    uri, text, _ = await open_bytecode(client, PDL, tmp_path)
     use = find(text, "^bb2]")
     defs = await client.text_document_definition_async(lsp.DefinitionParams(
         text_document=_td(uri), position=use))
@@ -105,7 +88,7 @@ async def test_block_labels_and_nested_symbols(client: LanguageClient, tmp_path:
 
 
 async def test_document_symbols(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, PDL)
+    uri, text, _ = await open_bytecode(client, PDL, tmp_path)
     syms = await client.text_document_document_symbol_async(
         lsp.DocumentSymbolParams(text_document=_td(uri)))
     assert syms is not None
@@ -118,7 +101,7 @@ async def test_document_symbols(client: LanguageClient, tmp_path: Path) -> None:
 
 
 async def test_folding(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, PDL)
+    uri, text, _ = await open_bytecode(client, PDL, tmp_path)
     folds = await client.text_document_folding_range_async(
         lsp.FoldingRangeParams(text_document=_td(uri)))
     assert folds is not None and len(folds) >= 5
@@ -126,7 +109,7 @@ async def test_folding(client: LanguageClient, tmp_path: Path) -> None:
 
 
 async def test_semantic_tokens_mark_fallbacks(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, JAX)
+    uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     toks = await client.text_document_semantic_tokens_full_async(
         lsp.SemanticTokensParams(text_document=_td(uri)))
     assert toks is not None
@@ -144,7 +127,7 @@ async def test_semantic_tokens_mark_fallbacks(client: LanguageClient, tmp_path: 
 
 
 async def test_inlay_hints_for_fallback_payload(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, JAX)
+    uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     n = text.count("\n")
     hints = await client.text_document_inlay_hint_async(lsp.InlayHintParams(
         text_document=_td(uri), range=lsp.Range(start=lsp.Position(line=0, character=0),
@@ -154,7 +137,7 @@ async def test_inlay_hints_for_fallback_payload(client: LanguageClient, tmp_path
 
 
 async def test_completion(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, USELIST)
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     pos = find(text, '"func.return"')
     # values in scope after `%`
     lines = text.split("\n")
@@ -180,7 +163,7 @@ async def test_completion(client: LanguageClient, tmp_path: Path) -> None:
 async def test_decode_error_diagnostic_on_partial_view(client: LanguageClient,
                                                        tmp_path: Path) -> None:
     """A file that decodes part-way opens as a partial view with a located error."""
-    uri, text = await _open(client, tmp_path, "invalid/mlp2__ir_byte_flip_0.mlirbc")
+    uri, text, _ = await open_bytecode(client, "invalid/mlp2__ir_byte_flip_0.mlirbc", tmp_path)
     diags = await wait_diagnostics(client, uri, lambda ds: any(d.code == "decode-error"
                                                                for d in ds))
     d = next(d for d in diags if d.code == "decode-error")
@@ -198,16 +181,16 @@ async def test_decode_error_diagnostic_on_partial_view(client: LanguageClient,
 
 async def test_hover_attribute(client: LanguageClient, tmp_path: Path) -> None:
     """An attribute inside an op's properties: the map parses the piece on demand."""
-    uri, text = await _open(client, tmp_path, USELIST)
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     pos = find(text, "45 : i32")
-    h = await _hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 1))
     assert "IntegerAttr" in h and "45 : i32" in h
 
 
 async def test_navigation_inside_an_op_that_does_not_parse(client: LanguageClient,
                                                            tmp_path: Path) -> None:
     """In an op the parser cannot read, names still resolve (through a lexer index of its text)."""
-    uri, text = await _open(client, tmp_path, USELIST)
+    uri, text, _ = await open_bytecode(client, USELIST, tmp_path)
     at = text.index('"test.addi"(%2, %0)')
     close = text.index(")", at)
     broken = text[:at] + '"test.addi"(%2 %0' + text[close:]  # a missing comma
@@ -218,5 +201,5 @@ async def test_navigation_inside_an_op_that_does_not_parse(client: LanguageClien
     defs = await client.text_document_definition_async(lsp.DefinitionParams(
         text_document=_td(uri), position=use))
     assert isinstance(defs, list) and defs and defs[0].range.start == find(broken, "%2 = ")
-    h = await _hover(client, uri, use)
+    h = await hover(client, uri, use)
     assert "does not parse" in h

@@ -16,13 +16,10 @@ from pytest_lsp import LanguageClient
 from corpus import REPO
 from lsp_support import (
     change,
-    convert_from,
-    copy,
     find,
     insert,
-    open_view,
+    open_bytecode,
     request,
-    view_uri,
     wait_diagnostics,
 )
 
@@ -31,14 +28,6 @@ WHILE = "jax/rnn_scan_while.mlirbc"
 CF = "upstream/Dialect__ControlFlow__canonicalize.p03.mlirbc"
 SCHEMA = json.loads((REPO / "docs" / "graph-schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-
-
-async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str]:
-    path = copy(rel, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
-    return uri, text
 
 
 async def graph(client: LanguageClient, params: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +53,7 @@ def _pos(p: lsp.Position, dc: int = 0) -> dict[str, int]:
 
 async def test_function_at_position_with_ranges_in_the_text(client: LanguageClient,
                                                            tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, JAX)
+    uri, text, _ = await open_bytecode(client, JAX, tmp_path)
     at = find(text, '"vhlo.add_v1"')
     g = await graph(client, {"uri": uri, "position": _pos(at, 3)})
     assert g["uri"] == uri and g["version"] == 1
@@ -93,7 +82,7 @@ async def test_function_at_position_with_ranges_in_the_text(client: LanguageClie
 
 
 async def test_region_scope_and_nested_regions(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, WHILE)
+    uri, text, _ = await open_bytecode(client, WHILE, tmp_path)
     at = find(text, '"vhlo.while_v1"')
     inner = lsp.Position(line=at.line + 3, character=8)
     fg = await graph(client, {"uri": uri, "position": _pos(inner)})
@@ -112,7 +101,7 @@ async def test_region_scope_and_nested_regions(client: LanguageClient, tmp_path:
 
 
 async def test_graph_follows_edits(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text = await _open(client, tmp_path, CF)
+    uri, text, _ = await open_bytecode(client, CF, tmp_path)
     at = find(text, '"test.consumer1"')
     g = await graph(client, {"uri": uri, "position": _pos(at)})
     assert g["root"]["symbol"] == "branchCondProp"
@@ -147,7 +136,7 @@ async def test_graph_follows_edits(client: LanguageClient, tmp_path: Path) -> No
 
 
 async def test_paging_and_limits(client: LanguageClient, tmp_path: Path) -> None:
-    uri, _ = await _open(client, tmp_path, JAX)
+    uri, _, _ = await open_bytecode(client, JAX, tmp_path)
     g = await graph(client, {"uri": uri, "limit": 10})
     assert g["truncated"] == "too large: showing ops 1-10 of 38 (limit 10 per page)"
     assert g["page"] == {"offset": 0, "limit": 10, "next": 10}
@@ -159,7 +148,7 @@ async def test_paging_and_limits(client: LanguageClient, tmp_path: Path) -> None
 
 
 async def test_bad_params(client: LanguageClient, tmp_path: Path) -> None:
-    uri, _ = await _open(client, tmp_path, JAX)
+    uri, _, _ = await open_bytecode(client, JAX, tmp_path)
     for params, what in [({}, "uri"), ({"uri": uri, "limit": "x"}, "limit"),
                          ({"uri": uri, "path": ["a"]}, "path"),
                          ({"uri": uri, "scope": "file"}, "scope"),

@@ -14,12 +14,9 @@ from pytest_lsp import LanguageClient
 from lsp_support import (
     INIT_RESULTS,
     change,
-    convert_from,
-    copy,
-    open_view,
+    open_bytecode,
     replace_all,
     start,
-    view_uri,
     wait_diagnostics,
 )
 from mlirbc.lsp.positions import PositionCodec
@@ -83,14 +80,6 @@ def test_text_lines_follow_edits(block: int, monkeypatch: pytest.MonkeyPatch) ->
         assert before.starts == before_starts  # tables are immutable: the old one is unchanged
 
 
-async def _open_edited(client: LanguageClient, tmp_path: Path) -> tuple[str, str, str]:
-    path = copy(UPSTREAM, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
-    return uri, text, path.name
-
-
 def _with_emoji(text: str) -> tuple[str, int]:
     """The view with emoji in a location and a string attribute on one line, whose type then names two
     results for one: the error is reported right after the emoji."""
@@ -103,7 +92,7 @@ def _with_emoji(text: str) -> tuple[str, int]:
 
 
 async def _check_encoding(client: LanguageClient, tmp_path: Path, encoding: str) -> None:
-    uri, text, _ = await _open_edited(client, tmp_path)
+    uri, text, _ = await open_bytecode(client, UPSTREAM, tmp_path)
     edited, err_at = _with_emoji(text)
     change(client, uri, 2, [replace_all(edited)])
     diags = await wait_diagnostics(client, uri, lambda ds: any("results" in d.message for d in ds))

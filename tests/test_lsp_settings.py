@@ -13,19 +13,18 @@ import pytest
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from large_module import LargeModule
 from lsp_support import (
     convert_from,
     convert_to,
     copy,
     corpus,
-    open_view,
+    open_bytecode,
     request,
     start,
-    view_uri,
 )
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
-LARGE = "large/synthetic_100k_ops.mlirbc"
 
 
 def _header(data: bytes) -> tuple[int, str]:
@@ -35,13 +34,10 @@ def _header(data: bytes) -> tuple[int, str]:
     return decode_header(ByteReader(data, 0, len(data), "header"))
 
 
-async def test_output_version_and_producer(raw_client: LanguageClient, tmp_path: Path) -> None:
-    await start(raw_client, {"output": {"version": 5, "producer": "mlirbc-test"}})
-    path = copy(UPSTREAM, tmp_path)
-    text = await convert_from(raw_client, path.as_uri())
-    uri = view_uri(path)
-    open_view(raw_client, uri, text)
-    data = await convert_to(raw_client, uri)
+@pytest.mark.lsp_options({"output": {"version": 5, "producer": "mlirbc-test"}})
+async def test_output_version_and_producer(client: LanguageClient, tmp_path: Path) -> None:
+    uri, _, path = await open_bytecode(client, UPSTREAM, tmp_path)
+    data = await convert_to(client, uri)
     assert _header(data) == (5, "mlirbc-test")
     assert _header(path.read_bytes()) == (6, "MLIR22.1.8")
 
@@ -62,43 +58,39 @@ async def test_workspace_configuration_is_pulled(raw_client: LanguageClient,
     pytest.fail("the configured size limit was never applied")
 
 
-async def test_decode_timeout_keeps_server_alive(raw_client: LanguageClient) -> None:
-    await start(raw_client, {"limits": {"decodeTimeoutSeconds": 0.2}})
-    big = corpus(LARGE)
+@pytest.mark.lsp_options({"limits": {"decodeTimeoutSeconds": 0.2}})
+async def test_decode_timeout_keeps_server_alive(client: LanguageClient, large: LargeModule) -> None:
     t0 = time.monotonic()
     with pytest.raises(JsonRpcException) as info:
-        await convert_from(raw_client, big.as_uri())
+        await convert_from(client, large.path.as_uri())
     assert "took longer" in info.value.message
     assert time.monotonic() - t0 < 30
-    assert '"builtin.module"' in await convert_from(raw_client, corpus(UPSTREAM).as_uri())
+    assert '"builtin.module"' in await convert_from(client, corpus(UPSTREAM).as_uri())
 
 
-async def test_cancel_decode(raw_client: LanguageClient) -> None:
+async def test_cancel_decode(client: LanguageClient, large: LargeModule) -> None:
     """$/cancelRequest stops a running decode; the server answers the next request promptly."""
     from lsprotocol import types as lsp
 
-    await start(raw_client)
-    big = corpus(LARGE)
-    fut = raw_client.protocol.send_request("mlir/convertFromBytecode", {"uri": big.as_uri()},
-                                           msg_id="cancel-me")
+    fut = client.protocol.send_request("mlir/convertFromBytecode", {"uri": large.path.as_uri()},
+                                       msg_id="cancel-me")
     await asyncio.sleep(0.5)
-    raw_client.protocol.notify("$/cancelRequest", lsp.CancelParams(id="cancel-me"))
+    client.protocol.notify("$/cancelRequest", lsp.CancelParams(id="cancel-me"))
     with pytest.raises(JsonRpcException) as info:
         await asyncio.wait_for(asyncio.wrap_future(fut), 30)
     assert "cancel" in info.value.message.lower()
     t0 = time.monotonic()
-    assert '"builtin.module"' in await convert_from(raw_client, corpus(UPSTREAM).as_uri())
+    assert '"builtin.module"' in await convert_from(client, corpus(UPSTREAM).as_uri())
     assert time.monotonic() - t0 < 20
 
 
-async def test_disabled_models_show_as_fallbacks(raw_client: LanguageClient,
-                                                 tmp_path: Path) -> None:
-    await start(raw_client, {"models": {"disabled": ["arith"]}})
+@pytest.mark.lsp_options({"models": {"disabled": ["arith"]}})
+async def test_disabled_models_show_as_fallbacks(client: LanguageClient, tmp_path: Path) -> None:
     path = copy("upstream/Bytecode__uselist_orders.p00.mlirbc", tmp_path)
-    text = await convert_from(raw_client, path.as_uri())
+    text = await convert_from(client, path.as_uri())
     line = next(ln for ln in text.split("\n") if '"arith.constant"' in ln)
     assert 'mlirbc.properties = "0x' in line
-    info = await request(raw_client, "mlirbc/info", {"uri": path.as_uri()})
+    info = await request(client, "mlirbc/info", {"uri": path.as_uri()})
     assert info["fallbacks"]["op"] >= 2
 
 

@@ -3,42 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_lsp
+import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from lsp_support import CONFIG, convert_from, copy, find, hover_text, open_view, request, start, view_uri
+from lsp_support import find, hover, open_bytecode, request
 
 IREE_FLOW = "iree/mlp2.flow.mlirbc"
 
 
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def forced(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client, {"models": {"set": "mlir22"}})
-    yield
-    await lsp_client.shutdown_session()
-
-
 async def _hover_addf(client: LanguageClient, tmp_path: Path) -> tuple[str, str]:
-    path = copy(IREE_FLOW, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
+    uri, text, _ = await open_bytecode(client, IREE_FLOW, tmp_path)
     pos = find(text, '"arith.addf"')
-    h = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri),
-        position=lsp.Position(line=pos.line, character=pos.character + 3)))
-    return hover_text(h), uri
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
+    return h, uri
 
 
 async def test_hover_names_the_set_the_producer_chose(client: LanguageClient, tmp_path: Path) -> None:
@@ -49,9 +29,10 @@ async def test_hover_names_the_set_the_producer_chose(client: LanguageClient, tm
     assert info["model_set"] == {"name": "mlir24", "why": "producer MLIR24.0.0git"}
 
 
-async def test_a_forced_set_decodes_and_says_so(forced: LanguageClient, tmp_path: Path) -> None:
-    h, uri = await _hover_addf(forced, tmp_path)
+@pytest.mark.lsp_options({"models": {"set": "mlir22"}})
+async def test_a_forced_set_decodes_and_says_so(client: LanguageClient, tmp_path: Path) -> None:
+    h, uri = await _hover_addf(client, tmp_path)
     assert "model set mlir22 (forced by the user)" in h
     assert "Fallback op" in h  # MLIR 22's arith.addf layout does not fit these MLIR 24 payloads
-    info = await request(forced, "mlirbc/info", {"uri": uri})
+    info = await request(client, "mlirbc/info", {"uri": uri})
     assert info["model_set"]["name"] == "mlir22" and info["fallbacks"]["op"] == 9

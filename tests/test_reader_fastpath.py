@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import CORPUS, EXAMPLES, invalid_manifest, manifest
+from corpus import CORPUS, EXAMPLES, expect, invalid_manifest, manifest
+from large_module import LargeModule
 from mlirbc.bytecode.attrtypes import AttrTypeTable
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.errors import DecodeError
@@ -18,8 +19,9 @@ from mlirbc.ir.module import Module
 from mlirbc.ir.operation import Block, FrozenEmptyList, Operation
 
 _VALID = [CORPUS / r["path"] for r in manifest() if not r["path"].startswith("large/")]
-# Every damaged file, and every tenth valid one (all groups and versions): each is read twice.
-FILES = [CORPUS / "invalid" / r["path"] for r in invalid_manifest()] + _VALID[::10]
+# Every damaged file, and every tenth valid one of the full corpus, every one of the core corpus (all groups
+# and versions): each is read twice.
+FILES = [CORPUS / "invalid" / r["path"] for r in invalid_manifest()] + _VALID[::expect(full=10, core=1)]
 
 
 def _tables(monkeypatch: pytest.MonkeyPatch, batch: bool) -> list[AttrTypeTable]:
@@ -101,8 +103,8 @@ def test_ops_share_empty_part_lists_that_refuse_to_grow() -> None:
     assert type(branch.successors) is list
 
 
-def test_ops_with_one_payload_share_their_properties_record() -> None:
-    data = (CORPUS / "large" / "synthetic_100k_ops.mlirbc").read_bytes()
+def test_ops_with_one_payload_share_their_properties_record(large: LargeModule) -> None:
+    data = large.path.read_bytes()
     m = decode_bytecode(data)
     by_payload: dict[tuple[str, int], list[Operation]] = {}
     for op in _ops(m):

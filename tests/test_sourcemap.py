@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import CORPUS, manifest
+from corpus import CORPUS, expect, manifest
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import FallbackAttr
@@ -30,7 +30,8 @@ from mlirbc.view.sourcemap import (
 SMALL = [r["path"] for r in manifest()
          if not r["path"].startswith("large/") and not r["path"].startswith("invalid/")]
 PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_TYPE, PIECE_LOCATION)
-SAMPLE = SMALL[::29] + [p for p in SMALL if p.startswith("jax/")]
+SAMPLE = SMALL[::expect(full=29, core=4)] + [p for p in SMALL if p.startswith("jax/")]
+"""About 150 files of either corpus."""
 
 
 def _decoded(rel: str) -> tuple[Operation, str, SourceMap, SourceMap]:

@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from corpus import CORPUS
+from corpus import CORPUS, expect
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
@@ -41,7 +41,7 @@ def decoded(name: str) -> tuple[bytes, Module]:
 
 
 def test_the_corpus_is_there() -> None:
-    assert len(FILES) >= 60, "the StableHLO corpus (shared/corpus/vhlo, shared/corpus/jax) is missing"
+    assert len(FILES) >= 60, f"the StableHLO corpus ({CORPUS}/vhlo, {CORPUS}/jax) is missing"
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -93,4 +93,4 @@ def test_counts() -> None:
         assert not m.fallbacks
     print(f"\n{len(FILES)} files: {attrs} vhlo/sdy attribute entries, {types} type entries, {ops} vhlo/sdy "
           "ops decoded; 0 fallbacks")
-    assert attrs > 3000 and types > 1400
+    assert attrs > 3000 and types > expect(full=1400, core=1300)

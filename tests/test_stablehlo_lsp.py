@@ -4,33 +4,16 @@ StableHLO spelling; the text stays exact VHLO and an edit saves through the mode
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from lsp_support import CONFIG, convert_from, copy, find, hover_text, open_view, request, start, view_uri
+from lsp_support import find, hover, open_bytecode, request
 from mlirbc.bytecode.reader import decode_bytecode
 
 ATTENTION = "vhlo/attention_dpa.mlirbc"
 SHARDED = "vhlo/sharded_mlp.mlirbc"
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
-
-
-async def _open(client: LanguageClient, tmp_path: Path, rel: str) -> tuple[str, str, Path]:
-    path = copy(rel, tmp_path)
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
-    return uri, text, path
 
 
 def _td(uri: str) -> lsp.TextDocumentIdentifier:
@@ -38,7 +21,7 @@ def _td(uri: str) -> lsp.TextDocumentIdentifier:
 
 
 async def test_the_view_is_vhlo_without_fallbacks(client: LanguageClient, tmp_path: Path) -> None:
-    _, text, _ = await _open(client, tmp_path, SHARDED)
+    _, text, _ = await open_bytecode(client, SHARDED, tmp_path)
     assert "mlirbc.fallback" not in text and "mlirbc.properties" not in text
     assert '#sdy.sharding<@mesh, [{"data"}, {}]>' in text
     assert "!vhlo.tensor_v1<16x32x!vhlo.f32_v1>" in text
@@ -46,10 +29,9 @@ async def test_the_view_is_vhlo_without_fallbacks(client: LanguageClient, tmp_pa
 
 async def test_hover_shows_stablehlo_name_summary_attributes_and_types(client: LanguageClient,
                                                                        tmp_path: Path) -> None:
-    uri, text, _ = await _open(client, tmp_path, ATTENTION)
+    uri, text, _ = await open_bytecode(client, ATTENTION, tmp_path)
     pos = find(text, '"vhlo.dot_general_v2"')
-    h = hover_text(await client.text_document_hover_async(lsp.HoverParams(
-        text_document=_td(uri), position=lsp.Position(line=pos.line, character=pos.character + 3))))
+    h = await hover(client, uri, lsp.Position(line=pos.line, character=pos.character + 3))
     assert "**StableHLO** `stablehlo.dot_general`: DotGeneral operation" in h
     assert "`vhlo.dot_general_v2` exists in StableHLO 1.6.0 to current" in h
     assert "- `lhs_contracting_dimensions` = `dense<4> : tensor<1xi64>`" in h
@@ -60,7 +42,7 @@ async def test_hover_shows_stablehlo_name_summary_attributes_and_types(client: L
 
 
 async def test_outline_names_vhlo_functions(client: LanguageClient, tmp_path: Path) -> None:
-    uri, _, _ = await _open(client, tmp_path, ATTENTION)
+    uri, _, _ = await open_bytecode(client, ATTENTION, tmp_path)
     symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
         text_document=_td(uri)))
     assert symbols is not None
@@ -73,7 +55,7 @@ async def test_outline_names_vhlo_functions(client: LanguageClient, tmp_path: Pa
 
 
 async def test_inlay_hints_give_the_stablehlo_spelling(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text, _ = await _open(client, tmp_path, ATTENTION)
+    uri, text, _ = await open_bytecode(client, ATTENTION, tmp_path)
     n = text.count("\n")
     hints = await client.text_document_inlay_hint_async(lsp.InlayHintParams(
         text_document=_td(uri), range=lsp.Range(start=lsp.Position(line=0, character=0),
@@ -88,7 +70,7 @@ async def test_inlay_hints_give_the_stablehlo_spelling(client: LanguageClient, t
 
 
 async def test_edit_and_save_through_the_model(client: LanguageClient, tmp_path: Path) -> None:
-    uri, text, path = await _open(client, tmp_path, ATTENTION)
+    uri, text, path = await open_bytecode(client, ATTENTION, tmp_path)
     original = path.read_bytes()
     edited = text.replace('#vhlo.string_v1<"tril">', '#vhlo.string_v1<"lower">')
     assert edited != text

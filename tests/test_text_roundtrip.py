@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import CORPUS, EXAMPLES, manifest
+from corpus import CORPUS, EXAMPLES, expect, manifest
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.template import template_of
 from mlirbc.bytecode.writer import encode_bytecode
@@ -69,5 +69,5 @@ def test_fresh_encoding_of_the_text_matches_upstream() -> None:
         if out != data:
             failures.append(f"{row['path']}: differs at byte {_first_difference(out, data)}")
     print(f"\n{compared - len(failures)} of {compared} fully decoded files identical in fresh mode")
-    assert compared > 3000
+    assert compared > expect(full=3000, core=450)
     assert not failures, f"{len(failures)} of {compared}:\n" + "\n".join(failures[:20])

@@ -9,29 +9,25 @@ import os
 import re
 import struct
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from corpus import CORPUS, manifest
 from lsp_support import (
-    CONFIG,
     change,
+    close_view,
     convert_from,
     convert_to,
     find,
-    hover_text,
+    hover,
     insert,
-    open_view,
+    open_bytecode,
     replace_all,
     request,
-    start,
-    view_uri,
     wait_diagnostics,
 )
 
@@ -43,28 +39,9 @@ import make_weights  # noqa: E402
 THRESHOLD = 8
 
 
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # Default models: a JAX export's weights are VHLO tensor constants, elided as such.
-    await start(lsp_client, {"view": {"elideLargerThan": THRESHOLD},
-                             "limits": {"decodeTimeoutSeconds": 600}})
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
-async def no_vhlo(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # The StableHLO models off: the JAX exports' weights are then fallback payloads, elided as those.
-    await start(lsp_client, {"view": {"elideLargerThan": THRESHOLD},
-                             "limits": {"decodeTimeoutSeconds": 600},
-                             "models": {"disabled": ["vhlo"]}})
-    yield
-    await lsp_client.shutdown_session()
-
-
-def _close(client: LanguageClient, uri: str) -> None:
-    client.text_document_did_close(lsp.DidCloseTextDocumentParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+# Default models: a JAX export's weights are VHLO tensor constants, elided as such.
+pytestmark = pytest.mark.lsp_options({"view": {"elideLargerThan": THRESHOLD},
+                                      "limits": {"decodeTimeoutSeconds": 600}})
 
 
 SMALL = [r["path"] for r in manifest() if not r["path"].startswith("large/")
@@ -81,10 +58,11 @@ async def test_every_elided_value_saves_back_after_an_edit(client: LanguageClien
 
 
 @pytest.mark.parametrize("folder", ["jax"])
-async def test_fallback_payloads_of_vhlo_save_back_after_an_edit(no_vhlo: LanguageClient, folder: str
+@pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
+async def test_fallback_payloads_of_vhlo_save_back_after_an_edit(client: LanguageClient, folder: str
                                                                  ) -> None:
     """The same with the StableHLO models off: VHLO's weights are then opaque fallback payloads."""
-    await _sweep(no_vhlo, folder, "mlirbc.properties = \"mlirbc.elided.")
+    await _sweep(client, folder, "mlirbc.properties = \"mlirbc.elided.")
 
 
 async def _sweep(client: LanguageClient, folder: str, form: str = "mlirbc.elided") -> None:
@@ -92,10 +70,8 @@ async def _sweep(client: LanguageClient, folder: str, form: str = "mlirbc.elided
     elided = 0
     for rel in [p for p in SMALL if p.split("/")[0] == folder]:
         path = CORPUS / rel
-        text = await convert_from(client, path.as_uri())
+        uri, text, _ = await open_bytecode(client, path, scheme="mlir.bytecode-mlir")
         elided += text.count(form)
-        uri = view_uri(path, "mlir.bytecode-mlir")
-        open_view(client, uri, text)
         change(client, uri, 2, [insert(1, 0, "// an edit elsewhere\n")])
         try:
             out = await convert_to(client, uri)
@@ -103,18 +79,11 @@ async def _sweep(client: LanguageClient, folder: str, form: str = "mlirbc.elided
             failures.append(f"{rel}: {exc.message}")
             continue
         finally:
-            _close(client, uri)
+            close_view(client, uri)
         if out != path.read_bytes():
             failures.append(f"{rel}: {len(out)} bytes back")
     assert not failures, failures[:10]
     assert elided > 0
-
-
-async def _open(client: LanguageClient, path: Path) -> tuple[str, str]:
-    text = await convert_from(client, path.as_uri())
-    uri = view_uri(path)
-    open_view(client, uri, text)
-    return uri, text
 
 
 async def _save(client: LanguageClient, uri: str) -> dict[str, object]:
@@ -135,7 +104,7 @@ async def test_hostile_placeholders_are_refused_and_the_file_is_untouched(
     make_weights.dense_elements(str(path), 4000)
     make_weights.dense_elements(str(other), 4000, seed=9)
     before, mtime = path.read_bytes(), path.stat().st_mtime_ns
-    uri, text = await _open(client, path)
+    uri, text, _ = await open_bytecode(client, path)
     ph = _placeholder(text)
     size, fp = ph[len("dense_resource<mlirbc.elided."):-1].split(".")
     if edit == "wrong digest":
@@ -169,7 +138,7 @@ async def test_edit_and_save_keeps_the_elided_bytes_and_a_literal_saves(client: 
     from mlirbc.bytecode.reader import read_bytecode_file
 
     blob = bytes(read_bytecode_file(path).resources[0].entries[0].blob or b"")
-    uri, text = await _open(client, path)
+    uri, text, _ = await open_bytecode(client, path)
     assert "// mlirbc: elided blob big_blob: 50000 bytes" in text and len(text) < 2000
     change(client, uri, 2, [replace_all(text.replace('sym_name = "get"', 'sym_name = "renamed"'))])
     res = await _save(client, uri)
@@ -188,10 +157,8 @@ async def test_hover_statistics_full_text_and_export(client: LanguageClient, tmp
     path = tmp_path / "de.mlirbc"
     make_weights.dense_elements(str(path), 4000)
     raw = path.read_bytes()
-    uri, text = await _open(client, path)
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=find(text, "mlirbc.elided")))
-    shown = hover_text(hover)
+    uri, text, _ = await open_bytecode(client, path)
+    shown = await hover(client, uri, find(text, "mlirbc.elided"))
     from mlirbc.bytecode.reader import decode_bytecode
 
     m = decode_bytecode(raw)
@@ -249,7 +216,7 @@ async def test_jax_export_weights_hover_export_and_save(client: LanguageClient, 
     path = tmp_path / "mlp2_const.mlirbc"
     path.write_bytes(JAX_CONST.read_bytes())
     raw = path.read_bytes()
-    uri, text = await _open(client, path)
+    uri, text, _ = await open_bytecode(client, path)
     key = "#vhlo.tensor_v1<dense_resource<mlirbc.elided.802816."
     assert key in text and len(text) < len(raw) // 10
     from mlirbc.bytecode.reader import decode_bytecode
@@ -260,9 +227,7 @@ async def test_jax_export_weights_hover_export_and_save(client: LanguageClient, 
     data = bytes(v.fields[1])  # type: ignore[attr-defined]
     vals = struct.unpack(f"<{len(data) // 4}f", data)
     pos = find(text, "mlirbc.elided.802816.")
-    hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=pos))
-    shown = hover_text(hover)
+    shown = await hover(client, uri, pos)
     assert "tensor<784x256xf32>" in shown and "802,816 bytes" in shown and "200,704 elements" in shown
     mean = math.fsum(vals) / len(vals)
     for number in (min(vals), max(vals), mean):

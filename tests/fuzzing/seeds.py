@@ -1,4 +1,4 @@
-"""Seed inputs for the fuzz targets, taken from the shared corpus by a fixed rule (deterministic).
+"""Seed inputs for the fuzz targets, taken from the corpus that runs (`corpus.py`) by a fixed rule.
 
 Bytecode seeds: small files of every producer and format version (upstream at versions 0-6, JAX, IREE,
 VHLO), chosen by a stable hash so the same checkout always gets the same seeds.  Text seeds: the views of

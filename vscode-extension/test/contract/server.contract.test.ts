@@ -22,7 +22,11 @@ import { LspSession, serverSpec, ServerUnavailable } from './lspSession';
 
 const EXT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const REPO_ROOT = path.resolve(EXT_ROOT, '..');
-const CORPUS = process.env.MLIRBC_CORPUS ?? path.resolve(REPO_ROOT, '..', 'shared', 'corpus');
+// The full shared corpus beside the checkout when it is there, else the core corpus shipped in tests/corpus.
+const SHARED_CORPUS = path.resolve(REPO_ROOT, '..', 'shared', 'corpus');
+const CORPUS =
+  process.env.MLIRBC_CORPUS ??
+  (fs.existsSync(path.join(SHARED_CORPUS, 'MANIFEST.tsv')) ? SHARED_CORPUS : path.join(REPO_ROOT, 'tests', 'corpus'));
 const REQUIRED = process.env.MLIRBC_CONTRACT_REQUIRED === '1';
 const START_TIMEOUT_MS = 60000;
 
