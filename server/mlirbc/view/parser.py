@@ -454,6 +454,7 @@ class OpParser(Parser):
         self.scan_comments()
         self.parse_aliases()
         self.result.aliases = (self.attr_aliases, self.type_aliases)
+        self.map.aliases = self.result.aliases
         root: Operation | None = None
         holder = Block()
         self.scope = _Scope(None, True, None)
