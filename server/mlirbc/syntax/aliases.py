@@ -84,6 +84,7 @@ Value = Attribute | Type
 LOCATIONS = (UnknownLoc, FileLineColLoc, FileLineColRange, NameLoc, CallSiteLoc, FusedLoc)
 _LOCATION_SET = frozenset(LOCATIONS)
 
+_PLAIN_NAME_RE = re.compile(r"[A-Za-z_$\-][A-Za-z0-9_$\-]*")
 _HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.]*")
 _NESTED_RE = re.compile(
     r'"(?:[^"\\]|\\.)*"'
@@ -103,6 +104,8 @@ _CLOSERS = frozenset(">)]}")
 def sanitize(name: str) -> str:
     """An alias name as MLIR makes it usable: a leading digit gets `_` before it; a character other
     than a letter, digit, `$`, `_` or `-` becomes `_` (a space) or its hex code."""
+    if _PLAIN_NAME_RE.fullmatch(name):
+        return name
     if all(c.isascii() and (c.isalnum() or c in "$_-") for c in name) and not name[:1].isdigit():
         return name
     out = []
@@ -305,6 +308,11 @@ _CHILDREN: dict[type, Callable[[Value], Sequence[Value]]] = {
 unit and affine values: nothing; typed payloads: their type)."""
 
 
+_LEAF_LOCATIONS = frozenset([FileLineColLoc, FileLineColRange, UnknownLoc])
+_NO_LINKS: list[int] = []
+"""The (shared, never extended) links of a value that holds nothing."""
+
+
 class _Frame:
     """A value being visited: its index, what it holds, the next of those to visit, and the depth of the
     deepest aliased one so far."""
@@ -338,8 +346,11 @@ class AliasCollector:
         """`value` is printed here; `deferrable`: as an op's location (its alias may follow the module)."""
         idx = self._index.get(value)
         if idx is not None:
-            if not deferrable:
+            if not deferrable and self._deferred[idx]:
                 self._keep(idx)
+            return
+        if type(value) in _LEAF_LOCATIONS:
+            self._leaf(value, deferrable)
             return
         # Depth first without recursion: location chains nest thousands deep.
         stack = [self._enter(value, deferrable)]
@@ -352,9 +363,12 @@ class AliasCollector:
                 frame.next += 1
                 cidx = index.get(child)
                 if cidx is None:
-                    stack.append(self._enter(child, deferrable))
-                    continue
-                if not deferrable:
+                    if type(child) in _LEAF_LOCATIONS:
+                        cidx = self._leaf(child, deferrable)
+                    else:
+                        stack.append(self._enter(child, deferrable))
+                        continue
+                elif not deferrable and self._deferred[cidx]:
                     self._keep(cidx)
             else:
                 stack.pop()
@@ -368,6 +382,28 @@ class AliasCollector:
             self._links[frame.idx].append(cidx)
             if depth[cidx] > frame.deepest:
                 frame.deepest = depth[cidx]
+
+    def visit_all(self, values: Sequence[Value]) -> None:
+        """`visit` each of `values` (not deferrable), in order."""
+        index = self._index
+        deferred = self._deferred
+        for v in values:
+            idx = index.get(v)
+            if idx is None:
+                self.visit(v)
+            elif deferred[idx]:
+                self._keep(idx)
+
+    def _leaf(self, value: Value, deferrable: bool) -> int:
+        """A location that holds nothing: aliased `loc`, depth 1."""
+        idx = len(self._values)
+        self._index[value] = idx
+        self._values.append(value)
+        self._names.append("loc")
+        self._depth.append(1)
+        self._deferred.append(deferrable)
+        self._links.append(_NO_LINKS)
+        return idx
 
     def _enter(self, value: Value, deferrable: bool) -> _Frame:
         idx = len(self._values)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..ir.attributes import Attribute
 from ..ir.module import Module
-from ..ir.operation import PROPS_DECODED, Block, Operation
+from ..ir.operation import PROPS_DECODED, Operation
 from ..models.build import default_registry
 from ..models.registry import Registry
 from ..syntax.aliases import AliasCollector, AliasRules, AliasScope
@@ -32,31 +32,43 @@ def collect_generic(root: Operation, rules: AliasRules | None = None) -> AliasSc
     """The aliases of `root` printed in generic form with locations (`--mlir-print-debuginfo`)."""
     c = AliasCollector(rules)
     visit = c.visit
-    stack: list[Operation | Block | tuple[Operation]] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Operation):
-            op = item
-            visit(op.location, True)
-            stack.append((op,))  # its types and attributes, after its regions
-            for region in reversed(op.regions):
-                for block in reversed(region.blocks):
-                    stack.extend(reversed(block.operations))
-                    stack.append(block)
-        elif isinstance(item, Block):
-            for arg in item.arguments:
-                visit(arg.type)
-                visit(arg.location)
-        else:
-            op = item[0]
-            for v in op.operands:
-                visit(v.type)
-            for r in op.results:
-                visit(r.type)
-            for a in _attributes(op):
-                visit(a)
-    return c.finish()
+    visit_all = c.visit_all
+    # Ops read with one payload share their properties record, and attribute dictionaries are uniqued:
+    # their attributes in MLIR's order are worked out once per pair.
+    attributes: dict[tuple[int, int], tuple[object, object, list[Attribute]]] = {}
 
+    def tail(op: Operation) -> None:
+        if op.operands:
+            visit_all([v.type for v in op.operands])
+        if op.results:
+            visit_all([r.type for r in op.results])
+        p, a = op.properties, op.attributes
+        if p is None and a is None:
+            return
+        key = (id(p), id(a))
+        hit = attributes.get(key)
+        if hit is None or hit[0] is not p or hit[1] is not a:
+            hit = attributes[key] = (p, a, _attributes(op))
+        visit_all(hit[2])
+
+    def nested(op: Operation) -> None:
+        # One frame per nesting level, as the printer itself.
+        visit(op.location, True)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    visit(arg.type)
+                    visit(arg.location)
+                for inner in block.operations:
+                    if inner.regions:
+                        nested(inner)
+                    else:
+                        visit(inner.location, True)
+                        tail(inner)
+        tail(op)
+
+    nested(root)
+    return c.finish()
 
 def _attributes(op: Operation) -> list[Attribute]:
     """The attribute values MLIR's `Operation::getAttrs` gives, in its order."""
