@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, manifest
+from iree_checks import renumbered_distincts
 from iree_support import differing_lines
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
@@ -114,7 +115,9 @@ def test_probe_prints_as_mlir_opt(name: str) -> None:
     assert proc.returncode == 0
     theirs = proc.stdout.decode()
     assert "#" in theirs.split('"builtin.module"')[0] + theirs.rsplit("loc(", 1)[-1]  # aliases to check
-    assert not differing_lines(ours, theirs), "\n" + ours + "\n---\n" + theirs
+    # (distinct attributes keep the numbers the file gives them: iree_checks.renumbered_distincts)
+    diff = [d for d in differing_lines(ours, theirs) if not renumbered_distincts(d[1], d[2])]
+    assert not diff, "\n" + ours + "\n---\n" + theirs
     # and it reads back as the same module
     result = parse_module(ours, template=m)
     assert result.module is not None and not result.errors
@@ -135,8 +138,9 @@ def test_nested_values_of_text_are_the_values_the_parser_makes() -> None:
     target = '#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "#not.this<>"}>'
     outer = DialectAttr.get("hal", f'#hal.device.target<"local", [{target}, #x.y]> : !hal.device')
     found = nested_values(outer)
-    assert [v for _, _, v in found] == [DialectAttr.get("hal", target), DialectAttr.get("x", "#x.y")]
-    assert [outer.text[s:e] for s, e, _ in found] == [target, "#x.y"]
+    assert [v for _, _, v in found] == [DialectAttr.get("hal", target), DialectAttr.get("x", "#x.y"),
+                                        DialectType.get("hal", "!hal.device")]
+    assert [outer.text[s:e] for s, e, _ in found] == [target, "#x.y", "!hal.device"]
     t = DialectType.get("d", "!d.t<tensor<4xf32, #e.enc<1>>, affine_map<(d0) -> (d0)>, !d.u>")
     assert [v for _, _, v in nested_values(t)] == [
         DialectAttr.get("e", "#e.enc<1>"), DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>"),
@@ -144,7 +148,7 @@ def test_nested_values_of_text_are_the_values_the_parser_makes() -> None:
     typed = DialectAttr.get("a", "#a.b<[#a.c<2> : i32, #a.d]>")
     assert [typed.text[s:e] for s, e, _ in nested_values(typed)] == ["#a.c<2> : i32", "#a.d"]
     assert nested_values(DialectAttr.get("a", '#a.b<"#a.c<>">')) == []
-    assert nested_values(DialectAttr.get("a", "#a.b<unbalanced #a.c<>")) == []
+    assert nested_values(DialectAttr.get("a", "#a.b<x, #a.c<y")) == []
 
 
 def test_iree_names() -> None:
@@ -232,7 +236,7 @@ def test_aliased_view_saves_to_the_original_bytes(folder: str) -> None:
 
 @pytest.mark.parametrize("rel", ["iree/transformer_block.executable-sources.mlirbc",
                                  "iree/rnn_scan_while.executable-targets.mlirbc",
-                                 "upstream/Dialect__Arith__ops.mlirbc"])
+                                 "jax/convnet.mlirbc"])
 def test_aliased_view_with_elided_values_saves_back(rel: str) -> None:
     data = (CORPUS / rel).read_bytes()
     out, _, text = _aliased_text_path(data, elide=16)
@@ -245,9 +249,11 @@ def test_an_edit_in_an_aliased_view_matches_a_full_parse() -> None:
     module = decode_bytecode(data)
     base = printed_state(module, print_module(module, aliases=alias_rules(module)))
     text = base.text
-    m = [x for x in re.finditer(r"value = (-?[0-9]+) : i32", text)][3]
-    new_text = text[:m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1):]
-    inc = reparse_edit(base, new_text, m.start(1), m.end(1), module)
+    # a new op inside a function, its location an alias the view defines
+    at = [x.end() for x in re.finditer(r"\n    %[0-9]+ = \"arith\.[^\n]*", text)][10] + 1
+    op = '    %zz = "arith.constant"() <{value = 7 : i32}> : () -> i32 loc(#loc3)\n'
+    new_text = text[:at] + op + text[at:]
+    inc = reparse_edit(base, new_text, at, at, module)
     full = parse_state(new_text, module)
     assert inc is not None and inc.module is not None and full.module is not None
     assert not inc.diagnostics and not full.diagnostics
@@ -256,7 +262,7 @@ def test_an_edit_in_an_aliased_view_matches_a_full_parse() -> None:
     with writing(full.module):
         b = encode_bytecode(full.module, template=module)
     assert a == b != data
-    back = reparse_edit(base, text, m.start(1), m.end(1), module)
+    back = reparse_edit(base, text, at, at, module)
     assert back is not None and back.module is not None
     with writing(back.module):
         assert encode_bytecode(back.module, template=module) == data
