@@ -23,11 +23,11 @@ from mlirbc.models.alias_rules import LLVM_MNEMONIC_ALIASES, UPSTREAM_ALIASES
 from mlirbc.models.build import default_registry
 from mlirbc.models.iree.aliases import composite_alias, device_target_alias, executable_target_alias
 from mlirbc.models.registry import Registry
+from mlirbc.syntax.aliases import nested_values, sanitize
 from mlirbc.view.aliasing import alias_rules, collect_generic
 from mlirbc.view.edits import parse_state, printed_state, reparse_edit, writing
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
-from mlirbc.syntax.aliases import nested_values, sanitize
 from oracle import SKIP_REASON, TBLGEN_SKIP_REASON, dump_ods_json, mlir_opt_path, run_mlir_opt
 
 needs_mlir_opt = pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
@@ -290,6 +290,24 @@ def test_source_map_finds_aliases_their_definitions_and_uses() -> None:
         hit = smap.attribute_at(loc_use + 5)
         assert hit is not None and type(hit.value).__name__.endswith("Loc")
     assert collect_generic(m.root, {}).aliases  # type: ignore[arg-type]
+
+
+def test_a_recorded_print_finds_the_aliases_the_generic_walk_finds() -> None:
+    """`attr_printer.recording`, for a printer that finds its aliases by printing once (the custom form):
+    the generic printer recorded finds the same aliased values, each deferred or not alike."""
+    from mlirbc.syntax.aliases import AliasCollector
+    from mlirbc.syntax.attr_printer import recording
+
+    for rel in ("upstream/Dialect__Affine__ops.p00.mlirbc", "iree/mlp2.executable-configurations.mlirbc"):
+        m = decode_bytecode((CORPUS / rel).read_bytes())
+        assert m.root is not None
+        rules = alias_rules(m)
+        c = AliasCollector(rules)
+        with recording(c.visit):
+            print_module(m)
+        recorded = {v: deferred for v, _, deferred in c.finish().entries}
+        walked = {v: deferred for v, _, deferred in collect_generic(m.root, rules).entries}
+        assert recorded == walked and len(walked) > 10
 
 
 def test_local_scope_stays_the_default() -> None:

@@ -22,7 +22,14 @@ import pytest
 
 from corpus import CORPUS, manifest
 from iree_checks import renumbered_distincts
-from iree_support import IREE_FILES, IREE_SKIP_REASON, bytecode_version, differing_lines, iree_opt, iree_opt_path
+from iree_support import (
+    IREE_FILES,
+    IREE_SKIP_REASON,
+    bytecode_version,
+    differing_lines,
+    iree_opt,
+    iree_opt_path,
+)
 from mlirbc.bytecode.reader import decode_bytecode, read_bytecode
 from mlirbc.view.aliasing import alias_rules
 from mlirbc.view.printer import print_module

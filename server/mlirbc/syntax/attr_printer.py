@@ -156,8 +156,10 @@ _aliases: ContextVar[AliasHook | None] = ContextVar("mlirbc_aliases", default=No
 @contextlib.contextmanager
 def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
     """Print with `hook` deciding which large values become placeholders (this thread/context only);
-    inside an alias scope the aliases stay."""
+    inside an alias scope the aliases stay, and a dry run (`recording`) goes on recording."""
     scope = _aliases.get()
+    if isinstance(_elision.get(), _Recording):
+        hook = _elision.get()  # a dry run records everything: nothing is elided
     token = _elision.set(hook if scope is None else scope.with_elider(hook))
     try:
         yield
@@ -234,6 +236,52 @@ def print_stripped(value: Attribute | Type, stripped: Callable[[], str]) -> str:
         finally:
             _elision.reset(token)
     return stripped()
+
+
+class _Recording:
+    """The hook of `recording`: every value printed is a visit, printed as it is in local scope."""
+
+    def __init__(self, visit: Callable[[Attribute | Type, bool], None]) -> None:
+        self.visit = visit
+        self.attrs = _RecordingCache(lambda a: visit(a, False), print_attribute)
+        self.types = _RecordingCache(lambda t: visit(t, False), print_type)
+        self.locs = _RecordingCache(lambda loc: visit(loc, True), print_location)
+
+    def attribute(self, a: Attribute) -> str | None:
+        return None
+
+    def type(self, t: Type) -> str | None:
+        return None
+
+
+class _RecordingCache(_CollectingCache):
+    def __init__(self, visit: Callable[[Any], None], plain: Callable[[Any], str]) -> None:
+        super().__init__([], plain)
+        self.record = visit
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.record(key)
+        token = _elision.set(None)
+        try:
+            return self.plain(key)
+        finally:
+            _elision.reset(token)
+
+
+@contextlib.contextmanager
+def recording(visit: Callable[[Attribute | Type, bool], None]) -> Iterator[None]:
+    """A dry run of a printer for aliases (MLIR's first print pass): every attribute and type printed is
+    `visit(value, False)`, every location printed with `print_location` (an op's) `visit(loc, True)`,
+    with `print_location_inline` (a block argument's) `visit(loc, False)`; text comes out as in local
+    scope.  MLIR visits an op's location before anything else of the op: a printer that prints it last
+    calls `visit(op.location, True)` first."""
+    token = _elision.set(_Recording(visit))
+    alias_token = _aliases.set(None)
+    try:
+        yield
+    finally:
+        _aliases.reset(alias_token)
+        _elision.reset(token)
 
 
 def print_collecting(value: StructuredAttr | StructuredType) -> tuple[str, list[Attribute | Type]]:
@@ -826,6 +874,14 @@ def print_location_inline(loc: Attribute) -> str:
     """The inside of `loc(...)` never aliased itself, though what it holds may be: MLIR prints a block
     argument's location so, and the body of a location alias's definition."""
     if _aliases.get() is None:
+        el = _elision.get()
+        if isinstance(el, _Recording):
+            el.visit(loc, False)
+            token = _elision.set(None)
+            try:
+                return print_location(loc)
+            finally:
+                _elision.reset(token)
         return print_location(loc)
     try:
         return _render_location(loc, store=False)
