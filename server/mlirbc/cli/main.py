@@ -23,8 +23,10 @@ from ..ir.module import Module
 from ..models.build import models
 from ..models.registry import Registry
 from ..summary import module_info
+from ..syntax.aliases import AliasRules
+from ..view.aliasing import alias_rules
 from ..view.parser import TextDiagnostic, parse_module
-from ..view.printer import print_module, stream_module
+from ..view.printer import ALIASES_BY_DEFAULT, print_module, stream_module
 from .graph_cmd import GraphUsageError, cmd_graph
 from .graph_cmd import add_parser as add_graph_parser
 from .progress import Progress
@@ -64,6 +66,11 @@ def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
     return module, len(src.data) if src is not None else 0
 
 
+def _aliases(args: argparse.Namespace, module: Module, reg: Registry) -> AliasRules | None:
+    """The alias rules to print `module` with, or None for local scope (`--aliases`/`--local-scope`)."""
+    return alias_rules(module, reg) if args.aliases else None
+
+
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
     with building(collect=False), Progress("decoding") as progress:
@@ -73,7 +80,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
         progress.phase("printing")
         # The view goes out piece by piece: a large file's text is never held whole, nor encoded whole.
         if not args.output:
-            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than)
+            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than,
+                          aliases=_aliases(args, module, reg))
             return 1 if module.error is not None else 0
         if module.error is not None:
             print(f"{args.file}: not writing {args.output}: the file did not decode completely",
@@ -81,7 +89,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
             return 1
         pieces: list[bytes] = []
         stream_module(module, lambda s: pieces.append(s.encode("utf-8")),
-                      elide_larger_than=args.elide_larger_than)
+                      elide_larger_than=args.elide_larger_than, aliases=_aliases(args, module, reg))
     atomic_write(args.output, pieces)
     return 0
 
@@ -189,7 +197,8 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         src = template_of(module)
         original = src.data if src is not None else memoryview(b"")
         progress.phase("printing")
-        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False).text
+        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False,
+                            aliases=_aliases(args, module, reg)).text
         progress.phase("parsing")
         result = parse_module(text, template=module, registry=reg, with_map=False)
         if result.module is None:
@@ -266,6 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mlirbc", description="Read, inspect and write MLIR bytecode.")
     sub = p.add_subparsers(dest="command", required=True)
 
+    def alias_opts(sp: argparse.ArgumentParser) -> None:
+        g = sp.add_mutually_exclusive_group()
+        g.add_argument("--aliases", dest="aliases", action="store_true", default=ALIASES_BY_DEFAULT,
+                       help="print aliases (#map, #loc3, ...) as mlir-opt does without "
+                            f"--mlir-print-local-scope{' (default)' if ALIASES_BY_DEFAULT else ''}")
+        g.add_argument("--local-scope", dest="aliases", action="store_false",
+                       help="print every attribute, type and location inline, as mlir-opt's "
+                            f"--mlir-print-local-scope{'' if ALIASES_BY_DEFAULT else ' (default)'}")
+
     def model_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--disable-model", action="append", metavar="DIALECT[.OP]",
                         help="decode this dialect's (or op's) ops as fallbacks")
@@ -281,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print values with a payload over N bytes as elided placeholders that "
                         "`encode --like` turns back into the original bytes (default 0: never)")
+    alias_opts(d)
     model_opts(d)
     d.set_defaults(func=cmd_decode)
 
@@ -305,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file")
     r.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print the view with elided placeholders (see decode)")
+    alias_opts(r)
     model_opts(r)
     r.set_defaults(func=cmd_roundtrip)
 

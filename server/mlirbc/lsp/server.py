@@ -25,6 +25,7 @@ from ..files.access import FileRefused, stat_regular
 from ..files.mapped import FileTooLarge
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
+from ..view.aliasing import alias_rules
 from ..view.edits import printed_state
 from ..view.printer import print_module
 from ..yielding import Gate, in_background
@@ -251,6 +252,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         registry = self.registry()
         elide = self.settings.elide_larger_than
+        aliased = self.settings.view_aliases
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (files.mapped).
@@ -263,7 +265,8 @@ class MlirbcServer(GuardedTransport, LanguageServer):
                 raise RequestFailed(f"cannot read {exc}") from None
             except OSError as exc:
                 raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-            state = printed_state(module, print_module(module, elide_larger_than=elide))
+            rules = alias_rules(module, registry) if aliased else None
+            state = printed_state(module, print_module(module, elide_larger_than=elide, aliases=rules))
             src = template_of(module)
             data = src.data if src is not None else b""
             return Decoded(key, data, module, state, registry, TextLines(state.text),

@@ -12,6 +12,7 @@ from typing import Any
 from ..models.build import models
 from ..models.registry import Registry
 from ..models.sets import SETS
+from ..view.printer import ALIASES_BY_DEFAULT
 
 
 def _get(obj: dict[str, Any], path: str) -> Any:
@@ -56,6 +57,9 @@ class Settings:
     inlay_hints: bool = True
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
+    view_aliases: bool = ALIASES_BY_DEFAULT
+    """`view.aliases`: the view prints aliases (`#map`, `#loc3`) as mlir-opt does without local scope;
+    false prints everything inline."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
         return (self.models_disabled, self.models_ods_json, self.models_plugins,
@@ -88,7 +92,12 @@ def parse_settings(obj: Any) -> Settings:
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
+        view_aliases=_bool(_get(obj, "view.aliases"), d.view_aliases),
     )
+
+
+def _bool(v: Any, default: bool) -> bool:
+    return v if isinstance(v, bool) else default
 
 
 def _model_set(v: Any) -> str | None:

@@ -9,11 +9,13 @@
 * the dialects that declare their encodings in MLIR's bytecode DSL (`models/data/dsl/`, interpreted by
   `models.dsl`): `tosa` (no entries in MLIR 22) and `llvm` (debug info, loop annotations); for the `mlir24`
   set, MLIR 24's `llvm` declaration (`models/data_mlir24/dsl/`: the inferred DSL, whose compile unit,
-  composite and derived types gained fields, with the syntax data for them learned from iree-opt).
+  composite and derived types gained fields, with the syntax data for them learned from iree-opt);
+* the aliases upstream dialects give their values (`models.alias_rules`).
 """
 
 from __future__ import annotations
 
+from .alias_rules import register_upstream_aliases
 from .api import up_to_mlir
 from .builtin_newer import NewerBuiltinCodec
 from .kinds import KindDialect, register_lazy_kind_dialect
@@ -41,6 +43,7 @@ def register_builtin_models(reg: Registry) -> None:
     register_lazy_kind_dialect(reg, "tosa", _tosa, BUILTIN_ORIGIN, up_to_mlir(22))
     register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))
     register_lazy_kind_dialect(reg, "llvm", _llvm24, MLIR24_ORIGIN, up_to_mlir(24), model_set=MLIR24)
+    register_upstream_aliases(reg, BUILTIN_ORIGIN)
 
 
 def _tosa() -> KindDialect:

@@ -40,8 +40,8 @@ from ..ir.attributes import Attribute, DialectAttr
 from ..ir.structured import FieldValue, StructuredAttr, StructuredType
 from ..ir.types import Type
 from ..syntax.attr_parser import Parser
-from ..syntax.attr_printer import keyword_or_string, print_attribute, quote_bytes
-from ..syntax.lexer import BARE, INT, STRING, string_value
+from ..syntax.attr_printer import keyword_or_string, print_attribute, print_stripped, quote_bytes
+from ..syntax.lexer import BARE, HASH, INT, STRING, string_value
 from .api import ModelError
 from .dsl import DslDialect, DslKind
 from .ods import DATA_DIR
@@ -276,16 +276,23 @@ class LlvmSyntax:
                              self._value("attr", "", "attr", x) for x in v)
         raise _Unprintable
 
+    def _stripped_text(self, mnemonic: str, v: FieldValue) -> str | None:
+        try:
+            return self._stripped(mnemonic, v)
+        except _Unprintable:
+            return None
+
     def _stripped(self, mnemonic: str, v: FieldValue) -> str:
+        """`v` without `#llvm.mnemonic` (its alias instead where the view prints one, as MLIR does)."""
         if isinstance(v, StructuredAttr) and isinstance(v.kind, DslKind):
             a = self._attr(v.kind)
             if a is None or a.mnemonic != mnemonic or not a.complete:
                 raise _Unprintable
-            return self._body(a, v)
+            return print_stripped(v, lambda: self._body(a, v))
         if isinstance(v, DialectAttr):
             head = f"#llvm.{mnemonic}"
             if v.text.startswith(head + "<") and v.text.endswith(">"):
-                return v.text[len(head):]
+                return print_stripped(v, lambda: v.text[len(head):])
         raise _Unprintable
 
     def _enum(self, name: str, bit: bool, v: FieldValue) -> str:
@@ -445,6 +452,12 @@ class LlvmSyntax:
         raise p.error(f"unsupported parameter kind {kind}")
 
     def _parse_stripped(self, p: Parser, mnemonic: str, dsl: DslDialect) -> Attribute:
+        tok = p.peek()
+        if tok.kind == HASH and "." not in tok.text:  # an alias stands for the whole value
+            value = p.parse_attribute()
+            if self._stripped_text(mnemonic, value) is None:
+                raise p.error(f"#{tok.text[1:]} is not an llvm {mnemonic}", tok)
+            return value
         a = self._by(dsl, mnemonic)
         if a is not None and a.complete:
             return self._parse_body(p, a, dsl)

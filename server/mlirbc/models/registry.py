@@ -6,6 +6,9 @@ op name), one dialect's custom attribute codec, one dialect's custom type codec,
 registration of the same kind and name replaces the earlier one without error; the registry keeps what was
 replaced and where each model came from, so the user can always see which model decoded what.
 
+Alias rules (`register_alias`) name the values of one dialect kind as the dialect's
+`OpAsmDialectInterface::getAlias` does, for a view printed with aliases (`syntax.aliases`).
+
 Hooks extend a registered model without replacing it (`models.hooks`): wrap one op's property decoding,
 add notes (hover text, another spelling, a symbol name) to the ops of a dialect or one op.  The registry
 counts how often each hook ran; `mlirbc info` shows it.
@@ -35,8 +38,11 @@ from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, Writ
 
 if TYPE_CHECKING:
     from ..ir.module import Module
+    from ..syntax.aliases import AliasRule
     from ..syntax.attr_parser import DialectSyntax
     from .kinds import KindModel
+
+_ALIAS_HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]+")
 
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
@@ -198,6 +204,7 @@ class Registry:
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
+        self._alias_rules: dict[str, dict[str | None, tuple[AliasRule, str]]] = {}
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
         self._caches: dict[str | None, dict[str, Lookup]] = {}
@@ -296,6 +303,27 @@ class Registry:
         one op (`vhlo.func_v1`)."""
         with self._lock:
             self._note_hooks.setdefault(target, []).append(HookRecord(f"note:{target}", hook, origin))
+
+    def register_alias(self, head: str, rule: AliasRule, origin: str, model_set: str | None = None) -> None:
+        """How the values printed `head<...>` (`#hal.executable.target`, `!dialect.mnemonic` for a type)
+        are aliased: a fixed name or a function of their text (`syntax.aliases.AliasRule`).  The same
+        rules as for registrations: a later one for every set replaces all, one for a set overrides."""
+        if not _ALIAS_HEAD_RE.fullmatch(head):
+            raise ValueError(f"alias rule head {head!r} is not '#dialect.mnemonic' or '!dialect.mnemonic'")
+        with self._lock:
+            slots = self._alias_rules.setdefault(head, {})
+            if model_set is None:
+                slots.clear()
+            slots[model_set] = (rule, origin)
+
+    def alias_rules(self) -> dict[str, AliasRule]:
+        """The alias rules of this registry's model set (disabled dialects have none)."""
+        out: dict[str, AliasRule] = {}
+        for head, slots in list(self._alias_rules.items()):
+            hit = (slots.get(self.model_set) if self.model_set is not None else None) or slots.get(None)
+            if hit is not None and head[1:].split(".", 1)[0] not in self._disabled_dialects:
+                out[head] = hit[0]
+        return out
 
     def add_write_check(self, dialect: str, check: WriteCheck, origin: str) -> None:
         """A check of a whole module before it is written (skipped while `dialect` is disabled)."""

@@ -74,6 +74,7 @@ from .attr_printer import (
     element_storage_bytes,
     identity_layout_text,
     is_shaped,
+    print_attribute,
     print_type,
     static_shape,
 )
@@ -122,6 +123,10 @@ _FUTURE_FLOAT_RE = re.compile(r"f[0-9]+E[0-9]+M[0-9]+[A-Z]*")
 _UNRANKED_RE = re.compile(rf"\*{_WS}x{_WS}")
 _BODY_CHARS_RE = re.compile(rf'[<>\[\](){{}}"\-{BAD_SURROGATES}]')
 _HEX_RE = re.compile(r"0x((?:[0-9A-Fa-f]{2})*)")
+_ALIAS_USE_RE = re.compile(
+    r'"(?:[^"\\]|\\.)*"'
+    r"|(?<![A-Za-z0-9_$.\-])(?P<sigil>[#!])(?P<name>[A-Za-z_][A-Za-z0-9_$\-]*)(?![A-Za-z0-9_$.\-<])")
+"""Strings (skipped), and alias references in a dialect value's text (`#name`, `!name`: no `.`)."""
 _CLOSERS = {">": "<", "]": "[", ")": "(", "}": "{"}
 _MAX_INT_WIDTH = (1 << 24) - 1
 _U32_MAX = (1 << 32) - 1
@@ -553,7 +558,7 @@ class Parser:
         end = self._skip_body(self.tok.start) if has_body else tok.end
         if has_body:
             self.reset(end)
-        return DialectType.get(ident.split(".", 1)[0], self.text[tok.start : end])
+        return DialectType.get(ident.split(".", 1)[0], self._without_aliases(self.text[tok.start : end]))
 
     # ============================================================================================
     # Attributes
@@ -686,7 +691,35 @@ class Parser:
             self.advance()
             self._type()
             end = self.prev_end
-        return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], self.text[tok.start : end])
+        return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0],
+                               self._without_aliases(self.text[tok.start : end]))
+
+    def _without_aliases(self, text: str) -> str:
+        """A dialect value's text with the aliases in it replaced by what they stand for: the text the
+        value has in local scope, which is its identity (`syntax.aliases.nested_values`)."""
+        if not (self.attr_aliases or self.type_aliases) or ("#" not in text[1:] and "!" not in text[1:]):
+            return text
+        pieces: list[str] = []
+        at = 0
+        for m in _ALIAS_USE_RE.finditer(text, 1):
+            name = m.group("name")
+            if name is None:
+                continue
+            value: Attribute | Type | None
+            if m.group("sigil") == "#":
+                value = self.attr_aliases.get(name)
+                replacement = None if value is None else print_attribute(value)
+            else:
+                value = self.type_aliases.get(name)
+                replacement = None if value is None else print_type(value)
+            if replacement is not None:
+                pieces.append(text[at:m.start()])
+                pieces.append(replacement)
+                at = m.end()
+        if not pieces:
+            return text
+        pieces.append(text[at:])
+        return "".join(pieces)
 
     def _dialect_syntax(self, ident: str) -> DialectSyntax | None:
         if self.syntax is None:

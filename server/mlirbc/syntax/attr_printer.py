@@ -2,7 +2,10 @@
 
 The reference output is `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo
 --mlir-print-local-scope` (no aliases); float formats live in `floats`.  Printed text is cached per
-uniqued object (weakly, so the uniquer can still drop them).
+uniqued object (weakly, so the uniquer can still drop them).  Two hooks change what is printed, both
+through the caches the printers consult: an elision hook (`elision_scope`, large values as placeholders)
+and an alias scope (`alias_scope`, `syntax.aliases`: aliased values print as `#name`/`!name`); a
+collecting hook (`print_collecting`) records which values a dialect's printer prints.
 
 Deliberate differences, where mlir-opt's text would lose or garble what the file stores: a
 FileLineColRange whose ends coincide keeps its `to line:col` part, an empty symbol name prints as
@@ -14,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextvars import ContextVar
 from typing import Any, Protocol
 
@@ -120,27 +123,179 @@ _type_cache: weakref.WeakKeyDictionary[Type, str] = weakref.WeakKeyDictionary()
 class ElisionHook(Protocol):
     """What the printers ask while a view elides large values (`syntax.elision.Elider`): the placeholder
     of an attribute or type (None: print it in full), and print caches of its own, since the text of a
-    container depends on whether its payloads are elided."""
+    container depends on whether its payloads are elided.  An alias scope's hook is one too: its caches
+    hold the aliases (`AliasScope.with_elider`)."""
 
-    attrs: weakref.WeakKeyDictionary[Attribute, str]
-    types: weakref.WeakKeyDictionary[Type, str]
-    locs: weakref.WeakKeyDictionary[Attribute, str]
+    @property
+    def attrs(self) -> MutableMapping[Attribute, str]: ...
+    @property
+    def types(self) -> MutableMapping[Type, str]: ...
+    @property
+    def locs(self) -> MutableMapping[Attribute, str]: ...
 
     def attribute(self, a: Attribute) -> str | None: ...
     def type(self, t: Type) -> str | None: ...
 
 
+class AliasHook(Protocol):
+    """An alias scope as the printers see it (`syntax.aliases.AliasScope`)."""
+
+    def with_elider(self, hook: ElisionHook | None) -> ElisionHook:
+        """The hook that prints with these aliases and `hook`'s placeholders."""
+        ...
+
+    def alias_of(self, value: Attribute | Type) -> str | None:
+        """`value`'s alias (`#di_file`), if it has one."""
+        ...
+
+
 _elision: ContextVar[ElisionHook | None] = ContextVar("mlirbc_elision", default=None)
+_aliases: ContextVar[AliasHook | None] = ContextVar("mlirbc_aliases", default=None)
 
 
 @contextlib.contextmanager
 def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
-    """Print with `hook` deciding which large values become placeholders (this thread/context only)."""
-    token = _elision.set(hook)
+    """Print with `hook` deciding which large values become placeholders (this thread/context only);
+    inside an alias scope the aliases stay, and a dry run (`recording`) goes on recording."""
+    scope = _aliases.get()
+    if isinstance(_elision.get(), _Recording):
+        hook = _elision.get()  # a dry run records everything: nothing is elided
+    token = _elision.set(hook if scope is None else scope.with_elider(hook))
     try:
         yield
     finally:
         _elision.reset(token)
+
+
+@contextlib.contextmanager
+def alias_scope(scope: AliasHook) -> Iterator[None]:
+    """Print with `scope`'s aliases (and the placeholders of the elision hook in force)."""
+    outer = _elision.get()
+    alias_token = _aliases.set(scope)
+    token = _elision.set(scope.with_elider(outer))
+    try:
+        yield
+    finally:
+        _elision.reset(token)
+        _aliases.reset(alias_token)
+
+
+class _Collecting:
+    """The hook of `print_collecting`: every value printed is recorded (not aliased, not elided) and
+    printed as it is in local scope."""
+
+    def __init__(self, found: list[Attribute | Type]) -> None:
+        self.attrs: _CollectingCache = _CollectingCache(found, print_attribute)
+        self.locs = _CollectingCache(found, print_location)
+        self.types = _CollectingCache(found, print_type)
+
+    def attribute(self, a: Attribute) -> str | None:
+        return None
+
+    def type(self, t: Type) -> str | None:
+        return None
+
+
+class _CollectingCache(dict[Any, str]):
+    """A print cache whose every lookup records the value and answers with its local-scope text."""
+
+    def __init__(self, found: list[Attribute | Type], plain: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.found = found
+        self.plain = plain
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.found.append(key)
+        token = _elision.set(None)
+        alias_token = _aliases.set(None)
+        try:
+            return self.plain(key)
+        finally:
+            _aliases.reset(alias_token)
+            _elision.reset(token)
+
+    def __setitem__(self, key: Any, value: str) -> None:
+        pass
+
+
+def print_stripped(value: Attribute | Type, stripped: Callable[[], str]) -> str:
+    """A dialect value nested in another printed without its `#dialect.mnemonic` (MLIR's
+    `printStrippedAttrOrType`, `stripped()` gives that text): in an alias scope its alias if it has one;
+    a collecting pass records it as printed here."""
+    scope = _aliases.get()
+    if scope is not None:
+        alias = scope.alias_of(value)
+        if alias is not None:
+            return alias
+    el = _elision.get()
+    if isinstance(el, _Collecting):
+        el.attrs.found.append(value)
+        token = _elision.set(None)
+        try:
+            return stripped()
+        finally:
+            _elision.reset(token)
+    return stripped()
+
+
+class _Recording:
+    """The hook of `recording`: every value printed is a visit, printed as it is in local scope."""
+
+    def __init__(self, visit: Callable[[Attribute | Type, bool], None]) -> None:
+        self.visit = visit
+        self.attrs = _RecordingCache(lambda a: visit(a, False), print_attribute)
+        self.types = _RecordingCache(lambda t: visit(t, False), print_type)
+        self.locs = _RecordingCache(lambda loc: visit(loc, True), print_location)
+
+    def attribute(self, a: Attribute) -> str | None:
+        return None
+
+    def type(self, t: Type) -> str | None:
+        return None
+
+
+class _RecordingCache(_CollectingCache):
+    def __init__(self, visit: Callable[[Any], None], plain: Callable[[Any], str]) -> None:
+        super().__init__([], plain)
+        self.record = visit
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.record(key)
+        token = _elision.set(None)
+        try:
+            return self.plain(key)
+        finally:
+            _elision.reset(token)
+
+
+@contextlib.contextmanager
+def recording(visit: Callable[[Attribute | Type, bool], None]) -> Iterator[None]:
+    """A dry run of a printer for aliases (MLIR's first print pass): every attribute and type printed is
+    `visit(value, False)`, every location printed with `print_location` (an op's) `visit(loc, True)`,
+    with `print_location_inline` (a block argument's) `visit(loc, False)`; text comes out as in local
+    scope.  MLIR visits an op's location before anything else of the op: a printer that prints it last
+    calls `visit(op.location, True)` first."""
+    token = _elision.set(_Recording(visit))
+    alias_token = _aliases.set(None)
+    try:
+        yield
+    finally:
+        _aliases.reset(alias_token)
+        _elision.reset(token)
+
+
+def print_collecting(value: StructuredAttr | StructuredType) -> tuple[str, list[Attribute | Type]]:
+    """A structured value's local-scope text and the attributes, types and locations its printer
+    printed directly, in that order (what MLIR's alias collection visits inside a dialect value)."""
+    found: list[Attribute | Type] = []
+    token = _elision.set(_Collecting(found))
+    alias_token = _aliases.set(None)
+    try:
+        text = value.kind.print_value(value)
+    finally:
+        _aliases.reset(alias_token)
+        _elision.reset(token)
+    return text, found
 
 
 def print_type(t: Type) -> str:
@@ -156,19 +311,30 @@ def print_type(t: Type) -> str:
     return s
 
 
-def _render_type(t: Type) -> str:
+def _render_type(t: Type, store: bool = True) -> str:
     printer = _TYPE_PRINTERS.get(type(t))
     if printer is None:
         raise TypeError(f"cannot print type {t!r}")
     el = _elision.get()
     if el is None:
         s = printer(t)
-        _type_cache[t] = s
+        if store:
+            _type_cache[t] = s
         return s
     placeholder = el.type(t) if type(t) in _ELIDABLE_TYPES else None
     s = printer(t) if placeholder is None else placeholder
-    el.types[t] = s
+    if store:
+        el.types[t] = s
     return s
+
+
+def render_type(t: Type) -> str:
+    """`t` itself, never its own alias (an alias definition's body); what it holds may be aliased."""
+    try:
+        return _render_type(t, store=False)
+    except RecursionError:
+        _warm(t)
+        return _render_type(t, store=False)
 
 
 def _dims(shape: tuple[int, ...]) -> str:
@@ -269,12 +435,12 @@ def print_attribute(a: Attribute) -> str:
     return s
 
 
-def _render_attribute(a: Attribute) -> str:
+def _render_attribute(a: Attribute, store: bool = True) -> str:
     printer = _ATTR_PRINTERS.get(type(a))
     if printer is None:
         raise TypeError(f"cannot print attribute {a!r}")
     el = _elision.get()
-    cache = _attr_cache
+    cache: MutableMapping[Attribute, str] = _attr_cache
     s = None
     if el is not None:
         cache = el.attrs
@@ -282,9 +448,21 @@ def _render_attribute(a: Attribute) -> str:
             s = el.attribute(a)
     if s is None:
         s = printer(a)
-    if len(s) <= _UNCACHED_SIZE or type(a) not in _BULKY:
+    if store and (len(s) <= _UNCACHED_SIZE or type(a) not in _BULKY):
         cache[a] = s
     return s
+
+
+def render_attribute(a: Attribute) -> str:
+    """`a` itself, never its own alias (an alias definition's body); what it holds may be aliased.  A
+    location prints as `loc(...)`."""
+    if isinstance(a, _LOCATION_TYPES):
+        return "loc(" + print_location_inline(a) + ")"
+    try:
+        return _render_attribute(a, store=False)
+    except RecursionError:
+        _warm(a)
+        return _render_attribute(a, store=False)
 
 
 def _print_attr_elided(a: Attribute) -> str:
@@ -671,12 +849,17 @@ def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 
 def print_location(loc: Attribute) -> str:
-    """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ..."""
+    """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ...; in an
+    alias scope an aliased location is its alias (`#loc3`)."""
+    el = _elision.get()
     if type(loc) is FileLineColLoc:
         # Most ops have a location of their own: caching its text would cost a weak reference per op
-        # for text that is cheaper to make again.
+        # for text that is cheaper to make again (an alias scope's cache has them all already).
+        if el is not None:
+            s = el.locs.get(loc)
+            if s is not None:
+                return s
         return f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
-    el = _elision.get()
     s = (_loc_cache if el is None else el.locs).get(loc)
     if s is None:
         try:
@@ -687,7 +870,27 @@ def print_location(loc: Attribute) -> str:
     return s
 
 
-def _render_location(loc: Attribute) -> str:
+def print_location_inline(loc: Attribute) -> str:
+    """The inside of `loc(...)` never aliased itself, though what it holds may be: MLIR prints a block
+    argument's location so, and the body of a location alias's definition."""
+    if _aliases.get() is None:
+        el = _elision.get()
+        if isinstance(el, _Recording):
+            el.visit(loc, False)
+            token = _elision.set(None)
+            try:
+                return print_location(loc)
+            finally:
+                _elision.reset(token)
+        return print_location(loc)
+    try:
+        return _render_location(loc, store=False)
+    except RecursionError:
+        _warm(loc)
+        return _render_location(loc, store=False)
+
+
+def _render_location(loc: Attribute, store: bool = True) -> str:
     if isinstance(loc, FileLineColLoc):
         s = f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
     elif isinstance(loc, NameLoc):
@@ -717,8 +920,9 @@ def _render_location(loc: Attribute) -> str:
     else:
         # Any other attribute in a location slot (mlir-opt rejects those): print it as one.
         s = print_attribute(loc)
-    hook = _elision.get()
-    (_loc_cache if hook is None else hook.locs)[loc] = s
+    if store:
+        hook = _elision.get()
+        (_loc_cache if hook is None else hook.locs)[loc] = s
     return s
 
 
@@ -762,6 +966,15 @@ def _children(node: object) -> list[object]:
     return out
 
 
+def _cached(node: object) -> bool:
+    el = _elision.get()
+    if isinstance(node, Type):
+        return node in (_type_cache if el is None else el.types)
+    if isinstance(node, _LOCATION_TYPES):
+        return node in (_loc_cache if el is None else el.locs)
+    return isinstance(node, Attribute) and node in (_attr_cache if el is None else el.attrs)
+
+
 def _warm(root: object) -> None:
     """Fill the print caches bottom-up without recursion, so that printing a structure nested
     deeper than Python's recursion limit (long call-site chains) only ever recurses one level."""
@@ -770,6 +983,8 @@ def _warm(root: object) -> None:
     while stack:
         node, children_done = stack.pop()
         if children_done:
+            if _cached(node):
+                continue  # an alias scope's entry (its alias) stays as it is
             if isinstance(node, Type):
                 _render_type(node)
             elif isinstance(node, _LOCATION_TYPES):

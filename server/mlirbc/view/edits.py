@@ -57,7 +57,8 @@ class ViewState:
 def printed_state(module: Module, printed: PrintResult) -> ViewState:
     from .printer import header_facts
 
-    return ViewState(printed.text, module, printed.map, [], header_facts(module), how="printed")
+    return ViewState(printed.text, module, printed.map, [], header_facts(module), printed.map.aliases,
+                     how="printed")
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,

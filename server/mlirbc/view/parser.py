@@ -65,6 +65,7 @@ from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel, isolated_from_above
 from ..models.build import default_registry
 from ..models.registry import Registry
+from ..syntax.aliases import LOCATIONS
 from ..syntax.attr_parser import Parser, parse_attribute_text
 from ..syntax.elision import (
     BLOB_COMMENT,
@@ -127,6 +128,13 @@ _OP_HEAD_RE = re.compile(
 reading it in one match gives the same tokens as the lexer (anything else goes token by token)."""
 _FILE_LOC_RE = re.compile(r'loc\("([^"\\\n]*)":([0-9]{1,10}):([0-9]{1,10})\)')
 """(Ten digits at most: longer numbers, past 32 bits anyway, go to `parse_loc`, which says where.)"""
+_LOCATIONS = frozenset(LOCATIONS)
+_ALIAS_LOC_RE = re.compile(r"loc\(#([A-Za-z_][A-Za-z0-9_$\-]*)\)")
+"""An op's location written as an alias (`loc(#loc3)`), read in one step."""
+_FILE_LOC_ALIAS_RE = re.compile(
+    r'#([A-Za-z_][A-Za-z0-9_$\-]*)[ \t]*=[ \t]*'
+    r'loc\("([^"\\\n]*)":([0-9]{1,10}):([0-9]{1,10})\)[ \t]*(?=\n|$)')
+"""The commonest alias definition, `#loc3 = loc("file":line:col)`, read in one step."""
 _MLIRBC_COMMENT_RE = re.compile(r"[ \t]*(// mlirbc: [^\n]*)")
 _ALIAS_DEF_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=")
 _ALIAS_LINE_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
@@ -454,6 +462,7 @@ class OpParser(Parser):
         self.scan_comments()
         self.parse_aliases()
         self.result.aliases = (self.attr_aliases, self.type_aliases)
+        self.map.aliases = self.result.aliases
         root: Operation | None = None
         holder = Block()
         self.scope = _Scope(None, True, None)
@@ -496,6 +505,17 @@ class OpParser(Parser):
         for _ in range(len(starts) + 1):
             failed: list[tuple[int, TextError]] = []
             for start in todo:
+                m = _FILE_LOC_ALIAS_RE.match(self.text, start, self.end)
+                if m is not None and int(m.group(3)) <= 0xFFFFFFFF and int(m.group(4)) <= 0xFFFFFFFF:
+                    try:
+                        raw = m.group(2).encode("utf-8", "surrogateescape")
+                    except UnicodeEncodeError:  # a lone surrogate: the lexer says where, below
+                        pass
+                    else:
+                        self.attr_aliases[m.group(1)] = FileLineColLoc.get(
+                            self.string_attr(raw), int(m.group(3)), int(m.group(4)))
+                        self.alias_ends[start] = m.end()
+                        continue
                 try:
                     self.reset(start)
                     name = self.advance()
@@ -513,6 +533,14 @@ class OpParser(Parser):
                     self.report(err.message, err.span)
                 break
             todo = [s for s, _ in failed]
+        # Definitions that follow each other are stepped over at once when the ops are read.
+        ends = self.alias_ends
+        text = self.text
+        after: int | None = None
+        for start in sorted(ends, reverse=True):
+            if after is not None and text[ends[start]:after].isspace():
+                ends[start] = ends[after]
+            after = start
         self.lex_on(self.start, report=True)
 
     # -- ops ----------------------------------------------------------------------------------------
@@ -874,16 +902,21 @@ class OpParser(Parser):
         if ftype is None:
             return None
         lm = _FILE_LOC_RE.match(text, type_end + 1, line_end)
+        loc: Attribute | None
         if lm is None:
-            return None
-        line, col = int(lm.group(2)), int(lm.group(3))
-        if line > 0xFFFFFFFF or col > 0xFFFFFFFF:
-            return None
-        try:
-            raw = lm.group(1).encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:
-            return None
-        loc = FileLineColLoc.get(self.string_attr(raw), line, col)
+            lm = _ALIAS_LOC_RE.match(text, type_end + 1, line_end)
+            loc = None if lm is None else self.attr_aliases.get(lm.group(1))
+            if lm is None or loc is None or type(loc) not in _LOCATIONS:
+                return None
+        else:
+            line, col = int(lm.group(2)), int(lm.group(3))
+            if line > 0xFFFFFFFF or col > 0xFFFFFFFF:
+                return None
+            try:
+                raw = lm.group(1).encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:
+                return None
+            loc = FileLineColLoc.get(self.string_attr(raw), line, col)
         # (Nothing is consumed yet: `_place_simple_tail` makes the op once the operands' uses are in
         # the map, and moves the lexer.)
         return _Tail(None, ftype, type_start, lm.end(), [], None, props,
@@ -946,6 +979,12 @@ class OpParser(Parser):
                 name = self.string_attr(raw)
                 self.reset(m.end())
                 return FileLineColLoc.get(name, line, col)
+        m = _ALIAS_LOC_RE.match(self.text, self.tok.start, self.end)
+        if m is not None:
+            loc = self.attr_aliases.get(m.group(1))
+            if loc is not None and type(loc) in _LOCATIONS:
+                self.reset(m.end())
+                return loc
         return self.parse_loc()
 
     def _fallback_props_part(self, dict_start: int, props: Properties) -> None:

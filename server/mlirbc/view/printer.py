@@ -2,9 +2,10 @@
 
 The text is what `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope`
 prints (same value and block names, predecessor comments, inline locations), preceded by `// mlirbc:`
-header lines and followed by the resource trailer.  Fallback parts use the syntax in the README ("The
-text view").  With the text comes its source map (`sourcemap.SourceMap`): where each op, value, block,
-attribute piece and fallback part was written.
+header lines and followed by the resource trailer; with `aliases`, what it prints without
+`--mlir-print-local-scope` (alias definitions before and after the module, `syntax.aliases`).  Fallback
+parts use the syntax in the README ("The text view").  With the text comes its source map
+(`sourcemap.SourceMap`): where each op, value, block, attribute piece and fallback part was written.
 """
 
 from __future__ import annotations
@@ -29,16 +30,20 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.ods import mlir_opt_dialects
+from ..syntax.aliases import AliasRules
 from ..syntax.attr_printer import (
+    alias_scope,
     elision_scope,
     keyword_or_string,
     print_attribute,
     print_location,
+    print_location_inline,
     print_type,
     quote_bytes,
 )
 from ..syntax.elision import Elider
 from ..syntax.lexer import decode_string
+from .aliasing import collect_generic
 from .sourcemap import (
     PART_FALLBACK_ATTRIBUTE,
     PART_FALLBACK_PROPERTIES,
@@ -56,6 +61,10 @@ USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
 PARTIAL_PREFIX = "// mlirbc: partial decode: "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
+
+ALIASES_BY_DEFAULT = False
+"""Whether the view prints aliases unless told (`mlirbc decode --aliases/--local-scope`, the server's
+`mlirbc.view.aliases`): False prints everything inline (`--mlir-print-local-scope`)."""
 
 _FALLBACK_MARK = "mlirbc.fallback<"
 _JOIN_EVERY = 4096
@@ -352,7 +361,8 @@ class _Printer:
                         n += 2
                     text = self.value(a)
                     m.occurrence(a, n, n + len(text), True, False)
-                    arg = f"{text}: {print_type(a.type)} loc({print_location(a.location)})"
+                    # MLIR never aliases a block argument's location itself (what it holds, it may).
+                    arg = f"{text}: {print_type(a.type)} loc({print_location_inline(a.location)})"
                     self._find_parts(arg, n)
                     parts.append(arg)
                     n += len(arg)
@@ -391,6 +401,25 @@ class _Printer:
         preds.sort(key=lambda b: self.block_order.get(id(b), 0))
         return f"  // {len(preds)} preds: " + ", ".join(self.block_names.get(id(p), "?")
                                                       for p in preds)
+
+    # -- aliases -------------------------------------------------------------------------------
+    def root_with_aliases(self, root: Operation, rules: AliasRules) -> None:
+        """The root op between its alias definitions: those it needs first, then those that may
+        follow (locations only ops use), as MLIR prints a module without local scope."""
+        scope = collect_generic(root, rules)
+        self.map.aliases = scope.by_name()
+        with alias_scope(scope):
+            for deferred in (False, True):
+                if deferred:
+                    self.op(root, 0)
+                for alias, definition in scope.definitions(deferred):
+                    line = f"{alias} = {definition}"
+                    if _FALLBACK_MARK in definition:
+                        self._find_parts(line, self.pos)
+                    self.line(line)
+                    if len(self.out) > _JOIN_EVERY:
+                        self.flush("".join(self.out))
+                        self.out.clear()
 
     # -- resources -----------------------------------------------------------------------------
     def resources(self, groups: list[ResourceGroup]) -> None:
@@ -472,39 +501,43 @@ def _dict_text(values: dict[str, Attribute]) -> str:
 
 
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
-                 upstream_safe: bool = True, with_map: bool = True) -> PrintResult:
+                 upstream_safe: bool = True, with_map: bool = True,
+                 aliases: AliasRules | None = None) -> PrintResult:
     """Render `module` as the text view, with its source map.  A module without a root prints only its
     header.
 
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`).  Without
-    `with_map` the map is empty (the same text, for a caller that only writes it out)."""
+    `with_map` the map is empty (the same text, for a caller that only writes it out).  With `aliases`
+    (the dialects' alias rules, `Registry.alias_rules`; `{}`: the builtin ones only) the view prints
+    aliases as MLIR does without local scope."""
     with building():
-        return _print_module(module, header, elide_larger_than, upstream_safe, with_map)
+        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, aliases)
 
 
 def stream_module(module: Module, write: Callable[[str], object], header: bool = True,
-                  elide_larger_than: int = 0, upstream_safe: bool = True) -> int:
+                  elide_larger_than: int = 0, upstream_safe: bool = True,
+                  aliases: AliasRules | None = None) -> int:
     """Print `module`'s view to `write` piece by piece (no map): the text `print_module` gives, without
     ever holding all of it (a command that writes a large view out).  Returns how many values were
     elided."""
     with building():
-        p = _print(module, header, elide_larger_than, upstream_safe, False, write)
+        p = _print(module, header, elide_larger_than, upstream_safe, False, write, aliases)
     write("".join(p.out))
     return p.elider.count if p.elider is not None else 0
 
 
 def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
-                  with_map: bool) -> PrintResult:
-    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None)
+                  with_map: bool, aliases: AliasRules | None) -> PrintResult:
+    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, aliases)
     p.done.append("".join(p.out))
     text = "".join(p.done)
     return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0)
 
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
-           sink: Callable[[str], object] | None) -> _Printer:
+           sink: Callable[[str], object] | None, aliases: AliasRules | None = None) -> _Printer:
     """The printer after printing `module`; its last chunks are still in `out`."""
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
@@ -519,8 +552,13 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
     with elision_scope(elider):
         if module.root is not None:
             p.number(module.root)
-            p.op(module.root, 0)
+            if aliases is None:
+                p.op(module.root, 0)
+            else:
+                p.root_with_aliases(module.root, aliases)
         p.resources(module.resources)
+        if aliases is not None and module.root is not None:
+            p.line("")  # mlir-opt ends a module printed with aliases with an empty line
     return p
 
 

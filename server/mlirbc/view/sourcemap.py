@@ -13,7 +13,9 @@ text in character offsets (end exclusive). Public API (stable; other layers buil
   below (fallback properties, attributes and types, the `// mlirbc:` comment lines, the resource
   trailer). A new kind (e.g. elided values) is one more `PART_*` name recorded by the printer and
   the parser with `MapBuilder.part`;
-* symbols: `symbol_ops()`, `symbol_at(offset)`, `resolve_symbol(...)`, `symbol_references(op)`.
+* symbols: `symbol_ops()`, `symbol_at(offset)`, `resolve_symbol(...)`, `symbol_references(op)`;
+* aliases (`#map`, `#loc3`, `!tuple`): `aliases` (by name, what they stand for), `alias_at(offset)`,
+  `alias_definition(name)`, `alias_uses(name)` (found in the text on demand: definitions start a line).
 
 Layout: the records of each op directly inside the root op's region (a function, a global, a nested
 module) and of everything nested in it form one *segment*, with offsets relative to where that op
@@ -23,6 +25,7 @@ segment and only moves segment starts: the cost follows the size of the op, not 
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
@@ -61,6 +64,12 @@ _PIECES = 4
 
 _DEF = 1
 _BLOCK = 2
+
+
+Aliases = tuple[dict[str, Attribute], dict[str, Type]]
+"""A text's attribute and type aliases by name (without the `#`/`!`)."""
+
+_ALIAS_NAME_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$\-]*")
 
 
 class Span(NamedTuple):
@@ -208,8 +217,11 @@ class _Segment:
 class SourceMap:
     """Offsets of one text <-> the IR objects it shows (see the module docstring for the API)."""
 
-    def __init__(self, text: str, root: _Segment, segments: list[_Segment], bases: list[int]) -> None:
+    def __init__(self, text: str, root: _Segment, segments: list[_Segment], bases: list[int],
+                 aliases: Aliases | None = None) -> None:
         self.text = text
+        self.aliases: Aliases = aliases if aliases is not None else ({}, {})
+        """The text's attribute and type aliases by name (without `#`/`!`)."""
         self._root = root
         self._segments = segments
         self._bases = bases
@@ -539,7 +551,7 @@ class SourceMap:
 
     def _descend(self, start: int, end: int, piece: int, offset: int,
                  op: Operation | None) -> AttributeHit | None:
-        p = _SpanParser(self.text, start, end)
+        p = _SpanParser(self.text, start, end, self.aliases)
         try:
             if piece == PIECE_TYPE:
                 p.parse_function_type()
@@ -698,7 +710,41 @@ class SourceMap:
         segments[k] = new_seg
         bases = self._bases[:k] + [new_base] + [b + delta for b in self._bases[k + 1:]]
         return SourceMap(new_text, _shift_segment(self._root, end_old, delta, new_seg, old),
-                         segments, bases)
+                         segments, bases, self.aliases)
+
+    # -- aliases ----------------------------------------------------------------------------------
+    def alias_at(self, offset: int) -> tuple[str, Span] | None:
+        """The alias reference or definition (`#loc3`, `!tuple`) at `offset`, if it names an alias."""
+        text = self.text
+        start = offset
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_$-"):
+            start -= 1
+        if start > 0 and text[start - 1] in "#!":  # inside the name, not on its sigil
+            start -= 1
+        m = _ALIAS_NAME_RE.match(text, start)
+        if m is None or m.end() < offset:
+            return None
+        name = m.group()
+        table = self.aliases[0] if name[0] == "#" else self.aliases[1]
+        if name[1:] not in table:
+            return None
+        return name, Span(m.start(), m.end())
+
+    def alias_definition(self, name: str) -> Span | None:
+        """Where alias `name` (`#loc3`) is defined: its name at the start of its definition line."""
+        m = re.compile("^" + re.escape(name) + r"[ \t]*=", re.M).search(self.text)
+        return None if m is None else Span(m.start(), m.start() + len(name))
+
+    def alias_uses(self, name: str) -> list[Span]:
+        """Every use of alias `name` outside its definition's own name (strings skipped)."""
+        out: list[Span] = []
+        d = self.alias_definition(name)
+        pattern = re.compile(r'"(?:[^"\\\n]|\\.)*"|' + re.escape(name) + r"(?![A-Za-z0-9_$.\-])")
+        for m in pattern.finditer(self.text):
+            if m.group()[0] == '"' or (d is not None and m.start() == d.start):
+                continue
+            out.append(Span(m.start(), m.end()))
+        return out
 
 
 def _shift_segment(root: _Segment, after: int, delta: int, new_top: _Segment,
@@ -734,8 +780,8 @@ class _SpanParser(Parser):
     """An attribute parser over a piece of a larger text that records every attribute and type it
     builds with its span (used on demand for `attribute_at`)."""
 
-    def __init__(self, text: str, start: int, end: int) -> None:
-        super().__init__(Lexer(text, start, end))
+    def __init__(self, text: str, start: int, end: int, aliases: Aliases) -> None:
+        super().__init__(Lexer(text, start, end), attr_aliases=aliases[0], type_aliases=aliases[1])
         self.found: list[tuple[int, int, Attribute | Type]] = []
 
     def _attr(self) -> Attribute:
@@ -804,6 +850,8 @@ class MapBuilder:
         self._seg: _Segment = self.root
         self._base = 0
         self._single = single
+        self.aliases: Aliases = ({}, {})
+        """The text's aliases by name (set by the printer or parser that writes or reads them)."""
 
     def _current(self) -> tuple[_Segment, int]:
         return self._seg, self._base
@@ -943,7 +991,7 @@ class MapBuilder:
         self.root._finish()
         for seg in self.segments:
             seg._finish()
-        return SourceMap(text, self.root, self.segments, self.bases)
+        return SourceMap(text, self.root, self.segments, self.bases, self.aliases)
 
 
 class NoMapBuilder(MapBuilder):

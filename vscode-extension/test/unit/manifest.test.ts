@@ -41,6 +41,7 @@ describe('package.json', () => {
         'server.args',
         'server.command',
         'server.pythonPath',
+        'view.aliases',
         'view.elideLargerThan',
       ]
         .map((k) => `${SECTION}.${k}`)

@@ -1,6 +1,6 @@
 """Hover: op names (model docs, decoded properties, types), fallback ops (reason, payload bytes and what
 they would reference), SSA values and block arguments (type, definition), symbols, opaque attributes and
-types; everything found through the view's source map."""
+types, aliases (what they stand for); everything found through the view's source map."""
 
 from __future__ import annotations
 
@@ -227,6 +227,15 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
         else:
             msg = f"### Symbol `{text}`\n\nDefined by `{target.name}` at line {_line(codec, span.start)}"
         return msg, ref.spans[0].start, ref.spans[-1].end
+    alias = smap.alias_at(offset)
+    if alias is not None:
+        name, span = alias
+        value = (smap.aliases[0] if name[0] == "#" else smap.aliases[1])[name[1:]]
+        lines = [f"### Alias `{name}`", f"`{_short(safe_attr(value), 300)}`"]
+        where = smap.alias_definition(name)
+        if where is not None:
+            lines.append(f"Defined at line {_line(codec, where.start)}")
+        return "\n\n".join(lines), span.start, span.end
     hit = smap.attribute_at(offset)
     if hit is not None:
         what = type(hit.value).__name__

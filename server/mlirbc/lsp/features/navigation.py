@@ -1,6 +1,6 @@
-"""Go to definition, find references and document highlights for `%values`, `^blocks` and `@symbols`
-(nested references `@a::@b` resolve part by part through symbol tables), from the view's source map;
-in text the parser could not read, from a lexer index of that part."""
+"""Go to definition, find references and document highlights for `%values`, `^blocks`, `@symbols`
+(nested references `@a::@b` resolve part by part through symbol tables) and aliases (`#map`, `#loc3`),
+from the view's source map; in text the parser could not read, from a lexer index of that part."""
 
 from __future__ import annotations
 
@@ -44,6 +44,13 @@ async def _targets(server: MlirbcServer, uri: str, pos: lsp.Position
         if decl is not None:
             spans.insert(0, (decl, True))
         return spans, decl is not None
+    alias = smap.alias_at(offset)
+    if alias is not None:
+        where = smap.alias_definition(alias[0])
+        spans = [(u, False) for u in smap.alias_uses(alias[0])]
+        if where is not None:
+            spans.insert(0, (where, True))
+        return spans, where is not None
     lexed = lex_name_at(view, state, offset)
     if lexed is not None:
         index, name = lexed

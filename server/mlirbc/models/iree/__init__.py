@@ -8,7 +8,8 @@ provider each; IREE's `transform` extension ops are registered one by one, so up
 provider keeps the rest.  Every registration serves every model set (IREE's dialect names are its own).
 
 A user with another IREE replaces these models with `--ods-json` files of their own IREE (each op replaces
-ours), or with a plugin of their own (plugins of other packages load after this one).
+ours), or with a plugin of their own (plugins of other packages load after this one).  The aliases IREE's
+dialects print are in `aliases.py`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from ..ods import register_ods_plugin_data
 from ..registry import Registry
+from .aliases import register_iree_aliases
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -24,3 +26,4 @@ DATA_DIR = Path(__file__).with_name("data")
 def register(registry: Registry, origin: str) -> None:
     """The plugin entry point: `(registry, origin)` as for every `mlirbc.models` plugin."""
     register_ods_plugin_data(registry, origin, DATA_DIR)
+    register_iree_aliases(registry, origin)
