@@ -54,6 +54,7 @@ STAND_IN = (b"unit\0", b"none\0")
 """The textual entry written in place of a dropped attribute and a dropped type."""
 
 _CACHE = "unused.candidates"
+_EDITED_IN_PLACE = "unused.edited_in_place"
 
 
 class _Opaque(Exception):
@@ -161,10 +162,18 @@ class Unused:
             and e.kind == RESOURCE_BLOB else e for e in g.entries]) for g in groups]
 
 
+def remember_template(src: Template, template: Module) -> None:
+    """Before the decoded module `template` is changed in place (the Python API edits the IR it read):
+    what its own IR uses is taken now, from the module as read, so that a write of the edited module
+    (then both the template and the module written) can leave out what the edit no longer uses."""
+    _candidates(src, template)
+    src.cache[_EDITED_IN_PLACE] = True
+
+
 def unused(src: Template, template: Module, module: Module) -> Unused:
     """What the writer may leave out when it writes `module` with `template` (the decoded original)."""
     found, _, keys = _candidates(src, template)
-    if not (found or keys) or module is template:
+    if not (found or keys) or (module is template and not src.cache.get(_EDITED_IN_PLACE)):
         return Unused()
     try:
         live, named = _module_reaches(module, set(found))

@@ -573,3 +573,30 @@ def symbol_of(op: Operation) -> str | None:
     if value is None and op.attributes is not None:
         value = op.attributes.lookup("sym_name")
     return value.text if isinstance(value, StringAttr) else None
+
+
+def _numbered(root: Operation) -> _Printer:
+    p = _Printer(Module(root), None, with_map=False)
+    p.number(root)
+    return p
+
+
+def print_operation(op: Operation, root: Operation | None = None) -> str:
+    """The view's text of one op (with its regions), its values named as in the view of the whole IR
+    around it (`root`: the outermost op; found from `op` when not given)."""
+    top = root if root is not None else _outermost(op)
+    with building():
+        p = _numbered(top)
+        p.op(op, 0)
+    return "".join(p.done) + "".join(p.out)
+
+
+def value_name(v: Value, root: Operation) -> str:
+    """The name the view gives `v` (`%3`, `%arg0`, `%5#1`) in the view of the IR under `root`."""
+    return _numbered(root).value(v)
+
+
+def _outermost(op: Operation) -> Operation:
+    while op.parent is not None and op.parent.parent is not None and op.parent.parent.parent is not None:
+        op = op.parent.parent.parent
+    return op
