@@ -34,8 +34,8 @@ from mlirbc.ir import (
     IntegerAttr,
     IntegerType,
     Location,
-    OpResult,
     Operation,
+    OpResult,
     RankedTensorType,
     StringAttr,
     Type,
@@ -105,7 +105,7 @@ def test_result_owner_uses() -> None:
     assert isinstance(addi.result, OpResult) and addi.result.owner is addi
     assert addi.result is addi.results[0] and addi.result.result_number == 0
     with pytest.raises(ValueError, match="has 0 results"):
-        ret.result
+        _ = ret.result
     arg = block.arguments[0]
     assert isinstance(arg, BlockArgument) and arg.owner is block and arg.arg_number == 0
     assert block.owner is f and block.region is f.regions[0] and block.region.owner is f
@@ -326,7 +326,7 @@ def test_context_is_optional_but_accepted() -> None:
         t = IntegerType.get_signless(8, ctx)
         assert str(IntegerAttr.get(t, -1)) == "-1 : i8"
     with pytest.raises(ValueError):
-        mlirbc.Context.current
+        _ = mlirbc.Context.current
     m = mlirbc.load(ARITH)
     assert isinstance(m.context, mlirbc.Context) and m.operation.context is m.context
 
@@ -335,12 +335,14 @@ def test_context_is_optional_but_accepted() -> None:
 
 def test_attribute_and_type_constructors() -> None:
     i8, i32 = IntegerType.get_signless(8), IntegerType.get_signless(32)
-    assert IntegerAttr.get(i8, 255).value == -1 and IntegerAttr.get(IntegerType.get_unsigned(8), 255).value == 255
+    assert IntegerAttr.get(i8, 255).value == -1
+    assert IntegerAttr.get(IntegerType.get_unsigned(8), 255).value == 255
     with pytest.raises(mlirbc.IRError, match="does not fit"):
         IntegerAttr.get(i8, 256)
     assert IntegerAttr.get(i32, 5) == IntegerAttr.get(i32, 5) and hash(IntegerAttr.get(i32, 5)) == \
         hash(Attribute.parse("5 : i32"))
-    assert FloatAttr.get(F32Type.get(), 1.5).value == 1.5 and str(FloatAttr.get_f64(2.0)) == "2.000000e+00 : f64"
+    assert FloatAttr.get(F32Type.get(), 1.5).value == 1.5
+    assert str(FloatAttr.get_f64(2.0)) == "2.000000e+00 : f64"
     assert StringAttr.get("x").value == "x" and str(StringAttr.get("a\"b")) == '"a\\22b"'
     assert BoolAttr.get(True).value is True and str(BoolAttr.get(False)) == "false"
     assert FlatSymbolRefAttr.get("f").value == "f" and str(FlatSymbolRefAttr.get("f")) == "@f"
@@ -348,7 +350,8 @@ def test_attribute_and_type_constructors() -> None:
     d = DictAttr.get({"b": UnitAttr.get(), "a": i32 and IntegerAttr.get(i32, 1)})
     assert str(d) == "{a = 1 : i32, b}" and "a" in d and d["a"].value == 1 and len(d) == 2
     assert TypeAttr.get(F32Type.get()).value == F32Type.get()
-    assert str(DenseI64ArrayAttr.get([1, 2])) == "array<i64: 1, 2>" and list(DenseI64ArrayAttr.get([3])) == [3]
+    assert str(DenseI64ArrayAttr.get([1, 2])) == "array<i64: 1, 2>"
+    assert list(DenseI64ArrayAttr.get([3])) == [3]
     t = RankedTensorType.get([2, 3], F32Type.get())
     assert str(t) == "tensor<2x3xf32>" and t.shape == [2, 3] and t.element_type == F32Type.get()
     assert Type.parse("tensor<2x3xf32>") == t and isinstance(Type.parse("i1"), IntegerType)
@@ -366,7 +369,8 @@ def test_dense_elements_from_buffers() -> None:
     splat = DenseElementsAttr.get(array.array("f", [1.0, 1.0, 1.0, 1.0]), shape=[2, 2])
     assert splat == Attribute.parse("dense<1.000000e+00> : tensor<2x2xf32>") and splat.is_splat
     assert splat.get_splat_value() == FloatAttr.get(F32Type.get(), 1.0)
-    one = DenseElementsAttr.get(array.array("q", [7]), type=RankedTensorType.get([4], IntegerType.get_signless(64)))
+    i64x4 = RankedTensorType.get([4], IntegerType.get_signless(64))
+    one = DenseElementsAttr.get(array.array("q", [7]), type=i64x4)
     assert str(one) == "dense<7> : tensor<4xi64>"
     with pytest.raises(mlirbc.IRError):
         DenseElementsAttr.get(array.array("f", [1.0, 2.0]), type=IntegerType.get_signless(64))
