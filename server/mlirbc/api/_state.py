@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..bytecode.template import template_of
@@ -91,7 +91,7 @@ class ModuleState:
     """What the API keeps for one module (see the module docstring)."""
 
     __slots__ = ("module", "registry", "context", "path", "touched", "edited", "_uses",
-                 "original_problems", "own_opaque", "_own", "__weakref__")
+                 "original_problems", "own_opaque", "_own", "generation", "_printer", "__weakref__")
 
     def __init__(self, module: IRModule, registry: Registry, context: object, path: str | None) -> None:
         self.module = module
@@ -109,6 +109,9 @@ class ModuleState:
         """ids of the opaque properties records the module held before its first edit (kept alive by
         `_own`): a fallback op carrying another record came from another file."""
         self._own: list[Properties] = []
+        self.generation = 0
+        """Counts changes: what is derived from the IR (the view's value names) is kept per generation."""
+        self._printer: tuple[int, Callable[[Operation], str]] | None = None
         root = module.root
         if root is not None:
             _STATES[id(root)] = weakref.ref(self, _state_gone(id(root)))
@@ -150,6 +153,17 @@ class ModuleState:
                             lst.append(op)
             self._uses = index
         return index
+
+    def op_text(self, op: Operation) -> str:
+        """The view's text of an op of this module (values named as in the module's view)."""
+        from ..view.printer import op_printer
+
+        root = self.module.root
+        assert root is not None
+        cached = self._printer
+        if cached is None or cached[0] != self.generation:
+            cached = self._printer = (self.generation, op_printer(root))
+        return cached[1](op)
 
     @property
     def has_index(self) -> bool:
@@ -243,6 +257,7 @@ def touched(op: Operation, inside: bool = False) -> None:
     if s is None:
         return
     s.begin_edit()
+    s.generation += 1
     t = s.touched
     if inside:
         t.add(op)

@@ -1057,6 +1057,9 @@ class Operation:
     def __str__(self) -> str:
         from ..view.printer import print_operation
 
+        s = S.state_of(self._o)
+        if s is not None:
+            return s.op_text(self._o)
         return print_operation(self._o, S.root_of(self._o))
 
     def get_asm(self, binary: bool = False, **options: Any) -> str | bytes:
