@@ -213,6 +213,12 @@ def test_malformed_create_names_the_op_and_the_constraint() -> None:
             Operation.create("arith.constant", results=[i64])  # a required property missing
         with pytest.raises(mlirbc.IRError, match=r"func.call.*callee"):
             Operation.create("func.call", attributes={"callee": StringAttr.get("f")})  # not a symbol ref
+        with pytest.raises(mlirbc.IRError, match=r"arith.addi.*exactly 1 result "):
+            Operation.create("arith.addi", operands=[ret.operands[0], ret.operands[0]])  # no result type
+        with pytest.raises(mlirbc.IRError, match=r"arith.addi.*exactly 2 operands"):
+            Operation.create("arith.addi", results=[i64], operands=[ret.operands[0]])
+        with pytest.raises(mlirbc.IRError, match=r"scf.for.*exactly 1 region "):
+            Operation.create("scf.for", operands=[ret.operands[0]] * 3)
     assert [op.name for op in m.walk()] == before  # nothing was inserted
 
 

@@ -25,6 +25,8 @@ def _api() -> Any:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__all__":  # `from ... import *`: the API's names
+        return list(_api().__all__)
     api = _api()
     if name in api.__all__:
         value = getattr(api, name)

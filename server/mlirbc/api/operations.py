@@ -1130,7 +1130,9 @@ def _check_arity(name: str, model: OpModel, results: int, operands: int, regions
                         ("successors", successors)):
         want = counts.get(what)
         if isinstance(want, int) and want != given:
-            raise IRError(f"Operation.create('{name}'): the op has exactly {want} {what}, {given} given")
+            noun = what if want != 1 else what[:-1]
+            raise IRError(f"Operation.create('{name}'): the op has exactly {want} {noun} (its ODS fixes "
+                          f"the number), {given} given")
 
 
 def _new_properties(name: str, model: OpModel, origin: str, reg: Registry,

@@ -21,6 +21,8 @@ def _api() -> Any:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__all__":  # `from ... import *`: the API's names
+        return list(_api().__all__)
     # Only the public API's names, and only when asked: an IR submodule (`attributes`, `operation`, ...)
     # is imported by the import system itself once this raises AttributeError.
     if name[:1].isupper() or name in ("load", "parse", "module_of", "apply_patterns_greedily"):
