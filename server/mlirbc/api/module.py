@@ -175,7 +175,8 @@ def encode_state(state: S.ModuleState, version: int | None, producer: str | None
         touched = state.touched
         unchanged = [op for op in src.isolated_sections if op not in touched] if touched else \
             list(src.isolated_sections)
-    return encode_bytecode_chunks(module, version, producer, "auto", base, unchanged)
+    return encode_bytecode_chunks(module, version, producer, "auto", base, unchanged,
+                                  keep_property_numbers=True)
 
 
 def _added(found: list[str], had: list[str]) -> list[str]:

@@ -54,17 +54,22 @@ TemplateArg = Module | None | Literal["auto"]
 
 def encode_bytecode(module: Module, version: int | None = None, producer: str | None = None,
                    template: TemplateArg = "auto", registry: Registry | None = None,
-                   unchanged: Collection[Operation] = ()) -> bytes:
+                   unchanged: Collection[Operation] = (), *, keep_property_numbers: bool = False) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
     `template="auto"` uses the file the module was read from, if any.  `unchanged`: ops of the
     template module that are exactly as they were read (the caller's promise); their isolated regions
-    are copied from the template when the result is the same."""
-    return encode_bytecode_chunks(module, version, producer, template, registry, unchanged).tobytes()
+    are copied from the template when the result is the same.  `keep_property_numbers`: the
+    template's properties payloads keep their numbers (new ones follow), as its attributes and types
+    do, so that every unchanged op is copied whatever changed before it; otherwise payloads are
+    numbered as upstream numbers them, in writing order."""
+    return encode_bytecode_chunks(module, version, producer, template, registry, unchanged,
+                                  keep_property_numbers=keep_property_numbers).tobytes()
 
 
 def encode_bytecode_chunks(module: Module, version: int | None = None, producer: str | None = None,
                            template: TemplateArg = "auto", registry: Registry | None = None,
-                           unchanged: Collection[Operation] = ()) -> Chunks:
+                           unchanged: Collection[Operation] = (), *,
+                           keep_property_numbers: bool = False) -> Chunks:
     """`encode_bytecode` as `Chunks`: large payloads (views of the template's mapped file, or of the
     module's own) are kept by reference, so the output can be streamed to a file (`Chunks.write_to`)
     without ever being held whole."""
@@ -73,7 +78,7 @@ def encode_bytecode_chunks(module: Module, version: int | None = None, producer:
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(module, version, producer, template, registry, unchanged)
+        return _write(module, version, producer, template, registry, unchanged, keep_property_numbers)
     except EncodeError:
         raise
     except RecursionError:
@@ -86,7 +91,8 @@ def encode_bytecode_chunks(module: Module, version: int | None = None, producer:
 
 
 def _write(module: Module, version: int | None, producer: str | None, template: TemplateArg,
-           registry: Registry | None, unchanged: Collection[Operation] = ()) -> Chunks:
+           registry: Registry | None, unchanged: Collection[Operation] = (),
+           keep_property_numbers: bool = False) -> Chunks:
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
@@ -133,9 +139,12 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
     reuse: dict[Operation, tuple[int, int, int, int]] = {}
+    seeded_payloads: list[bytes] | None = None
     if src is not None and tmpl is not None and version == tmpl.version and not num.derive_registered:
         spans = src.isolated_sections
         reuse = {op: spans[op] for op in unchanged if op in spans}
+        if keep_property_numbers and version >= 5:
+            seeded_payloads = src.payloads
     num.run(root, reuse)  # (checks the IR's shape, naming what is malformed)
     # Weights the edit no longer uses (an op deleted, a value replaced by a literal) are left out.
     drop = unused(src, tmpl, module) if src is not None and tmpl is not None else Unused()
@@ -221,7 +230,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
                   source=src.data if src is not None and tmpl is module else None, reuse=reuse,
-                  template=src)
+                  template=src, seeded_payloads=seeded_payloads)
     sections[SectionId.IR] = ir.write(root)
 
     res_offsets, res_data, res_align = encode_resources(groups, intern, num.dialects.__getitem__,
