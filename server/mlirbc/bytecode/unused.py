@@ -43,6 +43,7 @@ from ..ir.operation import PROPS_FALLBACK, Operation
 from ..ir.structured import StructuredAttr
 from ..ir.types import DialectType, FallbackType
 from ..ir.walk import held_values, op_values
+from .attrtypes import TableEntries
 from .template import Template
 
 MIN_SIZE = 1024
@@ -122,11 +123,14 @@ def _candidates(src: Template, template: Module) -> _Candidates:
     found: dict[int, tuple[int, int]] = {}
     keep: list[object] = []
     for kind, entries in enumerate((src.attrs, src.types)):
-        for i, e in enumerate(entries):
-            if e.size >= MIN_SIZE and isinstance(e.value, _PAYLOADS) and \
-                    (type(e.value) is not StructuredAttr or e.value.payload() is not None):
-                found[id(e.value)] = (kind, i)
-                keep.append(e.value)
+        # (value, size) of each entry; a table of 100,000 entries without a TableEntry each
+        rows = ((r[0], r[4]) for r in entries.stored()) if isinstance(entries, TableEntries) else \
+            ((e.value, e.size) for e in entries)
+        for i, (value, size) in enumerate(rows):
+            if size >= MIN_SIZE and isinstance(value, _PAYLOADS) and \
+                    (type(value) is not StructuredAttr or value.payload() is not None):
+                found[id(value)] = (kind, i)
+                keep.append(value)
     blobs = _blobs(template)
     keys: set[str] = set()
     if found or blobs:
@@ -172,8 +176,10 @@ def remember_template(src: Template, template: Module) -> None:
 
 def unused(src: Template, template: Module, module: Module) -> Unused:
     """What the writer may leave out when it writes `module` with `template` (the decoded original)."""
+    if module is template and not src.cache.get(_EDITED_IN_PLACE):
+        return Unused()  # the module as read uses what it uses
     found, _, keys = _candidates(src, template)
-    if not (found or keys) or (module is template and not src.cache.get(_EDITED_IN_PLACE)):
+    if not (found or keys):
         return Unused()
     try:
         live, named = _module_reaches(module, set(found))

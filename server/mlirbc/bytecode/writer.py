@@ -24,12 +24,13 @@ from typing import Literal
 
 from ..binary.stream import ByteWriter
 from ..errors import EncodeError
-from ..files.chunks import Chunks, file_range
+from ..files.chunks import Chunks, FileRange, file_range
+from ..ir.digest import LARGE
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.build import default_registry
 from ..models.registry import Registry
-from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
+from .attrtypes import ATTR, TYPE, Encoding, TableEntries, encode_entry_groups, join_attr_types
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
@@ -148,7 +149,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     num.run(root, reuse)  # (checks the IR's shape, naming what is malformed)
     # Weights the edit no longer uses (an op deleted, a value replaced by a literal) are left out.
     drop = unused(src, tmpl, module) if src is not None and tmpl is not None else Unused()
-    for problem in structural_problems(root, reg, version, module.dialects, first_only=True):
+    for problem in structural_problems(root, reg, version, module.dialects, first_only=True, skip=reuse):
         raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
     if tmpl is not None:
@@ -286,9 +287,10 @@ def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Se
     numbered in `dropped` (`unused.unused_entries`) are written as a stand-in (not kept)."""
     if dropped:
         fixed = src.attr_type_groups
+        raws = template_raws(src, kind)
         return encode_entry_groups(
             [(e.dialect, False, STAND_IN[kind]) if i in dropped else
-             (e.dialect, e.custom, e.raw if e.raw is not None else b"") for i, e in enumerate(seeded)],
+             (e.dialect, e.custom, raws[i]) for i, e in enumerate(seeded)],
             fixed[kind] if fixed is not None else None)
     key = f"attrtypes.{kind}"
     cached = src.cache.get(key)
@@ -296,11 +298,23 @@ def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Se
         cached = _original_entries(src, kind, len(seeded))
         if cached is None:
             fixed = src.attr_type_groups
+            raws = template_raws(src, kind)
             cached = encode_entry_groups(
-                [(e.dialect, e.custom, e.raw if e.raw is not None else b"") for e in seeded],
+                [(e.dialect, e.custom, raws[i]) for i, e in enumerate(seeded)],
                 fixed[kind] if fixed is not None else None)
         src.cache[key] = cached
     return cached
+
+
+def template_raws(src: Template, kind: int) -> list[bytes | memoryview | FileRange]:
+    """The bytes of each of a template's attribute or type entries, in order: a large one (a tensor of a
+    mapped file) stays a view, written by reference (copied by the kernel from the original when it is a
+    range of the mapped file)."""
+    entries = src.attrs if kind == ATTR else src.types
+    rows = ((r[3], r[4]) for r in entries.stored()) if isinstance(entries, TableEntries) else \
+        ((e.offset, e.size) for e in entries)
+    data = src.data
+    return [file_range(data[o:o + n], o, src.mapped) if n >= LARGE else bytes(data[o:o + n]) for o, n in rows]
 
 
 def _original_entries(src: Template, kind: int, count: int) -> tuple[bytes, Chunks] | None:

@@ -1,0 +1,122 @@
+"""The Python API on the 112k-op file: load, walk, save, a rename and save, and memory.
+
+    python benchmarks/api_bench.py [FILE] [--runs N]
+
+Prints one table.  Times are in-process, after one warm-up, min and median of N runs (the machine is
+shared: read the ratios, measured in the same run); each save is the first one after a fresh `load`, as
+a program's would be.  Memory is the peak RSS of fresh processes: `mlirbc decode FILE` against a program
+that loads the file and walks every op.
+
+* load vs decode's reading: `mlirbc.load(FILE)` against what `mlirbc decode` does before printing
+  (`read_bytecode_file` with the CLI's registry): the goal is at most 1.1x;
+* walk: every op of the module, each as its `Operation` (goal: under 0.5 s);
+* unchanged save: `module.save(OUT)` right after `load` (goal: under 0.5 s, and the file read byte for
+  byte);
+* rename + save: one function renamed with its call sites (found by walking the `func.call` ops) and
+  saved (goal: under 1.5x the unchanged save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import CORPUS, REPO, load_note, measure, our_env, ours  # noqa: E402
+
+sys.path.insert(0, str(REPO / "server"))
+
+import mlirbc  # noqa: E402
+from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
+from mlirbc.ir import FlatSymbolRefAttr, StringAttr  # noqa: E402
+from mlirbc.models.build import models  # noqa: E402
+
+DEFAULT = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
+
+
+def timed(fn: Callable[[], object], runs: int, setup: Callable[[], object] | None = None) -> list[float]:
+    out = []
+    for _ in range(runs + 1):
+        arg = setup() if setup is not None else None
+        t0 = time.perf_counter()
+        fn() if arg is None else fn(arg)  # type: ignore[call-arg]
+        out.append(time.perf_counter() - t0)
+    return out[1:]  # the first run warms caches up
+
+
+def rename(module: mlirbc.Module, old: str, new: str) -> int:
+    """Rename function `old` and its call sites; returns how many call sites there were."""
+    calls = 0
+    for op in module.walk():
+        if op.name == "func.func" and StringAttr(op.attributes["sym_name"]).value == old:
+            op.attributes["sym_name"] = StringAttr.get(new)
+        elif op.name == "func.call" and FlatSymbolRefAttr(op.attributes["callee"]).value == old:
+            op.attributes["callee"] = FlatSymbolRefAttr.get(new)
+            calls += 1
+    return calls
+
+
+_WALKER = "import sys, mlirbc; m = mlirbc.load(sys.argv[1]); n = sum(1 for _ in m.walk())"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    path: Path = args.file
+    original = path.read_bytes()
+    reg = models()
+
+    read = timed(lambda: read_bytecode_file(path, reg), args.runs)
+    load = timed(lambda: mlirbc.load(path), args.runs)
+    module = mlirbc.load(path)
+    n_ops = sum(1 for _ in module.walk())
+    walk = timed(lambda: sum(1 for _ in module.walk()), args.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.mlirbc"
+        save = timed(lambda m: m.save(out), args.runs, setup=lambda: mlirbc.load(path))  # type: ignore[arg-type]
+        identical = out.read_bytes() == original
+
+        def rename_and_save(m: mlirbc.Module) -> None:
+            rename(m, "ext7", "renamed_ext7")
+            m.save(out)
+
+        renamed = timed(rename_and_save, args.runs, setup=lambda: mlirbc.load(path))  # type: ignore[arg-type]
+        check = mlirbc.load(out)
+        calls = rename(check, "renamed_ext7", "renamed_ext7")
+        changed = sum(1 for a, b in zip(out.read_bytes(), original, strict=False) if a != b)
+
+    env = our_env()
+    decode_wall, decode_rss, _ = measure(ours("decode", str(path)), env)
+    api_wall, api_rss, _ = measure([sys.executable, "-c", _WALKER, str(path)], env)
+
+    def row(what: str, times: list[float], note: str = "") -> str:
+        return f"| {what} | {min(times):.3f} | {statistics.median(times):.3f} | {note} |"
+
+    r_read, r_save = statistics.median(read), statistics.median(save)
+    print(f"{path.name}: {path.stat().st_size} bytes, {n_ops} ops; {load_note()}\n")
+    print("| measure | min s | median s | note |")
+    print("|---|---|---|---|")
+    print(row("decode's reading (`read_bytecode_file`, CLI registry)", read))
+    print(row("`mlirbc.load`", load, f"{statistics.median(load) / r_read:.2f}x decode's reading (goal <= 1.1x)"))
+    print(row("walk of every op", walk, f"{n_ops} ops (goal < 0.5 s)"))
+    print(row("unchanged `save`", save, f"byte-identical: {identical} (goal < 0.5 s)"))
+    print(row("rename one function + its calls, `save`", renamed,
+              f"{calls} call sites; {statistics.median(renamed) / r_save:.2f}x the unchanged save "
+              f"(goal <= 1.5x)"))
+    print(f"| peak RSS: `mlirbc decode` (process) | | | {decode_rss / 1024:.0f} MiB, {decode_wall:.2f} s wall |")
+    print(f"| peak RSS: load + walk (process) | | | {api_rss / 1024:.0f} MiB, {api_wall:.2f} s wall "
+          f"({api_rss / decode_rss:.2f}x decode's) |")
+    print(f"\nbytes differing from the original after the rename: {changed}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
