@@ -91,7 +91,7 @@ class ModuleState:
     """What the API keeps for one module (see the module docstring)."""
 
     __slots__ = ("module", "registry", "context", "path", "touched", "edited", "_uses",
-                 "original_problems", "own_opaque", "_own", "generation", "_printer", "__weakref__")
+                 "original_problems", "_own", "foreign", "generation", "_printer", "__weakref__")
 
     def __init__(self, module: IRModule, registry: Registry, context: object, path: str | None) -> None:
         self.module = module
@@ -105,10 +105,11 @@ class ModuleState:
         self._uses: dict[Value, list[Operation]] | None = None
         self.original_problems: list[str] = []
         """The write checks' findings on the module as read (an edit may not add to them)."""
-        self.own_opaque: set[int] = set()
-        """ids of the opaque properties records the module held before its first edit (kept alive by
-        `_own`): a fallback op carrying another record came from another file."""
-        self._own: list[Properties] = []
+        self._own: dict[int, Properties] | None = None
+        """The opaque properties records of the module as read, by id (computed when first needed)."""
+        self.foreign: dict[Operation, None] = {}
+        """Ops moved into the module carrying opaque parts of another file (or, in a module not read
+        from a file, any opaque part): a save refuses them while they are in the module."""
         self.generation = 0
         """Counts changes: what is derived from the IR (the view's value names) is kept per generation."""
         self._printer: tuple[int, Callable[[Operation], str]] | None = None
@@ -128,13 +129,21 @@ class ModuleState:
         remember_template(src, self.module)
         reg = self.registry
         self.original_problems = reg.write_problems(self.module, self.module.producer, self.module.version)
-        own: list[Properties] = []
-        for op in self.module.root.walk():
-            p = op.properties
-            if p is not None and p.kind == PROPS_FALLBACK:
-                own.append(p)
-        self._own = own
-        self.own_opaque = {id(p) for p in own}
+        self.own_records()
+
+    def own_records(self) -> dict[int, Properties]:
+        """The module's opaque properties records as read (taken before its first edit)."""
+        if self._own is None:
+            own: dict[int, Properties] = {}
+            root = self.module.root
+            if root is not None and template_of(self.module) is not None and any(
+                    n.kind == "op" for n in self.module.fallbacks):
+                for op in root.walk():
+                    p = op.properties
+                    if p is not None and p.kind == PROPS_FALLBACK:
+                        own[id(p)] = p
+            self._own = own
+        return self._own
 
     # -- the use index ----------------------------------------------------------------------------
     def uses(self) -> dict[Value, list[Operation]]:
@@ -370,23 +379,25 @@ def rehome(top: Operation, before: ModuleState | None, link: Any) -> None:
 # -- opaque payloads ---------------------------------------------------------------------------------------
 
 
-def foreign_opaque(state: ModuleState) -> Operation | None:
-    """The first op of the module holding an opaque payload it cannot write: fallback properties that
-    were not read from this module's file (moved in from another module), or, in a module not read from
-    a file, any opaque part."""
-    root = state.module.root
-    if root is None:
-        return None
-    src = template_of(state.module)
-    if src is not None and not state.edited:
-        return None
-    for op in root.walk():
+def arrived(top: Operation, state: ModuleState) -> None:
+    """`top`'s subtree was moved into the module of `state` from elsewhere (another module, or detached):
+    remember its ops holding opaque parts that are not this module's own (a save refuses them)."""
+    from_file = template_of(state.module) is not None
+    own = state.own_records() if from_file else {}
+    for op in top.walk():
         p = op.properties
-        if p is not None and p.kind == PROPS_FALLBACK:
-            if src is None or id(p) not in state.own_opaque:
-                return op
-        if src is None and _holds_opaque(op):
+        if p is not None and p.kind == PROPS_FALLBACK and id(p) not in own:
+            state.foreign[op] = None
+        elif not from_file and _holds_opaque(op):
+            state.foreign[op] = None
+
+
+def foreign_opaque(state: ModuleState) -> Operation | None:
+    """The first op of the module holding an opaque payload it cannot write (see `arrived`)."""
+    for op in list(state.foreign):
+        if state_of(op) is state:
             return op
+        del state.foreign[op]
     return None
 
 

@@ -706,6 +706,8 @@ def place(o: IROp, block: IRBlock, before: IROp | None) -> None:
         link()
     else:
         S.rehome(o, was, link)
+        if target is not None:
+            S.arrived(o, target)
 
 
 def erase(o: IROp) -> None:

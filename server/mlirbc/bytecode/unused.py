@@ -123,11 +123,11 @@ def _candidates(src: Template, template: Module) -> _Candidates:
     found: dict[int, tuple[int, int]] = {}
     keep: list[object] = []
     for kind, entries in enumerate((src.attrs, src.types)):
-        # (value, size) of each entry; a table of 100,000 entries without a TableEntry each
-        rows = ((r[0], r[4]) for r in entries.stored()) if isinstance(entries, TableEntries) else \
-            ((e.value, e.size) for e in entries)
-        for i, (value, size) in enumerate(rows):
-            if size >= MIN_SIZE and isinstance(value, _PAYLOADS) and \
+        # (index, value, size) of the large entries: of a table of 100,000, found from its offsets
+        rows = entries.sized(MIN_SIZE) if isinstance(entries, TableEntries) else \
+            ((i, e.value, e.size) for i, e in enumerate(entries) if e.size >= MIN_SIZE)
+        for i, value, _ in rows:
+            if isinstance(value, _PAYLOADS) and \
                     (type(value) is not StructuredAttr or value.payload() is not None):
                 found[id(value)] = (kind, i)
                 keep.append(value)
