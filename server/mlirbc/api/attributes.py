@@ -205,6 +205,8 @@ class NamedAttribute:
 
 
 class StringAttr(Attribute):
+    """`"text"`: `value` (str), `value_bytes`; `StringAttr.get(str | bytes)`, `get_typed(type, str)`."""
+
     __slots__ = ()
     _ir = (A.StringAttr,)
 
@@ -260,6 +262,8 @@ def print_type_text(t: T.Type) -> str:
 
 
 class IntegerAttr(Attribute):
+    """`42 : i32`: `value` (signed for signless and signed types), `type`; `IntegerAttr.get(type, value)`."""
+
     __slots__ = ()
     _ir = (A.IntegerAttr,)
 
@@ -318,6 +322,9 @@ def _float_value(bits: int, name: str) -> float:
 
 
 class FloatAttr(Attribute):
+    """`1.5 : f32`: `value` (a Python float); `FloatAttr.get(type, value)`, `get_f32`, `get_f64`
+    (the value rounded to the type as upstream rounds it)."""
+
     __slots__ = ()
     _ir = (A.FloatAttr,)
 
@@ -349,6 +356,8 @@ class FloatAttr(Attribute):
 
 
 class UnitAttr(Attribute):
+    """`unit`: a present flag."""
+
     __slots__ = ()
     _ir = (A.UnitAttr,)
 
@@ -358,6 +367,8 @@ class UnitAttr(Attribute):
 
 
 class TypeAttr(Attribute):
+    """A type as an attribute: `value` is the type; `TypeAttr.get(type)`."""
+
     __slots__ = ()
     _ir = (A.TypeAttr,)
 
@@ -418,6 +429,8 @@ class SymbolRefAttr(Attribute):
 
 
 class ArrayAttr(Attribute):
+    """`[a, b, ...]`: a sequence of attributes; `ArrayAttr.get([...])`."""
+
     __slots__ = ()
     _ir = (A.ArrayAttr,)
 
@@ -450,6 +463,9 @@ def dictionary(values: Mapping[str, A.Attribute]) -> A.DictionaryAttr:
 
 
 class DictAttr(Attribute):
+    """`{name = value, ...}` (sorted by name, as MLIR keeps it): `d["name"]`, `"name" in d`, `len(d)`,
+    iteration gives `NamedAttribute`s; `DictAttr.get({...})`."""
+
     __slots__ = ()
     _ir = (A.DictionaryAttr,)
 
@@ -802,6 +818,8 @@ def _element_attr(a: A.Attribute, index: int) -> Any:
 
 
 class DenseIntElementsAttr(DenseElementsAttr):
+    """Dense elements of an integer or index type (`attr[i]` is an int)."""
+
     __slots__ = ()
 
     @classmethod
@@ -810,6 +828,8 @@ class DenseIntElementsAttr(DenseElementsAttr):
 
 
 class DenseFPElementsAttr(DenseElementsAttr):
+    """Dense elements of a float type (`attr[i]` is a float)."""
+
     __slots__ = ()
 
     @classmethod
@@ -890,6 +910,8 @@ def _array_key(t: T.Type) -> str:
 
 
 class DenseBoolArrayAttr(_DenseArray):
+    """`array<i1: true, false>`."""
+
     __slots__ = ()
     _element, _fmt = "i1", "?"
 
@@ -899,6 +921,8 @@ class DenseBoolArrayAttr(_DenseArray):
 
 
 class DenseI8ArrayAttr(_DenseArray):
+    """`array<i8: ...>`."""
+
     __slots__ = ()
     _element, _fmt = "i8", "b"
 
@@ -908,6 +932,8 @@ class DenseI8ArrayAttr(_DenseArray):
 
 
 class DenseI16ArrayAttr(_DenseArray):
+    """`array<i16: ...>`."""
+
     __slots__ = ()
     _element, _fmt = "i16", "h"
 
@@ -917,6 +943,8 @@ class DenseI16ArrayAttr(_DenseArray):
 
 
 class DenseI32ArrayAttr(_DenseArray):
+    """`array<i32: ...>`."""
+
     __slots__ = ()
     _element, _fmt = "i32", "i"
 
@@ -926,6 +954,8 @@ class DenseI32ArrayAttr(_DenseArray):
 
 
 class DenseI64ArrayAttr(_DenseArray):
+    """`array<i64: ...>` (sizes, permutations, strides)."""
+
     __slots__ = ()
     _element, _fmt = "i64", "q"
 
@@ -935,6 +965,8 @@ class DenseI64ArrayAttr(_DenseArray):
 
 
 class DenseF32ArrayAttr(_DenseArray):
+    """`array<f32: ...>`."""
+
     __slots__ = ()
     _element, _fmt = "f32", "f"
 
@@ -944,6 +976,8 @@ class DenseF32ArrayAttr(_DenseArray):
 
 
 class DenseF64ArrayAttr(_DenseArray):
+    """`array<f64: ...>`."""
+
     __slots__ = ()
     _element, _fmt = "f64", "d"
 

@@ -224,6 +224,8 @@ class Value:
 
 
 class OpResult(Value):
+    """A result of an op: `owner` is the op, `result_number` its position."""
+
     __slots__ = ()
     _o: IROpResult
 
@@ -240,6 +242,8 @@ class OpResult(Value):
 
 
 class BlockArgument(Value):
+    """An argument of a block: `owner` is the block, `arg_number` its position, `location` its own."""
+
     __slots__ = ()
     _o: IRBlockArgument
 
@@ -790,11 +794,15 @@ def clone_op(o: IROp) -> IROp:
 
 
 class WalkOrder(Enum):
+    """The order `Operation.walk(callback, order)` visits ops in (MLIR's `WalkOrder`)."""
+
     PRE_ORDER = 0
     POST_ORDER = 1
 
 
 class WalkResult(Enum):
+    """What a walk callback returns: go on, stop the walk, or skip the regions of this op."""
+
     ADVANCE = 0
     INTERRUPT = 1
     SKIP = 2

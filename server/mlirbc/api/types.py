@@ -179,6 +179,8 @@ class IntegerType(Type):
 
 
 class IndexType(Type):
+    """`index`."""
+
     __slots__ = ()
     _ir = (T.IndexType,)
 
@@ -188,6 +190,8 @@ class IndexType(Type):
 
 
 class NoneType(Type):
+    """`none`."""
+
     __slots__ = ()
     _ir = (T.NoneType,)
 
@@ -418,6 +422,8 @@ _FLOAT_CLASSES: dict[str, type[FloatType]] = {
 
 
 class ComplexType(Type):
+    """`complex<T>`: `element_type`."""
+
     __slots__ = ()
     _ir = (T.ComplexType,)
 
@@ -434,6 +440,8 @@ class ComplexType(Type):
 
 
 class TupleType(Type):
+    """`tuple<...>`: `num_types`, `get_type(i)`; `TupleType.get_tuple([...])`."""
+
     __slots__ = ()
     _ir = (T.TupleType,)
 
@@ -450,6 +458,8 @@ class TupleType(Type):
 
 
 class FunctionType(Type):
+    """`(inputs) -> results`: `inputs`, `results`; `FunctionType.get(inputs, results)`."""
+
     __slots__ = ()
     _ir = (T.FunctionType,)
 
@@ -538,6 +548,9 @@ def _element(container: str, element_type: Type) -> T.Type:
 
 
 class RankedTensorType(ShapedType):
+    """`tensor<2x?xf32>`: `shape`, `element_type`, `encoding`; `RankedTensorType.get(shape, element_type)`
+    (`ShapedType.get_dynamic_size()` for `?`)."""
+
     __slots__ = ()
     _ir = (T.RankedTensorType,)
 
@@ -558,6 +571,8 @@ class RankedTensorType(ShapedType):
 
 
 class UnrankedTensorType(ShapedType):
+    """`tensor<*xT>`."""
+
     __slots__ = ()
     _ir = (T.UnrankedTensorType,)
 
@@ -567,6 +582,9 @@ class UnrankedTensorType(ShapedType):
 
 
 class MemRefType(ShapedType):
+    """`memref<4x4xf32>`: `shape`, `element_type`, `layout` (the identity map when not given),
+    `memory_space`."""
+
     __slots__ = ()
     _ir = (T.MemRefType,)
 
@@ -597,6 +615,8 @@ class MemRefType(ShapedType):
 
 
 class UnrankedMemRefType(ShapedType):
+    """`memref<*xT>`."""
+
     __slots__ = ()
     _ir = (T.UnrankedMemRefType,)
 
@@ -616,6 +636,8 @@ class UnrankedMemRefType(ShapedType):
 
 
 class VectorType(ShapedType):
+    """`vector<4x[8]xf32>`: `shape`, `element_type`, `scalable_dims`."""
+
     __slots__ = ()
     _ir = (T.VectorType,)
 
