@@ -198,19 +198,30 @@ def load(path: str | os.PathLike[str], *, disable_models: Iterable[str] = (), od
     A damaged file raises `DecodeError` naming the section and byte offset; `partial_module` is what
     was read before the damage (None when nothing was).  OSError when the file cannot be read."""
     ctx = Context(disable_models=disable_models, ods_json=ods_json, model_set=model_set)
-    reg = ctx.registry
     try:
-        module = read_bytecode_file(path, reg)
+        m = open_file(path, ctx)
     except DecodeError as exc:
         exc.partial_module = None
         raise
-    state = S.ModuleState(module, _bound(reg, module), ctx, os.fspath(path))
-    m = Module._of(state)
-    if module.error is not None:
-        err = module.error
+    err = m._state.module.error
+    if err is not None:
         err.partial_module = m
         raise err
     return m
+
+
+def open_file(path: str | os.PathLike[str], context: Context) -> Module:
+    """`load` for the layers above (the CLI): the file decoded with the context's models, also when
+    decoding stopped part-way (then `ir_of(module).error` says where).  DecodeError when nothing of the IR
+    could be read, OSError when the file cannot be."""
+    reg = context.registry
+    module = read_bytecode_file(path, reg)
+    return Module._of(S.ModuleState(module, _bound(reg, module), context, os.fspath(path)))
+
+
+def ir_of(module: Module) -> IRModule:
+    """The IR module a `Module` shows (for the layers that orchestrate: printing, `info`)."""
+    return module._state.module
 
 
 def parse(text: str | bytes, *, context: Context | None = None) -> Module:
@@ -245,4 +256,4 @@ def module_of(op: Operation) -> Module | None:
     return Module._of(s) if s is not None else None
 
 
-__all__ = ["Module", "load", "parse", "module_of"]
+__all__ = ["Module", "load", "parse", "module_of", "open_file", "ir_of"]
