@@ -155,7 +155,8 @@ def test_the_api_is_imported_by_the_lower_layers_only_lazily() -> None:
         tree = ast.parse(init.read_text())
         for node in tree.body:
             if isinstance(node, ast.ImportFrom | ast.Import):
-                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                    [a.name for a in node.names]
                 assert not any("api" in n for n in names), ast.unparse(node)
 
 

@@ -56,7 +56,7 @@ def test_op_counts_are_what_the_ods_says() -> None:
 
 
 def test_op_counts_say_what_ods_fixes() -> None:
-    from mlirbc.models.registry import default_registry
+    from mlirbc.models.build import default_registry
 
     reg = default_registry()
     counts = {name: reg.op(name).model.fixed_counts()  # type: ignore[union-attr]

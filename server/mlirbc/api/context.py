@@ -42,8 +42,7 @@ class Context:
     def registry(self) -> Registry:
         """The model registry (built on first use)."""
         if self._registry is None:
-            from ..models.build import models
-            from ..models.registry import default_registry
+            from ..models.build import default_registry, models
 
             if not (self._disable or self._ods or self._set):
                 self._registry = default_registry()

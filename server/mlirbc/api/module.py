@@ -16,12 +16,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..bytecode.chunks import Chunks
 from ..bytecode.reader import read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import DecodeError, EncodeError, TextError
-from ..fileio import atomic_write
+from ..files.access import atomic_write
+from ..files.chunks import Chunks
 from ..ir import attributes as A
 from ..ir.module import Module as IRModule
 from ..ir.operation import Operation as IROp

@@ -14,7 +14,6 @@ from typing import NoReturn
 
 from ..api.context import Context
 from ..api.module import ir_of, open_file
-from ..bytecode.chunks import Chunks, FileRange
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
