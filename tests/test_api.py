@@ -463,3 +463,19 @@ def test_unregistered_properties_read_as_mlir_bindings_read_them(tmp_path: Path)
     m.save(path)
     back = mlirbc.load(path).body.operations[0]
     assert back.attributes["bar"].value == 5 and back.attributes["disc"].value == 2
+
+
+def test_numpy_reads_dense_elements_as_mlir_bindings_let_it() -> None:
+    np = pytest.importorskip("numpy")
+    a = DenseElementsAttr.get(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert (np.array(a) == np.arange(6).reshape(2, 3)).all() and np.array(a).dtype == np.int32
+    m = mlirbc.load(CORPUS / "jax" / "mlp2_const.mlirbc")
+    const = next(op for op in m.walk() if op.name == "vhlo.constant_v1")
+    assert np.asarray(const.attributes["value"].dense_values()).shape == (784, 256)
+
+
+def test_module_walk_takes_mlir_bindings_callback_too() -> None:
+    m = mlirbc.load(SCF)
+    seen: list[str] = []
+    m.walk(lambda op: seen.append(op.name))
+    assert seen[-1] == "builtin.module" and sorted(seen) == sorted(op.name for op in m.walk())

@@ -772,6 +772,11 @@ class DenseElementsAttr(Attribute):
     def __len__(self) -> int:
         return _count(self._a.type)  # type: ignore[attr-defined]
 
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """`numpy.array(attr)`: the elements in the attribute's shape (as MLIR's bindings give them)."""
+        values = self.dense_values()
+        return values if dtype is None else values.astype(dtype)
+
     def __getitem__(self, index: int) -> Any:
         n = len(self)
         if index < 0:

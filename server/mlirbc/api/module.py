@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..bytecode.reader import read_bytecode_file
@@ -29,7 +29,7 @@ from ..ir.operation import OpName
 from . import _state as S
 from .attributes import Location
 from .context import Context, default_context
-from .operations import Block, Operation, block_face, op_face, walk_ir
+from .operations import Block, Operation, WalkOrder, block_face, op_face, walk_ir
 
 
 def _bound(registry: Any, module: IRModule) -> Any:
@@ -113,12 +113,16 @@ class Module:
         """The parts of the file kept opaque, with why and where (kind, name, reason, offset, size)."""
         return list(self._state.module.fallbacks)
 
-    def walk(self) -> Iterator[Operation]:
-        """Every op, the top-level op first, pre-order (nested ops right after their op).  Erasing or
-        moving ops during the walk is allowed: an op erased before it is reached is skipped."""
+    def walk(self, callback: Callable[[Operation], Any] | None = None,
+             walk_order: WalkOrder = WalkOrder.POST_ORDER) -> Any:
+        """Without a callback: every op, the top-level op first, pre-order (nested ops right after their
+        op), as an iterator; erasing or moving ops during the walk is allowed (an op erased before it is
+        reached is skipped).  With one: `Operation.walk(callback, walk_order)` of the top-level op."""
         root = self._state.module.root
         if root is None:
-            return iter(())
+            return iter(()) if callback is None else None
+        if callback is not None:
+            return self.operation.walk(callback, walk_order)
         k = self._state
         return (op_face(o, k) for o in walk_ir(root))
 
