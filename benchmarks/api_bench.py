@@ -31,14 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import CORPUS, REPO, load_note, measure, our_env, ours  # noqa: E402
+from common import REPO, large_file, load_note, measure, our_env, ours  # noqa: E402
 
 sys.path.insert(0, str(REPO / "server"))
 
 import mlirbc  # noqa: E402
 from mlirbc.ir import FlatSymbolRefAttr, Operation, StringAttr  # noqa: E402
-
-DEFAULT = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 
 
 def timed(fn: Callable[..., object], runs: int, setup: Callable[[], object] | None = None) -> list[float]:
@@ -107,10 +105,11 @@ def in_fresh_process(code: str, path: Path) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("file", nargs="?", type=Path, default=None,
+                    help="default: the 112k-op file (the full corpus', else tests/large_module.py's)")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    path: Path = args.file
+    path: Path = args.file if args.file is not None else large_file()
     original = path.read_bytes()
 
     read, load = [], []

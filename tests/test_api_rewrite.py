@@ -12,12 +12,12 @@ import pytest
 
 import mlirbc
 from corpus import CORPUS
+from large_module import LargeModule
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.template import template_of
 from mlirbc.ir import IntegerAttr, IntegerType, Operation, StringAttr, UnitAttr
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
-LARGE = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
 SCF = CORPUS / "upstream" / "Dialect__SCF__ops.f08.mlirbc"
 PURE = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori", "arith.maxsi",
         "arith.minui", "arith.addf", "arith.subf", "arith.mulf", "arith.maximumf", "arith.minimumf",
@@ -43,8 +43,8 @@ class DeadCode(mlirbc.RewritePattern):
         return True
 
 
-def test_dead_code_reaches_a_fixed_point_on_the_112k_op_file(tmp_path: Path) -> None:
-    m = mlirbc.load(LARGE)
+def test_dead_code_reaches_a_fixed_point_on_the_112k_op_file(large: LargeModule, tmp_path: Path) -> None:
+    m = mlirbc.load(large.path)
     before = sum(1 for _ in m.walk())
     assert mlirbc.apply_patterns_greedily(m, [DeadCode()], max_iterations=50)
     after = list(m.walk())
@@ -86,8 +86,8 @@ class TagSubi(mlirbc.RewritePattern):
         rewriter.notify_op_modified(op)
 
 
-def test_new_ops_replace_matched_ones_and_benefit_orders_patterns(tmp_path: Path) -> None:
-    m = mlirbc.load(LARGE)
+def test_new_ops_replace_matched_ones_and_benefit_orders_patterns(large: LargeModule, tmp_path: Path) -> None:
+    m = mlirbc.load(large.path)
     subs = [op for op in m.walk() if op.name == "arith.subi"]
     self_subs = [op for op in subs if op.operands[0] == op.operands[1]]
     assert self_subs and len(self_subs) < len(subs)
@@ -151,9 +151,9 @@ def test_rewriter_insertions_and_refusals() -> None:
     assert rewriter.has_done_action
 
 
-def test_rewriting_one_function_leaves_the_others_as_read() -> None:
-    m = mlirbc.load(LARGE)
-    original = LARGE.read_bytes()
+def test_rewriting_one_function_leaves_the_others_as_read(large: LargeModule) -> None:
+    m = mlirbc.load(large.path)
+    original = large.path.read_bytes()
     target = next(op for op in m.body.operations if op.name == "func.func" and op.regions[0].blocks)
     assert mlirbc.apply_patterns_greedily(target, [DeadCode()])
     index = list(m.body.operations).index(target)
