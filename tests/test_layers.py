@@ -6,6 +6,9 @@
   reach bytes only through `binary/`, never `bytecode/`; nothing below `view/` imports `view/`;
 * `lsp/` and `cli/` hold no format logic: they reach bytes and text only through the layers' public
   functions, never through the stream/section/codec modules themselves;
+* `api/` (the public Python API) sits above `view/` and below `cli/` and `lsp/`: nothing below it imports it
+  (except the package's and the IR package's own `__init__`, which answer for the API's names, and MLIR's
+  `mlir.ir` names, by looking them up in `api/` on first use), and it holds no byte-format logic either;
 * every builtin attribute and type class has a codec entry (reader and writer) and a printer.
 """
 
@@ -28,7 +31,7 @@ _BELOW_VIEW = {"errors", "yielding", "binary", "files", "ir", "syntax", "models"
 _ALL = _BELOW_VIEW | {"view", "graph", "summary", "npy", "__init__"}
 
 ALLOWED: dict[str, set[str]] = {
-    "__init__": set(),
+    "__init__": {"api"},  # (imported on first use of an API name: `import mlirbc` stays cheap)
     "errors": set(),
     "yielding": set(),
     "binary": {"errors"},
@@ -41,8 +44,9 @@ ALLOWED: dict[str, set[str]] = {
     "graph": {"errors", "ir", "syntax", "view.sourcemap"},
     "summary": {"errors", "ir", "models", "bytecode"},
     "npy": {"errors", "files", "ir", "syntax"},
-    "lsp": _ALL,
-    "cli": _ALL,
+    "api": _BELOW_VIEW | {"view"},
+    "lsp": _ALL | {"api"},
+    "cli": _ALL | {"api"},
 }
 """For each unit (a folder or a top-level module), what it may import besides itself: a unit, or one
 module of one (`view.sourcemap`).  The data flows bytes -> IR -> text and back; `lsp/` and `cli/` only
@@ -53,6 +57,10 @@ FORMAT_MODULES = {"binary", "bytecode.sections", "bytecode.builtin_codec", "byte
                   "syntax.lexer", "syntax.attr_parser"}
 """Modules with format details: the server and the CLI orchestrate, they do not read or write bytes or
 tokens themselves."""
+
+ALIAS = {"ir/__init__.py": {"api"}}
+"""Imports allowed beyond the unit's rule, by file: the IR package answers for `mlir.ir`'s names
+(`from mlirbc.ir import Operation`) with the public API's objects, imported on first use."""
 
 
 def _unit(top: str) -> str:
@@ -96,7 +104,7 @@ def _unit_of(path: Path) -> str:
 
 def _violations(path: Path, source: str | None = None) -> list[str]:
     unit = _unit_of(path)
-    allowed = ALLOWED[unit]
+    allowed = ALLOWED[unit] | ALIAS.get(path.relative_to(PKG).as_posix(), set())
     bad = []
     for mod in _imports(path, source):
         top = _unit(mod.split(".", 1)[0])
@@ -127,14 +135,42 @@ def test_import_directions(unit: str) -> None:
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("folder", ["lsp", "cli"])
+@pytest.mark.parametrize("folder", ["lsp", "cli", "api"])
 def test_server_and_cli_hold_no_format_logic(folder: str) -> None:
+    # The API parses single attributes and types from text (`Attribute.parse`) with the syntax layer's
+    # public text functions.
+    allowed = {"syntax.attr_parser"} if folder == "api" else set()
     bad = []
     for path in _files(folder):
         for mod in _imports(path):
-            if any(mod == m or mod.startswith(m + ".") for m in FORMAT_MODULES):
+            if any((mod == m or mod.startswith(m + ".")) and m not in allowed for m in FORMAT_MODULES):
                 bad.append(f"{path.relative_to(PKG)} imports {mod}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_api_is_imported_by_the_lower_layers_only_lazily() -> None:
+    """The package's and the IR package's `__init__` reach the API only for type checkers (and through
+    `importlib` on first use of a name), so importing a layer never loads the layers above it."""
+    for init in (PKG / "__init__.py", PKG / "ir" / "__init__.py"):
+        tree = ast.parse(init.read_text())
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                    [a.name for a in node.names]
+                assert not any("api" in n for n in names), ast.unparse(node)
+
+
+def test_importing_mlirbc_loads_no_layer() -> None:
+    """`import mlirbc` (what every CLI start pays) imports none of the layers: the API comes on first
+    use of one of its names."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mlirbc, mlirbc.ir; "
+            "print(sorted(m for m in sys.modules if m.startswith('mlirbc.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(PKG.parent)}).stdout
+    assert out.strip() == "['mlirbc.ir']", out
 
 
 def test_the_import_check_sees_imports() -> None:

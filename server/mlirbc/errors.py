@@ -10,7 +10,12 @@ class MlirbcError(Exception):
 
 
 class DecodeError(MlirbcError):
-    """Bytecode that cannot be decoded: names the section and the absolute byte offset."""
+    """Bytecode that cannot be decoded: names the section and the absolute byte offset.
+
+    `partial_module`: what was read before the damage, when the Python API's `load` raises it (None
+    when nothing of the IR could be read)."""
+
+    partial_module: object | None = None
 
     def __init__(self, message: str, offset: int, section: str = "") -> None:
         self.message = message

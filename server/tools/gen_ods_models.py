@@ -421,7 +421,8 @@ def main() -> int:
     def existing() -> list[str]:
         if not out.exists():
             return []
-        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")]
+        # (each set's counts.json.gz is gen_op_counts.py's)
+        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz") if p.name != "counts.json.gz"]
 
     if args.check:
         stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]

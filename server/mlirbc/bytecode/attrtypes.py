@@ -578,6 +578,19 @@ class TableEntries(Sequence[TableEntry]):
             assert v is not None  # (a table with undecoded entries has no TableEntries)
             yield v, d, bool(c), lo, hi - lo
 
+    def sized(self, min_size: int) -> Iterator[tuple[int, Value, int]]:
+        """(index, value, size) of the entries of `min_size` bytes or more, found from the offsets alone
+        (a writer looking for the few large payloads among 100,000 entries)."""
+        t, k = self._table, self._kind
+        offsets = t.offsets[k]
+        values = t.values[k]
+        for i in range(len(offsets) - 1):
+            size = offsets[i + 1] - offsets[i]
+            if size >= min_size:
+                v = values[i]
+                assert v is not None
+                yield i, v, size
+
     def __iter__(self) -> Iterator[TableEntry]:
         entry = self._table.entry
         kind = self._kind

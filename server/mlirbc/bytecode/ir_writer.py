@@ -35,7 +35,7 @@ class IRWriter:
                  resource_index: Callable[[str], int], keep_use_orders: bool,
                  source: memoryview | None = None,
                  reuse: Mapping[Operation, tuple[int, int, int, int]] | None = None,
-                 template: Template | None = None) -> None:
+                 template: Template | None = None, seeded_payloads: Sequence[bytes] | None = None) -> None:
         self.num = num
         self.version = num.version
         self.string_index = string_index
@@ -43,8 +43,12 @@ class IRWriter:
         self.keep_use_orders = keep_use_orders
         """Write stored use-list orders verbatim when still valid (template mode), instead of re-deriving
         the encoding from the permutation."""
-        self.payloads: list[bytes] = []
+        self.payloads: list[bytes] = list(seeded_payloads or ())
         self._payload_index: dict[bytes, int] = {}
+        for i in range(len(self.payloads) - 1, -1, -1):
+            self._payload_index[self.payloads[i]] = i
+        self.seeded = seeded_payloads is not None
+        """The template's payloads keep their numbers (its sections' references stay valid as they are)."""
         self._attrs = num.maps[ATTR]
         self._types = num.maps[TYPE]
         self._depth = 0
@@ -106,6 +110,10 @@ class IRWriter:
         t = self.template
         assert t is not None
         start, end, seq_start, seq_end = self.reuse[op]
+        if self.seeded:
+            write_section(w, IR_SECTION, bytes(t.data[start:end]))
+            self.copied += 1
+            return True
         known = t.distinct_before[seq_start]
         if len(self.payloads) != known:
             return False

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable
 
 from ..binary.stream import encode_varint
 from ..errors import EncodeError
-from ..files.chunks import FileRange, file_range
+from ..files.chunks import FileRange
 from ..ir.attributes import (
     Attribute,
     DialectAttr,
@@ -25,7 +25,6 @@ from ..ir.attributes import (
     FallbackAttr,
     FileLineColLoc,
 )
-from ..ir.digest import LARGE
 from ..ir.operation import (
     PROPS_ATTRIBUTE,
     PROPS_DECODED,
@@ -103,22 +102,19 @@ class _Seed:
         self.maps: tuple[dict[object, Entry], dict[object, Entry]] = ({}, {})
         self.ordered: tuple[list[Entry], list[Entry]] = ([], [])
         self.ambiguous: tuple[dict[object, list[int]], dict[object, list[int]]] = ({}, {})
-        data = t.data
         for kind, entries in ((ATTR, t.attrs), (TYPE, t.types)):
             m = self.maps[kind]
             lst = self.ordered[kind]
             rows = entries.stored() if isinstance(entries, TableEntries) else \
                 ((te.value, te.dialect, te.custom, te.offset, te.size) for te in entries)
-            for i, (value, dialect, custom, offset, size) in enumerate(rows):
+            for i, (value, dialect, custom, _offset, _size) in enumerate(rows):
                 if not i & 1023:
                     checkpoint()  # a server readies this in the background (see yielding)
                 e = Entry(value, dialect)
                 e.index = i
                 e.custom = custom
-                # A large entry (a tensor of a mapped file) stays a view, written by reference (copied
-                # by the kernel from the original when it is a range of the mapped file).
-                e.raw = file_range(data[offset:offset + size], offset, t.mapped) \
-                    if size >= LARGE else bytes(data[offset:offset + size])
+                # (Its bytes, `raw`, are the template's: the writer takes them from the template when it
+                # writes entries one by one, `writer.template_raws`, which a save rarely needs.)
                 first = m.setdefault(value, e)
                 if first is not e:
                     self.ambiguous[kind].setdefault(value, [first.index]).append(i)

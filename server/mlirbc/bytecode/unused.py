@@ -43,6 +43,7 @@ from ..ir.operation import PROPS_FALLBACK, Operation
 from ..ir.structured import StructuredAttr
 from ..ir.types import DialectType, FallbackType
 from ..ir.walk import held_values, op_values
+from .attrtypes import TableEntries
 from .template import Template
 
 MIN_SIZE = 1024
@@ -54,6 +55,7 @@ STAND_IN = (b"unit\0", b"none\0")
 """The textual entry written in place of a dropped attribute and a dropped type."""
 
 _CACHE = "unused.candidates"
+_EDITED_IN_PLACE = "unused.edited_in_place"
 
 
 class _Opaque(Exception):
@@ -121,11 +123,14 @@ def _candidates(src: Template, template: Module) -> _Candidates:
     found: dict[int, tuple[int, int]] = {}
     keep: list[object] = []
     for kind, entries in enumerate((src.attrs, src.types)):
-        for i, e in enumerate(entries):
-            if e.size >= MIN_SIZE and isinstance(e.value, _PAYLOADS) and \
-                    (type(e.value) is not StructuredAttr or e.value.payload() is not None):
-                found[id(e.value)] = (kind, i)
-                keep.append(e.value)
+        # (index, value, size) of the large entries: of a table of 100,000, found from its offsets
+        rows = entries.sized(MIN_SIZE) if isinstance(entries, TableEntries) else \
+            ((i, e.value, e.size) for i, e in enumerate(entries) if e.size >= MIN_SIZE)
+        for i, value, _ in rows:
+            if isinstance(value, _PAYLOADS) and \
+                    (type(value) is not StructuredAttr or value.payload() is not None):
+                found[id(value)] = (kind, i)
+                keep.append(value)
     blobs = _blobs(template)
     keys: set[str] = set()
     if found or blobs:
@@ -161,10 +166,20 @@ class Unused:
             and e.kind == RESOURCE_BLOB else e for e in g.entries]) for g in groups]
 
 
+def remember_template(src: Template, template: Module) -> None:
+    """Before the decoded module `template` is changed in place (the Python API edits the IR it read):
+    what its own IR uses is taken now, from the module as read, so that a write of the edited module
+    (then both the template and the module written) can leave out what the edit no longer uses."""
+    _candidates(src, template)
+    src.cache[_EDITED_IN_PLACE] = True
+
+
 def unused(src: Template, template: Module, module: Module) -> Unused:
     """What the writer may leave out when it writes `module` with `template` (the decoded original)."""
+    if module is template and not src.cache.get(_EDITED_IN_PLACE):
+        return Unused()  # the module as read uses what it uses
     found, _, keys = _candidates(src, template)
-    if not (found or keys) or module is template:
+    if not (found or keys):
         return Unused()
     try:
         live, named = _module_reaches(module, set(found))

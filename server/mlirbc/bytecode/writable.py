@@ -12,7 +12,7 @@ property).  So that nothing is written that cannot be read again, the same check
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from ..ir.attributes import Attribute
@@ -108,9 +108,11 @@ class PropertyCheck:
 
 
 def problems(root: Operation, registry: Registry, version: int, dialects: list[DialectEntry] | None = None,
-             first_only: bool = False, depth: int = 1) -> Iterator[Problem]:
+             first_only: bool = False, depth: int = 1, skip: Collection[Operation] = ()) -> Iterator[Problem]:
     """Every op the writer could not write or the reader would refuse, in text order.  `depth`: the
-    nesting depth of `root`'s regions (1 for a module's root op; 2 for an op directly inside it)."""
+    nesting depth of `root`'s regions (1 for a module's root op; 2 for an op directly inside it).
+    `skip`: ops whose regions are not looked into (ops of a decoded file exactly as the reader read
+    them: it checked them then)."""
     versions = {d.name: d.version for d in dialects or () if d.version is not None}
     check = PropertyCheck(registry, version, versions)
     # (op, nesting depth of its regions); an explicit stack, as IR may nest deeper than Python recurses.
@@ -130,7 +132,7 @@ def problems(root: Operation, registry: Registry, version: int, dialects: list[D
             yield Problem(op, message)
             if first_only:
                 return
-        if op.regions and depth <= MAX_NESTING:
+        if op.regions and depth <= MAX_NESTING and op not in skip:
             inner = [(child, depth + 1) for region in op.regions for block in region.blocks
                      for child in block.operations]
             stack.extend(reversed(inner))

@@ -24,12 +24,13 @@ from typing import Literal
 
 from ..binary.stream import ByteWriter
 from ..errors import EncodeError
-from ..files.chunks import Chunks, file_range
+from ..files.chunks import Chunks, FileRange, file_range
+from ..ir.digest import LARGE
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.build import default_registry
 from ..models.registry import Registry
-from .attrtypes import ATTR, TYPE, Encoding, encode_entry_groups, join_attr_types
+from .attrtypes import ATTR, TYPE, Encoding, TableEntries, encode_entry_groups, join_attr_types
 from .dialects import encode_dialects
 from .header import MAX_VERSION, encode_header
 from .ir_writer import IRWriter
@@ -54,17 +55,22 @@ TemplateArg = Module | None | Literal["auto"]
 
 def encode_bytecode(module: Module, version: int | None = None, producer: str | None = None,
                    template: TemplateArg = "auto", registry: Registry | None = None,
-                   unchanged: Collection[Operation] = ()) -> bytes:
+                   unchanged: Collection[Operation] = (), *, keep_property_numbers: bool = False) -> bytes:
     """Encode `module`.  `version`/`producer` default to the template's (else the module's);
     `template="auto"` uses the file the module was read from, if any.  `unchanged`: ops of the
     template module that are exactly as they were read (the caller's promise); their isolated regions
-    are copied from the template when the result is the same."""
-    return encode_bytecode_chunks(module, version, producer, template, registry, unchanged).tobytes()
+    are copied from the template when the result is the same.  `keep_property_numbers`: the
+    template's properties payloads keep their numbers (new ones follow), as its attributes and types
+    do, so that every unchanged op is copied whatever changed before it; otherwise payloads are
+    numbered as upstream numbers them, in writing order."""
+    return encode_bytecode_chunks(module, version, producer, template, registry, unchanged,
+                                  keep_property_numbers=keep_property_numbers).tobytes()
 
 
 def encode_bytecode_chunks(module: Module, version: int | None = None, producer: str | None = None,
                            template: TemplateArg = "auto", registry: Registry | None = None,
-                           unchanged: Collection[Operation] = ()) -> Chunks:
+                           unchanged: Collection[Operation] = (), *,
+                           keep_property_numbers: bool = False) -> Chunks:
     """`encode_bytecode` as `Chunks`: large payloads (views of the template's mapped file, or of the
     module's own) are kept by reference, so the output can be streamed to a file (`Chunks.write_to`)
     without ever being held whole."""
@@ -73,7 +79,7 @@ def encode_bytecode_chunks(module: Module, version: int | None = None, producer:
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(module, version, producer, template, registry, unchanged)
+        return _write(module, version, producer, template, registry, unchanged, keep_property_numbers)
     except EncodeError:
         raise
     except RecursionError:
@@ -86,7 +92,8 @@ def encode_bytecode_chunks(module: Module, version: int | None = None, producer:
 
 
 def _write(module: Module, version: int | None, producer: str | None, template: TemplateArg,
-           registry: Registry | None, unchanged: Collection[Operation] = ()) -> Chunks:
+           registry: Registry | None, unchanged: Collection[Operation] = (),
+           keep_property_numbers: bool = False) -> Chunks:
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
@@ -133,13 +140,16 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     num = Numbering(version, reg, src, tmpl.version if tmpl is not None else -1,
                     derive_registered=module.version < 5 <= version)
     reuse: dict[Operation, tuple[int, int, int, int]] = {}
+    seeded_payloads: list[bytes] | None = None
     if src is not None and tmpl is not None and version == tmpl.version and not num.derive_registered:
         spans = src.isolated_sections
         reuse = {op: spans[op] for op in unchanged if op in spans}
+        if keep_property_numbers and version >= 5:
+            seeded_payloads = src.payloads
     num.run(root, reuse)  # (checks the IR's shape, naming what is malformed)
     # Weights the edit no longer uses (an op deleted, a value replaced by a literal) are left out.
     drop = unused(src, tmpl, module) if src is not None and tmpl is not None else Unused()
-    for problem in structural_problems(root, reg, version, module.dialects, first_only=True):
+    for problem in structural_problems(root, reg, version, module.dialects, first_only=True, skip=reuse):
         raise EncodeError(f"op '{problem.op.name}': {problem.message}")
     referenced = list(num.resource_keys)
     if tmpl is not None:
@@ -221,7 +231,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
                   source=src.data if src is not None and tmpl is module else None, reuse=reuse,
-                  template=src)
+                  template=src, seeded_payloads=seeded_payloads)
     sections[SectionId.IR] = ir.write(root)
 
     res_offsets, res_data, res_align = encode_resources(groups, intern, num.dialects.__getitem__,
@@ -277,9 +287,10 @@ def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Se
     numbered in `dropped` (`unused.unused_entries`) are written as a stand-in (not kept)."""
     if dropped:
         fixed = src.attr_type_groups
+        raws = template_raws(src, kind)
         return encode_entry_groups(
             [(e.dialect, False, STAND_IN[kind]) if i in dropped else
-             (e.dialect, e.custom, e.raw if e.raw is not None else b"") for i, e in enumerate(seeded)],
+             (e.dialect, e.custom, raws[i]) for i, e in enumerate(seeded)],
             fixed[kind] if fixed is not None else None)
     key = f"attrtypes.{kind}"
     cached = src.cache.get(key)
@@ -287,11 +298,23 @@ def _template_entries(src: Template, kind: int, seeded: list[Entry], dropped: Se
         cached = _original_entries(src, kind, len(seeded))
         if cached is None:
             fixed = src.attr_type_groups
+            raws = template_raws(src, kind)
             cached = encode_entry_groups(
-                [(e.dialect, e.custom, e.raw if e.raw is not None else b"") for e in seeded],
+                [(e.dialect, e.custom, raws[i]) for i, e in enumerate(seeded)],
                 fixed[kind] if fixed is not None else None)
         src.cache[key] = cached
     return cached
+
+
+def template_raws(src: Template, kind: int) -> list[bytes | memoryview | FileRange]:
+    """The bytes of each of a template's attribute or type entries, in order: a large one (a tensor of a
+    mapped file) stays a view, written by reference (copied by the kernel from the original when it is a
+    range of the mapped file)."""
+    entries = src.attrs if kind == ATTR else src.types
+    rows = ((r[3], r[4]) for r in entries.stored()) if isinstance(entries, TableEntries) else \
+        ((e.offset, e.size) for e in entries)
+    data = src.data
+    return [file_range(data[o:o + n], o, src.mapped) if n >= LARGE else bytes(data[o:o + n]) for o, n in rows]
 
 
 def _original_entries(src: Template, kind: int, count: int) -> tuple[bytes, Chunks] | None:

@@ -12,7 +12,8 @@ import os
 import sys
 from typing import NoReturn
 
-from ..bytecode.reader import read_bytecode_file
+from ..api.context import Context
+from ..api.module import ir_of, open_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import MlirbcError
@@ -56,10 +57,11 @@ class _UsageError(Exception):
 
 
 def _decode(path: str, reg: Registry, progress: Progress) -> tuple[Module, int]:
-    """Decode `path` from a read-only memory map (large values stay views of the file)."""
+    """Decode `path` from a read-only memory map (large values stay views of the file), as the Python
+    API's `load` does (a partly decoded module is kept, its `error` set)."""
     progress.phase(f"decoding {path}")
     try:
-        module = read_bytecode_file(path, reg)
+        module = ir_of(open_file(path, Context._with_registry(reg)))
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     src = template_of(module)

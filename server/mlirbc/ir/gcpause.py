@@ -54,6 +54,13 @@ def _collect_when_grown(young: int) -> None:
     the text parser).  So collect it fully once a quarter as many objects were moved there as it held
     after the last time, the collector's own rule for promotions (a cost linear in what was allocated)."""
     _moved[0] += young
+    if _moved[1] == 0 and _moved[0] == young > 100_000:
+        # The first large build of the process, and nothing moved before it: what it built is alive (its
+        # caller holds the result: a program's `load`), and a full collection now would walk all of it
+        # for nothing.  It is the size held that the next builds are measured against.
+        _moved[0] = 0
+        _moved[1] = young
+        return
     if _moved[0] > max(100_000, _moved[1] // 4):
         # Claimed before collecting: a collection cut short (a cancelled job's thread is stopped by an
         # exception that may fire in here) must not leave the count high for the next build to collect

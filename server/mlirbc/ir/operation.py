@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, NoReturn, SupportsIndex, TypeVar
 
 from .attributes import Attribute, DictionaryAttr, UnknownLoc
@@ -90,8 +91,9 @@ class OpName:
     name: str
     registered: bool = True
 
-    @property
+    @cached_property
     def full(self) -> str:
+        # (Cached: a program walking a large module asks every op its name.)
         return f"{self.dialect}.{self.name}" if self.name else self.dialect
 
 

@@ -290,6 +290,16 @@ class LayoutOpModel:
     custom_encoding: bool = False
     """The op writes its properties with hand-written C++ (ODS `useCustomPropertiesEncoding`): the layout
     above does not describe the bytes, so decoding refuses (the op stays a fallback, bytes kept)."""
+    count_source: Callable[[], list[int] | None] | None = field(default=None, repr=False, compare=False)
+    """Where `fixed_counts` comes from (the model set's counts, read on first need)."""
+
+    def fixed_counts(self) -> dict[str, int]:
+        """How many results, operands, regions and successors the op has, for those ODS fixes."""
+        found = self.count_source() if self.count_source is not None else None
+        if not found:
+            return {}
+        return {kind: n for kind, n in zip(("results", "operands", "regions", "successors"), found,
+                                           strict=False) if n >= 0}
 
     def info(self) -> OpInfo:
         return self.op_info or OpInfo(self.name)

@@ -24,6 +24,8 @@ from .registry import Registration, Registry
 
 DATA_DIR = Path(__file__).with_name("data")
 MLIR24_DIR = Path(__file__).with_name("data_mlir24")
+COUNTS_FILE = "counts.json.gz"
+"""Per op, how many results, operands, regions and successors ODS fixes (`server/tools/gen_op_counts.py`)."""
 INDEX_FILE = "catalog.json"
 """The catalog of dialects (not `index.json`: `index.json.gz` is the data of the `index` dialect)."""
 
@@ -77,6 +79,7 @@ class OdsDataset:
         self.files_read: list[str] = []
         self._ops: dict[str, dict[str, Any]] = {}
         self._models: dict[str, LayoutOpModel] = {}
+        self._counts: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
 
     def has_own_op(self, full_name: str) -> bool:
@@ -115,8 +118,24 @@ class OdsDataset:
             hit = self._models.get(full_name)
             if hit is None:
                 hit = op_model_from_data(full_name, self._dialect_ops(dialect)[op])
+                hit.count_source = functools.partial(self.counts, full_name)
                 self._models[full_name] = hit
         return hit
+
+    def counts(self, full_name: str) -> list[int] | None:
+        """[results, operands, regions, successors] of an op, -1 where ODS does not fix the number (None:
+        not known; an overlay's op without counts of its own takes its base set's)."""
+        if self._counts is None:
+            path = self.data_dir / COUNTS_FILE
+            loaded: dict[str, list[int]] = {}
+            if path.exists():
+                with gzip.open(path, "rt", encoding="utf-8") as f:
+                    loaded = json.load(f)
+            self._counts = loaded
+        found = self._counts.get(full_name)
+        if found is None and self.base is not None:
+            return self.base.counts(full_name)
+        return found
 
     def op_data(self, full_name: str) -> dict[str, Any] | None:
         """The generated data of one op (None if the set has no such op); reads its dialect's file."""

@@ -399,6 +399,38 @@ def dialect_info(d: Records, dialect_def: str) -> dict[str, str]:
             "description": first_paragraph(rec.get("description"))}
 
 
+_VARIADIC = ("Variadic", "Optional", "VariadicOfVariadic", "VariadicRegion", "VariadicSuccessor")
+COUNT_KINDS = ("results", "operands", "regions", "successors")
+
+
+def op_counts(d: Records, op_def: str) -> tuple[str, list[int]]:
+    """(full name, [results, operands, regions, successors]) of one op record: how many of each the op
+    has, -1 where ODS does not fix the number (a variadic or optional one among them)."""
+    r = d[op_def]
+    dialect_rec = _ref(d, r.get("opDialect"))
+    if dialect_rec is None:
+        raise OdsError(f"{op_def} has no dialect")
+    full = f"{dialect_rec.get('name', '')}.{r.get('opName', '')}"
+
+    def count(dag: Any, keep: str | None = None) -> int:
+        n = 0
+        for arg, _ in (dag.get("args", []) if isinstance(dag, dict) else []):
+            rec = _ref(d, arg)
+            if rec is None:
+                return -1
+            rec = _unwrap_arg(d, rec)
+            supers = _supers(rec)
+            if keep is not None and keep not in supers:
+                continue  # (an attribute or property among the arguments)
+            if any(v in supers for v in _VARIADIC):
+                return -1
+            n += 1
+        return n
+
+    return full, [count(r.get("results")), count(r.get("arguments"), "TypeConstraint"),
+                  count(r.get("regions")), count(r.get("successors"))]
+
+
 def derive_ops(d: Records) -> dict[str, dict[str, Any]]:
     """Every op of one `--dump-json` output, keyed by full name (`dialect.op`)."""
     instances = d.get("!instanceof")
