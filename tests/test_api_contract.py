@@ -250,3 +250,65 @@ def test_a_value_of_another_module_is_refused_at_the_call(rel: str, tmp_path: Pa
 def test_attribute_parse_gives_the_most_specific_class() -> None:
     a = Attribute.parse("dense<[1, 2]> : tensor<2xi32>")
     assert type(a).__name__ == "DenseIntElementsAttr" and isinstance(a, mlirbc.DenseElementsAttr)
+
+
+# -- reading bytecode the way MLIR's bindings read it --------------------------------------------------------
+
+
+@pytest.mark.parametrize("rel", ["jax/mlp2.mlirbc", "iree/mlp2.flow.v3.mlirbc",
+                                 "upstream/Dialect__SCF__ops.f08.v0.mlirbc"])
+def test_module_parse_of_bytecode_bytes_and_parse_file_read_as_load(rel: str, tmp_path: Path) -> None:
+    """`Module.parse(open(f, "rb").read())` and `Module.parseFile(f)` (how `mlir.ir` reads bytecode) give
+    the module `mlirbc.load` gives: the same ops, and an unchanged save is the file byte for byte."""
+    data = (CORPUS / rel).read_bytes()
+    loaded = mlirbc.load(CORPUS / rel)
+    for m in (mlirbc.Module.parse(data), mlirbc.Module.parseFile(CORPUS / rel), mlirbc.parse(data)):
+        assert [op.name for op in m.walk()] == [op.name for op in loaded.walk()]
+        assert str(m) == str(loaded) and m.version == loaded.version
+        out = tmp_path / "same.mlirbc"
+        m.save(out)
+        assert out.read_bytes() == data
+    with pytest.raises(mlirbc.DecodeError, match="byte"):
+        mlirbc.Module.parse(data[: len(data) // 2])
+
+
+def test_value_locations_are_what_jaxlib_reads() -> None:
+    """`value.location` of every op result and block argument of a JAX export is the location jaxlib's
+    bindings give the same value."""
+    ir = _jax_ir()
+    rel = CORPUS / "jax" / "mlp2.mlirbc"
+    ours = []
+    for op in mlirbc.load(rel).walk():
+        ours += [str(r.location) for r in op.results]
+        ours += [str(a.location) for region in op.regions for b in region.blocks for a in b.arguments]
+    theirs: list[str] = []
+    from stablehlo_oracle import context
+
+    with context():
+        module = ir.Module.parse(rel.read_bytes())
+
+        def visit(op: Any) -> Any:
+            theirs.extend(str(r.location) for r in op.results)
+            theirs.extend(str(a.location) for region in op.regions for b in region.blocks
+                          for a in b.arguments)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    assert len(ours) > 20 and ours == theirs
+
+
+def test_a_block_prints_with_its_label_as_mlir_prints_a_block() -> None:
+    """`str(block)`: the label line (`^bb0(%arg0: T loc(...)):` or `^bb0:`), then each op as `str(op)`
+    gives it, one level in."""
+    m = mlirbc.load(CORPUS / "upstream" / "Dialect__SCF__ops.f08.mlirbc")
+    blocks = [b for op in m.walk() for r in op.regions for b in r.blocks]
+    assert any(len(b.arguments) for b in blocks) and any(not len(b.arguments) for b in blocks)
+    for b in blocks:
+        label, _, rest = str(b).partition("\n")
+        if len(b.arguments):
+            assert label.startswith("^bb0(") and label.endswith("):")
+            assert re.findall(r"(%arg\d+): ", label) == [a.get_name() for a in b.arguments]
+        else:
+            assert label == "^bb0:"
+        assert rest == "".join("".join("  " + line + "\n" for line in str(op).splitlines())
+                               for op in b.operations)

@@ -176,6 +176,13 @@ class Value:
         raise NotImplementedError
 
     @property
+    def location(self) -> Location:
+        """Where the value is defined: its op's location (a block argument has its own)."""
+        owner = S.owner_op(self._o)
+        assert owner is not None
+        return Location._of(owner.location)
+
+    @property
     def context(self) -> Context:
         return default_context()
 
@@ -1320,10 +1327,14 @@ class Block:
         return out
 
     def __str__(self) -> str:
-        from ..view.printer import print_operation
+        """The block as the view prints it: its label and arguments, then its ops (as MLIR prints a
+        block)."""
+        from ..view.printer import print_block, print_operation
 
         h = _holder(self._o)
         root = S.root_of(h) if h is not None else None
+        if root is not None:
+            return print_block(self._o, root)
         return "".join(print_operation(o, root) for o in self._o.operations)
 
     def __repr__(self) -> str:
