@@ -312,3 +312,59 @@ def test_a_block_prints_with_its_label_as_mlir_prints_a_block() -> None:
             assert label == "^bb0:"
         assert rest == "".join("".join("  " + line + "\n" for line in str(op).splitlines())
                                for op in b.operations)
+
+
+# -- rewriting ----------------------------------------------------------------------------------------------
+
+
+class _SwapOperands(mlirbc.RewritePattern):
+    """Swap the two operands of a commutative op once (a tag says it was done)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: mlirbc.PatternRewriter) -> bool:
+        if "my.swapped" in op.attributes:
+            return False
+        a, b = op.operands[0], op.operands[1]
+        op.operands[0], op.operands[1] = b, a
+        op.attributes["my.swapped"] = UnitAttr.get()
+        rewriter.notify_op_modified(op)
+        return True
+
+
+class _EraseDeadConstants(mlirbc.RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: mlirbc.PatternRewriter) -> bool:
+        if not op.name.endswith(("constant", "constant_v1")) or len(op.results) != 1 or \
+                list(op.result.uses):
+            return False
+        rewriter.erase_op(op)
+        return True
+
+
+REWRITTEN = [("upstream/Dialect__Arith__ops.mlirbc", "arith.addi", ()),
+             ("upstream/Dialect__Arith__ops.mlirbc", "arith.addi", ("arith",)),
+             ("iree/mlp2.flow.mlirbc", "arith.addf", ()),
+             ("jax/mlp2.mlirbc", "vhlo.add_v1", ()),
+             ("jax/mlp2.mlirbc", "vhlo.add_v1", ("vhlo",))]
+
+
+@pytest.mark.parametrize(("rel", "add", "disabled"), REWRITTEN,
+                         ids=[f"{r}-{'fallbacks' if d else 'models'}" for r, _, d in REWRITTEN])
+def test_patterns_applied_greedily_are_what_the_producers_tool_reads(
+        rel: str, add: str, disabled: tuple[str, ...], tmp_path: Path) -> None:
+    """A pattern set (swap a commutative op's operands once, erase constants nobody uses) reaches a fixed
+    point, on fallback ops too; the producer's tool prints the saved file as the original with every
+    add's operands swapped and tagged, and without the dead constants the program added (clones)."""
+    m = mlirbc.load(CORPUS / rel, disable_models=disabled)
+    constants = [op for op in m.walk() if op.name.endswith(("constant", "constant_v1"))]
+    for c in constants[:3]:
+        c.clone(ip=InsertionPoint(c))  # unused: the second pattern erases them
+    assert mlirbc.apply_patterns_greedily(m, [_SwapOperands(root=add), _EraseDeadConstants()])
+    out = tmp_path / "rewritten.mlirbc"
+    m.save(out)
+    before = _oracle_print(rel, (CORPUS / rel).read_bytes())
+    after = _oracle_print(rel, out.read_bytes())
+    call = re.compile(rf'"{re.escape(add)}"\((%\w+), (%\w+)\)')
+    expected = [(b, a) for a, b in call.findall(before)]
+    assert expected and call.findall(after) == expected
+    assert after.count("my.swapped") == len(expected)
+    untagged = re.sub(r"\{my\.swapped\} |, my\.swapped|my\.swapped, ", "", after)
+    assert call.sub(lambda x: f'"{add}"({x[2]}, {x[1]})', untagged) == before
