@@ -368,3 +368,40 @@ def test_patterns_applied_greedily_are_what_the_producers_tool_reads(
     assert after.count("my.swapped") == len(expected)
     untagged = re.sub(r"\{my\.swapped\} |, my\.swapped|my\.swapped, ", "", after)
     assert call.sub(lambda x: f'"{add}"({x[2]}, {x[1]})', untagged) == before
+
+
+# -- str(op) --------------------------------------------------------------------------------------------------
+
+
+def _depth(op: Operation) -> int:
+    n, p = 0, op.parent
+    while p is not None:
+        n, p = n + 1, p.parent
+    return n
+
+
+@pytest.mark.parametrize("rel", ["upstream/Dialect__SCF__ops.f08.v2.mlirbc", "iree/mlp2.flow.mlirbc",
+                                 "jax/mlp2.mlirbc"])
+def test_str_of_every_op_is_its_text_in_mlirbc_decode(rel: str, tmp_path: Path) -> None:
+    """`str(op)` prints the op (with its regions) in the view's default form, with the values named as
+    the view of the whole file names them: indented to its depth, it is found in `mlirbc decode`'s output
+    (the view a user reads) for every op; after an edit it shows the edit, and so does the view."""
+    from mlirbc.cli.main import main
+
+    def view(path: Path) -> str:
+        out = tmp_path / "view.mlir"
+        assert main(["decode", str(path), "-o", str(out)]) == 0
+        return out.read_text()
+
+    m = mlirbc.load(CORPUS / rel)
+    text = view(CORPUS / rel)
+    ops = list(m.walk())
+    for op in ops:
+        pad = "  " * _depth(op)
+        assert "".join(pad + line for line in str(op).splitlines(True)) in text, op.name
+    leaf = next(op for op in ops if op.results and not len(op.regions) and op.parent is not None)
+    leaf.location = Location.name("renamed")
+    assert str(leaf).rstrip("\n").endswith('loc("renamed")')
+    out = tmp_path / "edited.mlirbc"
+    m.save(out)
+    assert "  " * _depth(leaf) + str(leaf) in view(out)
