@@ -405,3 +405,44 @@ def test_str_of_every_op_is_its_text_in_mlirbc_decode(rel: str, tmp_path: Path) 
     out = tmp_path / "edited.mlirbc"
     m.save(out)
     assert "  " * _depth(leaf) + str(leaf) in view(out)
+
+
+# -- hostile programs ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rel", ["upstream/Dialect__Arith__ops.mlirbc", "iree/mlp2.flow.mlirbc",
+                                 "jax/mlp2_const.mlirbc"])
+def test_a_program_saving_over_the_file_it_loaded(rel: str, tmp_path: Path) -> None:
+    """The file being edited is the one saved over (it is memory-mapped while loaded), twice; then a
+    program's mistakes: each is refused at its call or at the save, and the file on disk is unchanged."""
+    import shutil
+
+    path = tmp_path / Path(rel).name
+    shutil.copy(CORPUS / rel, path)
+    m = mlirbc.load(path)
+    fn = [op for op in m.body.operations if op.name in ("func.func", "util.func", "vhlo.func_v1")][-1]
+    fn.attributes["my.tag"] = UnitAttr.get()
+    m.save(path)
+    inner = [op for op in m.walk() if op.results and op.parent is not None and op.parent is not m.operation]
+    inner[0].location = Location.name("again")
+    m.save(path)
+    back = mlirbc.load(path)
+    assert sum("my.tag" in op.attributes for op in back.walk()) == 1
+    assert sum(str(op.location) == 'loc("again")' for op in back.walk()) == 1
+    assert [op.name for op in back.walk()] == [op.name for op in mlirbc.load(CORPUS / rel).walk()]
+    saved = path.read_bytes()
+    used = next(op for op in inner if any(list(r.uses) for r in op.results))
+    with pytest.raises(mlirbc.IRError, match=f"cannot erase '{re.escape(used.name)}'.*still used"):
+        used.erase()
+    with pytest.raises(mlirbc.IRError, match="into its own regions"):
+        fn.regions[0].blocks[0].append(fn)
+    with pytest.raises(mlirbc.IRError, match="'func.return'.*exactly 0 results"):
+        Operation.create("func.return", results=[IntegerType.get_signless(32)], ip=InsertionPoint(used))
+    if fn.name == "func.func":
+        with pytest.raises(mlirbc.IRError, match="'func.func'.*sym_name must be StringAttr"):
+            fn.attributes["sym_name"] = IntegerAttr.get(IntegerType.get_signless(32), 1)
+    used.detach_from_parent()  # allowed (it may be put back); a save now would leave its uses dangling
+    with pytest.raises(mlirbc.EncodeError, match=re.escape(used.name)):
+        m.save(path)
+    assert path.read_bytes() == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary file left behind
