@@ -252,7 +252,7 @@ def test_attribute_parse_gives_the_most_specific_class() -> None:
     assert type(a).__name__ == "DenseIntElementsAttr" and isinstance(a, mlirbc.DenseElementsAttr)
 
 
-# -- reading bytecode the way MLIR's bindings read it --------------------------------------------------------
+# -- reading bytecode the way MLIR's bindings read it -------------------------------------------------------
 
 
 @pytest.mark.parametrize("rel", ["jax/mlp2.mlirbc", "iree/mlp2.flow.v3.mlirbc",
@@ -370,7 +370,7 @@ def test_patterns_applied_greedily_are_what_the_producers_tool_reads(
     assert call.sub(lambda x: f'"{add}"({x[2]}, {x[1]})', untagged) == before
 
 
-# -- str(op) --------------------------------------------------------------------------------------------------
+# -- str(op) ------------------------------------------------------------------------------------------------
 
 
 def _depth(op: Operation) -> int:
