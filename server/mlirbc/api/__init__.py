@@ -8,6 +8,23 @@
     module.save("out.mlirbc")
 
 Everything here is also `mlirbc.NAME` and `mlirbc.ir.NAME` (the names MLIR's bindings use in `mlir.ir`).
+
+Where mlirbc deliberately differs from `mlir.ir` (the rest behaves as MLIR's bindings, checked against
+jaxlib's on the same input by the tests):
+
+* no context or location is required: `Operation.create` without `loc=` and outside `with Location` gives
+  `loc(unknown)`; `Context.current` and `Location.current` are None outside a `with`, as MLIR's;
+* `Module.parse` takes the view's text and generic MLIR text (not dialects' custom forms) or bytecode
+  bytes; `Module.parseFile` and `mlirbc.load` read bytecode files;
+* `op.parent` of a detached op is None (MLIR raises ValueError); `op.opview` is the op itself (there are
+  no per-op Python classes);
+* refused at the call where MLIR would build IR its verifier rejects later: a value of another module
+  (IRError), a result count or property kind the op's model forbids (IRError), an integer that does not
+  fit its type (MLIR truncates), a name that may be one of a fallback op's opaque properties
+  (OpaqueError; dialect-prefixed names such as `my.tag` are never properties and work on every op);
+* printing is the view's default form with locations (`str(op)` is the op's text in `mlirbc decode`);
+  values print as `%3 : i32 (result #0 of 'op')`, not as their defining op;
+* `op.verify()` checks what the writer and reader need, not dialect verifiers.
 The objects are faces of the IR the reader built and the writer writes (no second copy of the module):
 see `mlirbc.api._state` for how changes stay safe and what a save copies from the original bytes.
 """

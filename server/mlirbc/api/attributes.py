@@ -15,6 +15,7 @@ same way: `dense_type`, `dense_values()` (a NumPy array when NumPy is installed,
 from __future__ import annotations
 
 import math
+import operator
 import struct
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -119,6 +120,20 @@ class Attribute:
             raise IRError(f"{self} holds no dense data")
         shaped, data, encoding = found
         return _values(shaped, data, encoding)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """`numpy.array(attr)`: the elements of the dense data the attribute holds (a builtin `dense<...>`
+        or a dialect's tensor constant such as `#vhlo.tensor_v1<...>`) in its shape; an attribute
+        without dense data is one object, as NumPy takes any other object."""
+        if _payload(self._a) is None:
+            np = _numpy()
+            if np is None:
+                raise IRError(f"{self} holds no dense data")
+            one = np.empty((), dtype=object)
+            one[()] = self
+            return one
+        values = self.dense_values()
+        return values if dtype is None else values.astype(dtype)
 
     def with_dense_data(self, array: Any) -> Attribute:
         """The same kind of attribute with the same type, holding the elements of `array` (anything with
@@ -242,13 +257,17 @@ def _width(t: T.Type) -> int:
 def _signed_value(bits: int, t: T.Type) -> int:
     """MLIR's reading of an integer: unsigned types as unsigned, the others two's complement."""
     w = _width(t)
-    if isinstance(t, T.IntegerType) and t.signedness == 2:
+    if w == 0 or (isinstance(t, T.IntegerType) and t.signedness == 2):
         return bits
     return bits - (1 << w) if bits >> (w - 1) & 1 else bits
 
 
 def _int_bits(value: int, t: T.Type) -> int:
     w = _width(t)
+    if w == 0:  # i0 holds only 0
+        if value != 0:
+            raise IRError(f"integer {value} does not fit {print_type_text(t)}")
+        return 0
     sign = t.signedness if isinstance(t, T.IntegerType) else 0
     lo = 0 if sign == 2 else -(1 << (w - 1))
     hi = (1 << (w - 1)) - 1 if sign == 1 else (1 << w) - 1
@@ -270,10 +289,10 @@ class IntegerAttr(Attribute):
     @staticmethod
     def get(type: Type, value: int) -> IntegerAttr:
         t = _int_type(ir_type(type), "IntegerAttr")
-        if isinstance(value, bool):
-            value = int(value)
-        if not isinstance(value, int):
-            raise TypeError(f"IntegerAttr.get takes an int, not {value.__class__.__name__}")
+        try:
+            value = operator.index(value)  # ints, bools and NumPy's integers, as MLIR's bindings take them
+        except TypeError:
+            raise TypeError(f"IntegerAttr.get takes an int, not {value.__class__.__name__}") from None
         return wrap_attr(A.IntegerAttr.get(t, _int_bits(value, t)))  # type: ignore[return-value]
 
     @property
@@ -772,11 +791,6 @@ class DenseElementsAttr(Attribute):
     def __len__(self) -> int:
         return _count(self._a.type)  # type: ignore[attr-defined]
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
-        """`numpy.array(attr)`: the elements in the attribute's shape (as MLIR's bindings give them)."""
-        values = self.dense_values()
-        return values if dtype is None else values.astype(dtype)
-
     def __getitem__(self, index: int) -> Any:
         n = len(self)
         if index < 0:
@@ -1173,11 +1187,10 @@ class Location:
 
 
 class _CurrentLocation:
-    def __get__(self, obj: object, owner: type | None = None) -> Location:
-        found = Location._current_or_none()
-        if found is None:
-            raise ValueError("no current Location: enter one with `with Location.unknown():`")
-        return found
+    """`Location.current`: the innermost `with Location...:`, None outside any (as MLIR's bindings)."""
+
+    def __get__(self, obj: object, owner: type | None = None) -> Location | None:
+        return Location._current_or_none()
 
 
 Location.current = _CurrentLocation()  # type: ignore[attr-defined]

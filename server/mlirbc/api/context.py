@@ -78,13 +78,10 @@ class Context:
 
 
 class _CurrentContext:
-    """`Context.current`: the innermost `with Context()`, else raises ValueError (as MLIR's bindings)."""
+    """`Context.current`: the innermost `with Context()`, None outside any (as MLIR's bindings)."""
 
-    def __get__(self, obj: object, owner: type | None = None) -> Context:
-        found = Context._current_or_none()
-        if found is None:
-            raise ValueError("no current Context: enter one with `with mlirbc.Context():`")
-        return found
+    def __get__(self, obj: object, owner: type | None = None) -> Context | None:
+        return Context._current_or_none()
 
 
 Context.current = _CurrentContext()  # type: ignore[attr-defined]

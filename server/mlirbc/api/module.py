@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..bytecode.reader import read_bytecode_file
+from ..bytecode.header import MAGIC
+from ..bytecode.reader import decode_bytecode, read_bytecode_file
 from ..bytecode.template import template_of
 from ..bytecode.writer import encode_bytecode_chunks
 from ..errors import DecodeError, EncodeError, TextError
@@ -71,8 +72,16 @@ class Module:
 
     @staticmethod
     def parse(asm: str | bytes, context: Context | None = None) -> Module:
-        """A module from its text (the view's form, or any generic MLIR text)."""
+        """A module from its text (the view's form, or any generic MLIR text), or from bytecode bytes
+        (as MLIR's `Module.parse` takes both)."""
         return parse(asm, context=context)
+
+    @staticmethod
+    def parseFile(path: str | os.PathLike[str], context: Context | None = None) -> Module:  # noqa: N802
+        """MLIR's `Module.parseFile`: `mlirbc.load(path)` with the models of `context` (default: the
+        current one, else the built-in models)."""
+        ctx = context if context is not None else default_context()
+        return _checked(open_file(path, ctx))
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -207,6 +216,11 @@ def load(path: str | os.PathLike[str], *, disable_models: Iterable[str] = (), od
     except DecodeError as exc:
         exc.partial_module = None
         raise
+    return _checked(m)
+
+
+def _checked(m: Module) -> Module:
+    """`m`, or the DecodeError of a file decoded only part-way (with `m` on it as `partial_module`)."""
     err = m._state.module.error
     if err is not None:
         err.partial_module = m
@@ -230,12 +244,23 @@ def ir_of(module: Module) -> IRModule:
 
 def parse(text: str | bytes, *, context: Context | None = None) -> Module:
     """A module from its text: the view `mlirbc decode` prints, or any MLIR generic-form text.  TextError
-    (the first problem's line and column, and how many there are) when the text does not parse."""
+    (the first problem's line and column, and how many there are) when the text does not parse.
+
+    Bytes that start with the bytecode magic are decoded as bytecode, as MLIR's `Module.parse` does
+    (DecodeError, with `partial_module`, for damaged bytes); the module saves faithfully as a loaded one."""
     from ..view.parser import parse_module
 
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "surrogateescape")
     ctx = context if context is not None else default_context()
+    if isinstance(text, bytes | bytearray | memoryview) and bytes(text[:4]) == MAGIC:
+        reg = ctx.registry
+        try:
+            module = decode_bytecode(bytes(text), reg)
+        except DecodeError as exc:
+            exc.partial_module = None
+            raise
+        return _checked(Module._of(S.ModuleState(module, _bound(reg, module), ctx, None)))
+    if isinstance(text, bytes | bytearray | memoryview):
+        text = bytes(text).decode("utf-8", "surrogateescape")
     result = parse_module(text, registry=ctx.registry, with_map=False)
     if result.module is None:
         errors = result.errors

@@ -125,6 +125,14 @@ def _forget_order(v: IRValue) -> None:
             S.touched(owner, inside=isinstance(v, IRBlockArgument))
 
 
+def _opaque_may_hold(o: IROp, name: str) -> bool:
+    """Whether attribute `name` may be inside a fallback op's opaque properties: properties hold the op's
+    inherent attributes, whose names are identifiers of its ODS; a name with a dot (`my.tag`,
+    `llvm.emit_c_interface`) is a dialect's discardable attribute and never one of them."""
+    p = o.properties
+    return p is not None and p.kind == PROPS_FALLBACK and bool(p.raw) and "." not in name
+
+
 def _opaque(o: IROp, what: str) -> NoReturn:
     p = o.properties
     reason = p.reason if p is not None and p.reason else "no model decodes them"
@@ -166,6 +174,13 @@ class Value:
     @property
     def owner(self) -> Any:
         raise NotImplementedError
+
+    @property
+    def location(self) -> Location:
+        """Where the value is defined: its op's location (a block argument has its own)."""
+        owner = S.owner_op(self._o)
+        assert owner is not None
+        return Location._of(owner.location)
 
     @property
     def context(self) -> Context:
@@ -292,10 +307,26 @@ class OpOperand:
         return f"OpOperand(#{self.operand_number} of '{self.owner.name}')"
 
 
+def check_same_module(user: IROp, v: IRValue, user_state: S.ModuleState | None = None) -> None:
+    """Refuse (IRError naming the op) wiring a value of one module into an op of another: no save could
+    write it (a module's values are its own)."""
+    home = S.home_of(v)
+    if home is None:
+        return
+    where = user_state if user_state is not None else S.state_of(user)
+    if where is not None and where is not home:
+        owner = S.owner_op(v)
+        what = f"result #{v.index} of '{owner.name}'" if isinstance(v, IROpResult) and owner is not None \
+            else f"block argument #{v.index}" if isinstance(v, IRBlockArgument) else "a value"
+        raise IRError(f"op '{user.name}' cannot use {what}: that value belongs to another module "
+                      "(clone or move its defining op into this module first)")
+
+
 def set_operand(o: IROp, index: int, new: IRValue) -> None:
     old = o.operands[index]
     if old is new:
         return
+    check_same_module(o, new)
     S.begin(o)
     operands = _own(o, "operands")
     operands[index] = new
@@ -310,6 +341,8 @@ def replace_uses(old: IRValue, new: IRValue, except_ids: set[int] | None) -> Non
     if old is new:
         return
     users = list(S.uses_of(old))
+    if users:
+        check_same_module(users[0], new, S.home_of(old) or S.state_of(users[0]))
     done: set[int] = set()
     for user in users:
         if id(user) in done or (except_ids is not None and id(user) in except_ids):
@@ -379,7 +412,7 @@ class OpAttributeMap:
             found = props.lookup(name)
             if found is not None:
                 return found
-        if o.is_fallback and (o.properties is not None and o.properties.raw):
+        if _opaque_may_hold(o, name):
             _opaque(o, f"whether it has attribute '{name}' cannot be told (it may be among them)")
         return None
 
@@ -452,8 +485,10 @@ def set_attribute(o: IROp, name: str, value: A.Attribute) -> None:
     model = _model(o)
     inherent, natives = _field_names(model)
     if p is not None and p.kind == PROPS_FALLBACK:
-        if name in inherent or name in natives or name == "mlirbc.properties":
-            _opaque(o, f"its property '{name}' cannot be set")
+        if name in inherent or name in natives or name == "mlirbc.properties" or (
+                _opaque_may_hold(o, name) and (o.attributes is None or o.attributes.lookup(name) is None)):
+            _opaque(o, f"'{name}' cannot be set (it may be one of those properties; a discardable "
+                       "attribute of its own needs a dialect prefix, e.g. 'my.tag')")
     elif p is not None and p.kind == PROPS_DECODED and name in inherent:
         values = dict(p.values)
         values[name] = value
@@ -509,7 +544,7 @@ def delete_attribute(o: IROp, name: str) -> None:
         o.properties = Properties(PROPS_ATTRIBUTE, attribute=dictionary(entries))
         S.touched(o)
         return
-    if p is not None and p.kind == PROPS_FALLBACK and p.raw:
+    if _opaque_may_hold(o, name):
         _opaque(o, f"'{name}' cannot be removed from them")
     raise KeyError(f"attempt to delete a non-existent attribute '{name}' of '{o.name}'")
 
@@ -877,6 +912,9 @@ class Operation:
         o = IROp(OpName(dialect, short, model is not None),
                  location._a if location is not None else A.UnknownLoc.get(), result_types, ops,
                  dictionary(attrs) if attrs else None, props)
+        if state is not None:
+            for v in ops:
+                check_same_module(o, v, state)
         for _ in range(int(regions)):
             o.add_region()
         if successors:
@@ -1289,10 +1327,14 @@ class Block:
         return out
 
     def __str__(self) -> str:
-        from ..view.printer import print_operation
+        """The block as the view prints it: its label and arguments, then its ops (as MLIR prints a
+        block)."""
+        from ..view.printer import print_block, print_operation
 
         h = _holder(self._o)
         root = S.root_of(h) if h is not None else None
+        if root is not None:
+            return print_block(self._o, root)
         return "".join(print_operation(o, root) for o in self._o.operations)
 
     def __repr__(self) -> str:
@@ -1329,9 +1371,10 @@ class Region:
         if h is not None:
             S.begin(h)
         b = IRBlock(r)
-        unknown = A.UnknownLoc.get()
+        current = Location._current_or_none()  # MLIR's default for arguments without a location
+        default = current._a if current is not None else A.UnknownLoc.get()
         for i, t in enumerate(arg_types):
-            loc = arg_locs[i]._a if arg_locs is not None else unknown
+            loc = arg_locs[i]._a if arg_locs is not None else default
             b.add_argument(ir_type(t), loc)
         _own(r, "blocks").insert(index, b)
         if h is not None:

@@ -141,8 +141,8 @@ class IntegerType(Type):
     @staticmethod
     def get(width: int, signedness: IntegerType.Signedness = Signedness.SIGNLESS,
             context: Context | None = None) -> IntegerType:
-        _check(isinstance(width, int) and 0 < width <= 16_777_215,
-               f"integer width must be between 1 and 16777215, not {width!r}")
+        _check(isinstance(width, int) and 0 <= width <= 16_777_215,
+               f"integer width must be between 0 and 16777215, not {width!r}")
         return wrap_type(T.IntegerType.get(width, IntegerType.Signedness(signedness).value))  # type: ignore[return-value]
 
     @staticmethod

@@ -603,6 +603,22 @@ def print_operation(op: Operation, root: Operation | None = None) -> str:
     return op_printer(root if root is not None else _outermost(op))(op)
 
 
+def print_block(block: Block, root: Operation) -> str:
+    """The view's text of one block of the IR under `root`: its label line (always, as MLIR prints a
+    block on its own) and its ops one level in, values named as in the view of the whole IR."""
+    named = _numbered(root)
+    p = _Printer(named.module, None, with_map=False)
+    p.names, p.block_names, p.block_order = named.names, named.block_names, named.block_order
+    region = block.parent
+    index = region.blocks.index(block) if region is not None else 0
+    with building():
+        p.block(block, index, 1)
+    text = "".join(p.done) + "".join(p.out)
+    if index == 0 and not block.arguments and block.operations:  # the view leaves this label implicit
+        text = named.block_names.get(id(block), "^bb0") + ":\n" + text
+    return text
+
+
 def value_name(v: Value, root: Operation) -> str:
     """The name the view gives `v` (`%3`, `%arg0`, `%5#1`) in the view of the IR under `root`."""
     return _numbered(root).value(v)
