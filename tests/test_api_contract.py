@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import mlirbc
-from corpus import CORPUS
+from corpus import CORPUS, EXAMPLES
 from iree_support import IREE_SKIP_REASON, iree_opt_path
 from iree_support import generic_print as iree_print
 from mlirbc.ir import (
@@ -133,7 +133,7 @@ def test_integer_values_of_every_width_read_as_mlir_bindings_read_them() -> None
     import numpy as np
 
     ir = _jax_ir()
-    m = mlirbc.load(CORPUS / "examples" / "13_integers.mlirbc")
+    m = mlirbc.load(EXAMPLES / "13_integers.mlirbc")
     seen = 0
     with ir.Context():
         for op in m.walk():
@@ -418,7 +418,7 @@ def test_a_program_saving_over_the_file_it_loaded(rel: str, tmp_path: Path) -> N
     import shutil
 
     path = tmp_path / Path(rel).name
-    shutil.copy(CORPUS / rel, path)
+    shutil.copyfile(CORPUS / rel, path)  # not the mode: the corpus may be read-only
     m = mlirbc.load(path)
     fn = [op for op in m.body.operations if op.name in ("func.func", "util.func", "vhlo.func_v1")][-1]
     fn.attributes["my.tag"] = UnitAttr.get()
