@@ -105,7 +105,8 @@ def main() -> int:
         for out, files_out in outputs.items():
             stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]
             extra = ([p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")
-                      if p.relative_to(out).as_posix() not in files_out] if out.exists() else [])
+                      if p.relative_to(out).as_posix() not in files_out
+                      and "constraints" not in p.relative_to(out).parts] if out.exists() else [])
             bad += [str(out / n) for n in sorted(stale + extra)]
         if bad:
             print(f"out of date: {bad}", file=sys.stderr)
@@ -115,7 +116,7 @@ def main() -> int:
     for out, files_out in outputs.items():
         out.mkdir(parents=True, exist_ok=True)
         for p in out.rglob("*.json.gz"):
-            if p.relative_to(out).as_posix() not in files_out:
+            if p.relative_to(out).as_posix() not in files_out and "constraints" not in p.relative_to(out).parts:
                 p.unlink()
         for name, data in files_out.items():
             (out / name).parent.mkdir(parents=True, exist_ok=True)

@@ -421,7 +421,9 @@ def main() -> int:
     def existing() -> list[str]:
         if not out.exists():
             return []
-        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")]
+        # constraints/ is gen_constraints.py's (the op verification data beside each model set's op data)
+        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")
+                if "constraints" not in p.relative_to(out).parts]
 
     if args.check:
         stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]

@@ -22,6 +22,7 @@ from ..ir.attributes import (
 )
 from ..ir.types import IntegerType
 from .api import EntryReader, EntryWriter, ModelError, OpInfo
+from .constraints import OpConstraints
 from .storage import storage_problem
 
 ATTR_REQUIRED = "required"
@@ -290,6 +291,12 @@ class LayoutOpModel:
     custom_encoding: bool = False
     """The op writes its properties with hand-written C++ (ODS `useCustomPropertiesEncoding`): the layout
     above does not describe the bytes, so decoding refuses (the op stays a fallback, bytes kept)."""
+    constraint_source: Callable[[], OpConstraints | None] | None = None
+    """Where the op's ODS constraints come from (read on first use; see `models.constraints`)."""
+
+    def op_constraints(self) -> OpConstraints | None:
+        """What ODS says the op must be (None: nothing known), for the verifier."""
+        return self.constraint_source() if self.constraint_source is not None else None
 
     def info(self) -> OpInfo:
         return self.op_info or OpInfo(self.name)
