@@ -2,6 +2,8 @@
 
 * `bytecode/` never imports `view/` or `lsp/`; nothing below `view/` (ir, syntax, bytecode, models)
   imports `view/`; `ir/` imports nothing of the other layers (the IR knows no encoding);
+* `verifier/` works on the IR with the models' knowledge (and the syntax to print types in messages): it
+  imports neither bytes nor the view, and nothing below the view imports it;
 * `lsp/` and `cli/` hold no format logic: they reach bytes and text only through the layers' public
   functions, never through the stream/section/codec modules themselves;
 * every builtin attribute and type class has a codec entry (reader and writer) and a printer.
@@ -21,13 +23,14 @@ from mlirbc.ir import types as T
 from mlirbc.syntax import attr_printer
 
 PKG = Path(mlirbc.__file__).resolve().parent
-FOLDERS = ("ir", "syntax", "bytecode", "models", "view", "lsp", "cli")
+FOLDERS = ("ir", "syntax", "bytecode", "models", "verifier", "view", "lsp", "cli")
 
 FORBIDDEN = {
-    "ir": {"syntax", "bytecode", "models", "view", "lsp", "cli"},
-    "syntax": {"bytecode", "models", "view", "lsp", "cli"},
-    "bytecode": {"view", "lsp", "cli"},
-    "models": {"view", "lsp", "cli"},
+    "ir": {"syntax", "bytecode", "models", "verifier", "view", "lsp", "cli"},
+    "syntax": {"bytecode", "models", "verifier", "view", "lsp", "cli"},
+    "bytecode": {"verifier", "view", "lsp", "cli"},
+    "models": {"verifier", "view", "lsp", "cli"},
+    "verifier": {"bytecode", "view", "lsp", "cli"},
     "view": {"lsp", "cli"},
     "lsp": {"cli"},
     "cli": {"lsp"},

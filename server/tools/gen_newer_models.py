@@ -116,7 +116,8 @@ def main() -> int:
     for out, files_out in outputs.items():
         out.mkdir(parents=True, exist_ok=True)
         for p in out.rglob("*.json.gz"):
-            if p.relative_to(out).as_posix() not in files_out and "constraints" not in p.relative_to(out).parts:
+            rel = p.relative_to(out)
+            if rel.as_posix() not in files_out and "constraints" not in rel.parts:
                 p.unlink()
         for name, data in files_out.items():
             (out / name).parent.mkdir(parents=True, exist_ok=True)

@@ -594,7 +594,8 @@ NATIVE_TRAITS = {
 QUIET_TRAITS = frozenset({
     # traits that verify nothing (markers, effects, speculation)
     "ConstantLike", "Scalarizable", "Vectorizable", "Tensorizable", "ReturnLike", "AffineScope",
-    "Commutative", "Idempotent", "Involution", "HasRecursiveMemoryEffects", "AlwaysSpeculatableImplTrait",
+    "Commutative", "IsCommutative", "IsIdempotent", "IsInvolution", "Idempotent", "Involution",
+    "HasRecursiveMemoryEffects", "AlwaysSpeculatableImplTrait",
     "RecursivelySpeculatableImplTrait", "AutomaticAllocationScope", "MemRefsNormalizable",
     "IsolatedFromAbove", "HasOnlyGraphRegion", "ResultsAreFloatLike", "InferTypeOpAdaptor",
 })

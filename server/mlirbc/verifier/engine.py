@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..ir.operation import Block, Operation
 from ..models.constraints import OpConstraints
@@ -30,6 +29,9 @@ from .symbols import SymbolTables, table_problems
 from .traits import check_implicit_terminator, check_trait
 
 SWITCHED_OFF = Path(__file__).with_name("switched_off.json")
+
+User = tuple[Operation, "OpVerifier", tuple[Operation, ...]]
+"""A symbol user awaiting its check: the op, its symbol-use verifier, its ancestors (outermost first)."""
 
 
 def _load_switched_off() -> dict[str, dict[str, str]]:
@@ -103,7 +105,8 @@ class Verifier:
         self._builtin = builtin_verifiers()
         self._interfaces = interface_verifiers()
         self._off = switched_off(registry.model_set)
-        self._failed: set[int] = set()
+        self._failed: dict[int, Operation] = {}
+        """Ops whose own checks failed (kept by identity: ids of dead ops may be reused)."""
         self.symbols = SymbolTables(self.is_symbol_table)
         self.noted_off: set[str] = set()
 
@@ -131,6 +134,10 @@ class Verifier:
         self._kinds[name] = kind
         return kind
 
+    def handled_cpp(self) -> list[str]:
+        """The C++ interface verifiers with a Python counterpart here."""
+        return list(self._interfaces)
+
     def constraints_of(self, op: Operation) -> OpConstraints | None:
         return self.kind(op.name).constraints if op.op_name.registered else None
 
@@ -138,7 +145,7 @@ class Verifier:
         return op.op_name.registered and self.kind(op.name).trait("SymbolTable")
 
     def failed(self, op: Operation) -> bool:
-        return id(op) in self._failed
+        return self._failed.get(id(op)) is op
 
     def _might_be_terminator(self, op: Operation) -> bool:
         if not op.op_name.registered:
@@ -155,12 +162,19 @@ class Verifier:
     # -- the walk ----------------------------------------------------------------------------------------
     def verify(self, root: Operation, parent: Operation | None = None,
                ancestors: list[Operation] | None = None) -> list[Finding]:
-        """Every fault found in `root` and everything nested in it, in text order.  `parent` and
-        `ancestors` (outermost first) say where `root` stands when it is not the module's root."""
+        """Every fault found in `root` and everything nested in it, in walk (text) order.  `parent` and
+        `ancestors` (outermost first) say where `root` stands when it is not the module's root; symbol
+        users whose table lies outside `root` are not checked here (see `walk`)."""
+        return self.walk(root, parent, ancestors)[0]
+
+    def walk(self, root: Operation, parent: Operation | None = None,
+             ancestors: list[Operation] | None = None) -> tuple[list[Finding], list[User]]:
+        """The faults of `root`'s subtree, and the symbol users in it whose nearest symbol table encloses
+        `root` (their checks need the whole table: `check_users`)."""
         out: list[Finding] = []
         chain: list[Operation] = list(ancestors or ([] if parent is None else [parent]))
-        users: list[list[tuple[Operation, OpVerifier, tuple[Operation, ...]]]] = [[]]
-        # events: (op, parent, block) to enter, or (op, None, None) with exit=True
+        users: list[list[User]] = [[]]
+        # events: (leaving?, op, parent, block)
         stack: list[tuple[bool, Operation, Operation | None, Block | None]] = [(False, root, parent, None)]
         while stack:
             leaving, op, par, block = stack.pop()
@@ -180,23 +194,64 @@ class Verifier:
                     self._block_entrance(op, b, region.blocks, out)
                     for child in reversed(b.operations):
                         stack.append((False, child, op, b))
-        if root.regions == [] and self.is_symbol_table(root):
-            pass
-        out.sort(key=_order_key(root))
+        return out, users[0]
+
+    def enter_root(self, root: Operation) -> list[Finding]:
+        """The root op's own entrance checks and its blocks' (the top-level ops are walked apart)."""
+        out: list[Finding] = []
+        self._enter(root, None, None, [], out, [[]])
+        for region in root.regions:
+            for b in region.blocks:
+                self._block_entrance(root, b, region.blocks, out)
         return out
 
+    def leave_root(self, root: Operation) -> list[Finding]:
+        """The root op's exit checks (terminators, region traits, its symbol table's names), without
+        the symbol users inside it (`check_users`)."""
+        out: list[Finding] = []
+        self._leave(root, out, [[], []] if self.is_symbol_table(root) else [[]])
+        return out
+
+    def check_users(self, users: list[User]) -> list[Finding]:
+        """The symbol-use checks of `users` (their table complete)."""
+        out: list[Finding] = []
+        for user, v, chain in users:
+            found = self.check_user(user, v, chain)
+            if found is not None:
+                out.append(found)
+        return out
+
+    def check_user(self, user: Operation, v: OpVerifier, chain: tuple[Operation, ...]) -> Finding | None:
+        ukind = self.kind(user.name)
+        uctx = OpContext(user, chain[-1] if chain else None, None, self, ukind.constraints, chain)
+        try:
+            found = v.check(uctx)
+        except Exception:  # a verifier's bug must never break the view: not checked
+            found = None
+        if found is None:
+            return None
+        self._failed[id(user)] = user
+        return self._shaped(found, ukind)
+
     def _record(self, finding: Finding, out: list[Finding], kind: OpKind | None) -> None:
-        if kind is not None and kind.off:
-            if kind.name in self.noted_off:
-                return
-            self.noted_off.add(kind.name)
-            finding = Finding(finding.op, f"'{kind.name}' is not verified: {kind.off} (it would say: "
-                                          f"{finding.message})", severity=INFORMATION, part=finding.part,
-                              check="switched-off")
-        out.append(finding)
+        shaped = self._shaped(finding, kind)
+        if shaped is not None:
+            out.append(shaped)
+
+    def _shaped(self, finding: Finding, kind: OpKind | None) -> Finding | None:
+        """The finding as reported: an op kind switched off turns it into an Information note (once per
+        kind and walk)."""
+        if kind is None or not kind.off:
+            return finding
+        if kind.name in self.noted_off:
+            return None
+        self.noted_off.add(kind.name)
+        return Finding(finding.op, f"'{kind.name}' is not verified: {kind.off} (it would say: "
+                                   f"{finding.message})", severity=INFORMATION, part=finding.part,
+                       check="switched-off")
 
     def _enter(self, op: Operation, parent: Operation | None, block: Block | None, chain: list[Operation],
-               out: list[Finding], users: list[list[tuple[Operation, OpVerifier, tuple[Operation, ...]]]]
+               out: list[Finding], users: list[list[User]]
                ) -> None:
         if not op.op_name.registered:
             return
@@ -206,7 +261,7 @@ class Verifier:
         ctx = OpContext(op, parent, block, self, kind.constraints, chain)
         found = self._entrance(ctx, kind)
         if found is not None:
-            self._failed.add(id(op))
+            self._failed[id(op)] = op
             self._record(found, out, kind)
             return
         for v in kind.checks.get(SYMBOLS, ()):
@@ -259,7 +314,7 @@ class Verifier:
                      self.kind(op.name))
 
     def _leave(self, op: Operation, out: list[Finding],
-               users: list[list[tuple[Operation, OpVerifier, tuple[Operation, ...]]]]) -> None:
+               users: list[list[User]]) -> None:
         for region in op.regions:
             single = len(region.blocks) == 1
             for block in region.blocks:
@@ -284,44 +339,23 @@ class Verifier:
                 if t[0] == "SingleBlockImplicitTerminator" and t[2]:
                     found = check_implicit_terminator(ctx, str(t[2]), c.has_trait("NoTerminator"))
                     if found is not None:
-                        self._failed.add(id(op))
+                        self._failed[id(op)] = op
                         self._record(found, out, kind)
                         return
         if table:
             problems = list(table_problems(op, self.symbols))
             for p in problems:
                 self._record(p, out, self.kind(p.op.name) if p.op.op_name.registered else kind)
-            for user, v, chain in pending:
-                ukind = self.kind(user.name)
-                uctx = OpContext(user, chain[-1] if chain else None, None, self, ukind.constraints, chain)
-                try:
-                    found = v.check(uctx)
-                except Exception:
-                    found = None
-                if found is not None:
-                    self._failed.add(id(user))
-                    self._record(found, out, ukind)
+            out.extend(self.check_users(pending))
         for v in kind.checks.get(REGIONS, ()):
             try:
                 found = v.check(ctx)
             except Exception:
                 found = None
             if found is not None:
-                self._failed.add(id(op))
+                self._failed[id(op)] = op
                 self._record(found, out, kind)
                 return
-
-
-def _order_key(root: Operation) -> Any:
-    """Findings in text order: by the pre-order position of their op in `root`."""
-    position: dict[int, int] = {}
-
-    def key(f: Finding) -> int:
-        if not position:
-            for i, op in enumerate(root.walk()):
-                position[id(op)] = i
-        return position.get(id(f.op), -1)
-    return key
 
 
 def verify_module_root(root: Operation, registry: Registry) -> list[Finding]:

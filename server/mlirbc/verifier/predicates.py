@@ -6,7 +6,7 @@ a value kept opaque (a fallback, a builtin entry of a newer MLIR).  Conjunctions
 part is False, disjunctions True as soon as one part is True, otherwise unknown parts make the whole
 unknown: only a definite False is ever reported, so an unknown never rejects valid IR.
 
-Predicates are compiled once into closures (`compile_pred`); types and attributes are uniqued, so a
+Predicates are compiled once into closures (`build_check`); types and attributes are uniqued, so a
 compiled predicate remembers its answer per value.
 """
 
@@ -477,7 +477,7 @@ def _ranked_opt(t: Value, f: Callable[[tuple[int, ...]], bool | None]) -> Answer
     return None
 
 
-def compile_pred(p: Any) -> Check:
+def build_check(p: Any) -> Check:
     """A closure answering the predicate `p` (JSON, see `models.ods_constraints`) for one value."""
     head = p[0]
     if head == "T":
@@ -485,14 +485,14 @@ def compile_pred(p: Any) -> Check:
     if head == "?":
         return lambda v: None
     if head == "not":
-        inner = compile_pred(p[1])
+        inner = build_check(p[1])
 
         def negate(v: Value) -> Answer:
             r = inner(v)
             return None if r is None else not r
         return negate
     if head in ("and", "or"):
-        parts = [compile_pred(k) for k in p[1:]]
+        parts = [build_check(k) for k in p[1:]]
         stop = head == "or"
 
         def combine(v: Value) -> Answer:
@@ -507,7 +507,7 @@ def compile_pred(p: Any) -> Check:
         return combine
     if head == "all":
         path: list[str] = p[1]
-        inner_all = compile_pred(p[2])
+        inner_all = build_check(p[2])
 
         def every(v: Value) -> Answer:
             target = _walk(v, path)
@@ -554,7 +554,7 @@ class CompiledPredicates:
         key = id(pred)
         hit = self._compiled.get(key)
         if hit is None or hit[0] is not pred:
-            hit = (pred, compile_pred(pred), {})
+            hit = (pred, build_check(pred), {})
             self._compiled[key] = hit
         memo = hit[2]
         try:
