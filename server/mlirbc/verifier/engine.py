@@ -121,15 +121,16 @@ class Verifier:
         checks: dict[str, list[OpVerifier]] = {}
         if constraints is not None:
             for iface in constraints.cpp:
-                v = self._interfaces.get(iface)
-                if v is not None:
-                    checks.setdefault(v.phase, []).append(v)
+                found = self._interfaces.get(iface)
+                if found is not None:
+                    checks.setdefault(found.phase, []).append(found)
         reg = self.registry.verifier_registration(name)
         own: object = reg.model if reg is not None else self._builtin.get(name)
-        if isinstance(own, OpVerifier):
-            checks.setdefault(own.phase, []).append(own)
-        elif callable(own):  # a plugin's plain function: the op's own verify()
-            checks.setdefault(VERIFY, []).append(OpVerifier(own))
+        for item in own if isinstance(own, list | tuple) else [own]:
+            if isinstance(item, OpVerifier):
+                checks.setdefault(item.phase, []).append(item)
+            elif callable(item):  # a plugin's plain function: the op's own verify()
+                checks.setdefault(VERIFY, []).append(OpVerifier(item))
         kind.checks = checks
         self._kinds[name] = kind
         return kind

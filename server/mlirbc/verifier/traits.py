@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..ir.attributes import Attribute, DenseElementsAttr, DenseStringElementsAttr, FloatAttr, IntegerAttr
+from ..ir.attributes import (
+    Attribute,
+    DenseElementsAttr,
+    DenseResourceElementsAttr,
+    DenseStringElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    SparseElementsAttr,
+    StringAttr,
+)
 from ..ir.operation import Operation
 from ..ir.types import (
     DYNAMIC,
@@ -260,7 +269,8 @@ def _named_type(ctx: OpContext, c: OpConstraints, name: str) -> Type | None:
     a = inherent(op, name)
     if isinstance(a, Unknown) or a is None:
         return None
-    if isinstance(a, IntegerAttr | FloatAttr | DenseElementsAttr | DenseStringElementsAttr):
+    if isinstance(a, IntegerAttr | FloatAttr | DenseElementsAttr | DenseStringElementsAttr
+                  | DenseResourceElementsAttr | SparseElementsAttr | StringAttr):
         return a.type
     return None
 

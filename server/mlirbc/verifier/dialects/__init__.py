@@ -1,30 +1,37 @@
 """The hand-written verifiers of the ops real files use most, one module per dialect group, and the
 verifiers of the interfaces those ops share.
 
-Each module's `VERIFIERS` maps an op name to its `OpVerifier`; `INTERFACES` an interface name (as the op's
-constraint data lists it) to one.  A plugin replaces one op's verifier with `Registry.register_verifier`.
+Each module's `VERIFIERS` (and `REGION_VERIFIERS`, `SYMBOL_VERIFIERS`) maps an op name to an `OpVerifier`;
+`INTERFACES` an interface name (as the op's constraint data lists it) to one.  A plugin replaces one op's
+verifiers with `Registry.register_verifier` (an `OpVerifier`, a list of them, or None for none).
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from ..core import OpVerifier
 
 
-def builtin_verifiers() -> dict[str, OpVerifier]:
-    """Op name -> its hand-written verifier, for every op one module here knows."""
-    from . import func
+def _modules() -> list[ModuleType]:
+    from . import arith, cf, func, linalg, memref, scf
 
-    out: dict[str, OpVerifier] = {}
-    for module in (func,):
-        out.update(module.VERIFIERS)
+    return [arith, cf, func, linalg, memref, scf]
+
+
+def builtin_verifiers() -> dict[str, list[OpVerifier]]:
+    """Op name -> its hand-written verifiers, for every op one module here knows."""
+    out: dict[str, list[OpVerifier]] = {}
+    for module in _modules():
+        for table in ("VERIFIERS", "REGION_VERIFIERS", "SYMBOL_VERIFIERS"):
+            for name, v in getattr(module, table, {}).items():
+                out.setdefault(name, []).append(v)
     return out
 
 
 def interface_verifiers() -> dict[str, OpVerifier]:
     """Interface name -> the verifier every op declaring it gets."""
-    from . import func
-
     out: dict[str, OpVerifier] = {}
-    for module in (func,):
+    for module in _modules():
         out.update(getattr(module, "INTERFACES", {}))
     return out

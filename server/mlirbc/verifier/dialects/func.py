@@ -35,9 +35,8 @@ def verify_return(ctx: OpContext) -> Finding | None:
                         f"{len(ft.results)}", related=related, check="func.return")
     for i, (v, t) in enumerate(zip(operands, ft.results, strict=True)):
         if v.type is not t:
-            return ctx.error(f"type of return operand {i} ({type_text(v.type)}) doesn't match function "
-                             f"result "
-                             f"type ({type_text(t)}) in function @{name.text}", check="func.return")
+            return ctx.error(f"type of return operand {i} ('{type_text(v.type)}') doesn't match function "
+                             f"result type ('{type_text(t)}') in function @{name.text}", check="func.return")
     return None
 
 
@@ -60,8 +59,8 @@ def verify_call(ctx: OpContext) -> Finding | None:
         return ctx.fail("incorrect number of operands for callee", related=related, check="func.call")
     for i, (v, t) in enumerate(zip(op.operands, ft.inputs, strict=True)):
         if v.type is not t:
-            return ctx.fail(f"operand type mismatch: expected operand type {type_text(t)}, but provided "
-                            f"{type_text(v.type)} for operand number {i}", part=("operand", i),
+            return ctx.fail(f"operand type mismatch: expected operand type '{type_text(t)}', but provided "
+                            f"'{type_text(v.type)}' for operand number {i}", part=("operand", i),
                             related=related,
                             check="func.call")
     if len(ft.results) != len(op.results):
@@ -125,10 +124,9 @@ def verify_function_interface(ctx: OpContext) -> Finding | None:
                         part=("block", 0), check="FunctionOpInterface")
     for i, (a, t) in enumerate(zip(args, ft.inputs, strict=True)):
         if a.type is not t:
-            return ctx.fail(f"type of entry block argument #{i}({type_text(a.type)}) must match the type of "
-                            f"the "
-                            f"corresponding argument in function signature({type_text(t)})", part=("block",
-                                                                                                   0),
+            return ctx.fail(f"type of entry block argument #{i}('{type_text(a.type)}') must match the type "
+                            f"of the corresponding argument in function signature('{type_text(t)}')",
+                            part=("block", 0),
                             check="FunctionOpInterface")
     return None
 

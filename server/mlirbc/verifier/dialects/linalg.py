@@ -1,0 +1,147 @@
+"""`linalg`'s structured ops (LinalgStructuredInterface, DestinationStyleOpInterface) and `linalg.yield`:
+indexing maps against the operands, the body's arguments against the operands' element types, results
+against the init tensors, yielded values against the inits."""
+
+from __future__ import annotations
+
+from ...ir.attributes import ArrayAttr
+from ...ir.operation import Operation, Value
+from ...ir.types import (
+    MemRefType,
+    RankedTensorType,
+    ShapedType,
+    Type,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+)
+from ..affine_text import map_shape
+from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
+from ..ods import segment_sizes
+
+
+def ins_outs(op: Operation) -> tuple[list[Value], list[Value]] | None:
+    """The inputs and the inits (outs) of a structured op."""
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if isinstance(sizes, list) and len(sizes) == 2 and sum(sizes) == len(op.operands):
+        return list(op.operands[:sizes[0]]), list(op.operands[sizes[0]:])
+    if op.name in ("linalg.map", "linalg.transpose", "linalg.broadcast") and op.operands:
+        return list(op.operands[:-1]), [op.operands[-1]]
+    return None
+
+
+def _element_or_self(t: Type) -> Type:
+    return t.element if isinstance(t, MemRefType | RankedTensorType) else t
+
+
+def _rank(t: Type) -> int | None:
+    if isinstance(t, RankedTensorType | MemRefType):
+        return len(t.shape)
+    if isinstance(t, ShapedType):
+        return None
+    return 0
+
+
+def verify_destination_style(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    parts = ins_outs(op)
+    if parts is None:
+        return None
+    outs = parts[1]
+    tensors: list[tuple[int, Value]] = []
+    start = len(op.operands) - len(outs)
+    for i, v in enumerate(outs):
+        if isinstance(v.type, RankedTensorType | UnrankedTensorType):
+            tensors.append((start + i, v))
+        elif not isinstance(v.type, MemRefType | UnrankedMemRefType):
+            return ctx.fail(f"expected that operand #{start + i} is a tensor or a memref",
+                            check="DestinationStyleOpInterface")
+    tensor_results = [r for r in op.results if isinstance(r.type, RankedTensorType | UnrankedTensorType)]
+    if len(tensor_results) != len(tensors):
+        return ctx.fail(f"expected the number of tensor results ({len(tensor_results)}) to be equal to the "
+                        f"number of output tensors ({len(tensors)})", check="DestinationStyleOpInterface")
+    for (n, v), r in zip(tensors, tensor_results, strict=True):
+        if r.type is not v.type:
+            return ctx.fail(f"expected type of operand #{n} ('{type_text(v.type)}') to match type of "
+                            f"corresponding result ('{type_text(r.type)}')",
+                            check="DestinationStyleOpInterface")
+    return None
+
+
+def verify_structured(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    parts = ins_outs(op)
+    if parts is None or op.name in ("linalg.map", "linalg.transpose", "linalg.broadcast"):
+        return None
+    ins, outs = parts
+    check = "LinalgStructuredInterface"
+    if len(op.results) > len(outs):
+        return ctx.fail("unexpected #results > #outputs", check=check)
+    maps = attr_of(op, "indexing_maps")
+    iterators = attr_of(op, "iterator_types")
+    if isinstance(maps, ArrayAttr) and op.name == "linalg.generic":
+        if len(maps.elements) != len(op.operands):
+            return ctx.fail(f"expected the number of indexing_map ({len(maps.elements)}) to be equal to the "
+                            f"number of input/output operands ({len(op.operands)})", check=check)
+        loops = len(iterators.elements) if isinstance(iterators, ArrayAttr) else None
+        for i, (m, v) in enumerate(zip(maps.elements, op.operands, strict=True)):
+            shape = map_shape(m)
+            if shape is None:
+                return None
+            if shape.symbols:
+                return ctx.fail(f"unexpected symbols in indexing_map #{i}", check=check)
+            if loops is not None and shape.dims != loops:
+                return ctx.fail(f"expected indexing_map #{i} to have {loops} dim(s) to match the number of "
+                                "loops", check=check)
+            rank = _rank(v.type)
+            if rank is not None and rank != shape.results:
+                return ctx.fail(f"expected operand rank ({rank}) to match the result rank of indexing_map "
+                                f"#{i} "
+                                f"({shape.results})", check=check)
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return ctx.fail("expects to have 1 region with 1 block", check=check)
+    if op.name != "linalg.generic":
+        return None
+    args = op.regions[0].blocks[0].arguments
+    if len(args) != len(op.operands):
+        return ctx.fail("expected as many non-induction variable region arguments as the number of "
+                        "input/output operands", check=check)
+    for i, (v, a) in enumerate(zip(op.operands, args, strict=True)):
+        want = _element_or_self(v.type)
+        if a.type is not want:
+            return ctx.fail(f"expected type of bb argument #{i} ('{type_text(a.type)}') to match element or "
+                            f"self type of the corresponding operand ('{type_text(want)}')", check=check)
+    return None
+
+
+def verify_yield(ctx: OpContext) -> Finding | None:
+    parent = ctx.parent
+    if parent is None or ctx.parent_failed() or not parent.name.startswith("linalg."):
+        return None
+    model = ctx.model_of(parent)
+    parts = ins_outs(parent)
+    if parts is None or model is None or "LinalgOp" not in model.cpp:
+        return None
+    outs = parts[1]
+    op = ctx.op
+    if len(op.operands) != len(outs):
+        return ctx.fail(f"expected number of yield values ({len(op.operands)}) to match the number of "
+                        f"inits / "
+                        f"outs operands of the enclosing LinalgOp ({len(outs)})", check="linalg.yield")
+    for i, (v, out) in enumerate(zip(op.operands, outs, strict=True)):
+        want = _element_or_self(out.type)
+        if v.type is not want:
+            return ctx.fail(f"type of yield operand {i + 1} ('{type_text(v.type)}') doesn't match the "
+                            f"element "
+                            f"type of the enclosing linalg.generic op ('{type_text(want)}')",
+                            check="linalg.yield")
+    return None
+
+
+INTERFACES = {
+    "DestinationStyleOpInterface": OpVerifier(verify_destination_style,
+                                              label="result types against the init tensors"),
+    "LinalgOp": OpVerifier(verify_structured, label="indexing maps and body arguments against the operands"),
+}
+VERIFIERS = {
+    "linalg.yield": OpVerifier(verify_yield, label="yielded values against the enclosing op's inits"),
+}
