@@ -46,6 +46,28 @@ def _group(text: str, at: int, open_ch: str, close_ch: str) -> tuple[str, int] |
     return None
 
 
+def set_shape(a: Attribute | None) -> MapShape | None:
+    """The dimensions and symbols of an `affine_set<...>` attribute (`results`: its constraints)."""
+    if not isinstance(a, DialectAttr) or not a.text.startswith("affine_set<") or not a.text.endswith(">"):
+        return None
+    body = a.text[len("affine_set<"):-1].strip()
+    dims = _group(body, 0, "(", ")")
+    if dims is None:
+        return None
+    rest = body[dims[1]:].lstrip()
+    syms = 0
+    if rest.startswith("["):
+        group = _group(rest, 0, "[", "]")
+        if group is None:
+            return None
+        syms = _items(group[0])
+        rest = rest[group[1]:].lstrip()
+    if not rest.startswith(":"):
+        return None
+    cons = _group(rest[1:].lstrip(), 0, "(", ")")
+    return None if cons is None else MapShape(_items(dims[0]), syms, _items(cons[0]))
+
+
 def map_shape(a: Attribute | None) -> MapShape | None:
     """The shape of an `affine_map<...>` attribute (None for anything else, or text this cannot read)."""
     if not isinstance(a, DialectAttr) or not a.text.startswith("affine_map<") or not a.text.endswith(">"):

@@ -14,9 +14,9 @@ from ..core import OpVerifier
 
 
 def _modules() -> list[ModuleType]:
-    from . import arith, cf, func, linalg, memref, scf
+    from . import arith, cf, func, gpu, linalg, llvm, memref, scf
 
-    return [arith, cf, func, linalg, memref, scf]
+    return [arith, cf, func, gpu, linalg, llvm, memref, scf]
 
 
 def builtin_verifiers() -> dict[str, list[OpVerifier]]:

@@ -43,10 +43,27 @@ def _int_array(a: object) -> list[int] | None:
 
 def verify_switch(ctx: OpContext) -> Finding | None:
     op = ctx.op
+    sizes = _segments(ctx)
+    if sizes is None or len(sizes) != 3 or not op.successors:
+        return None
+    cases = op.successors[1:]
+    # BranchOpInterface (a trait: before the op's own verify)
+    default_ops = op.operands[sizes[0]:sizes[0] + sizes[1]]
+    found = branch(ctx, 0, default_ops, op.successors[0])
+    if found is not None:
+        return found
+    case_sizes = _int_array(attr_of(op, "case_operand_segments"))
+    if case_sizes is not None and len(case_sizes) == len(cases) and sum(case_sizes) == sizes[2]:
+        at = sizes[0] + sizes[1]
+        for i, (dest, n) in enumerate(zip(cases, case_sizes, strict=True)):
+            operands: list[Value] = op.operands[at:at + n]
+            at += n
+            found = branch(ctx, i + 1, operands, dest)
+            if found is not None:
+                return found
     flag_name = "flag" if op.name == "cf.switch" else "value"
     values = attr_of(op, "case_values")
-    cases = op.successors[1:]
-    if isinstance(values, DenseElementsAttr) and op.operands:
+    if isinstance(values, DenseElementsAttr) and sizes[0] == 1:
         vtype = values.type
         if isinstance(vtype, ShapedType) and op.name == "cf.switch":
             flag_type = op.operands[0].type
@@ -57,23 +74,6 @@ def verify_switch(ctx: OpContext) -> Finding | None:
             if count is not None and count != len(cases):
                 return ctx.fail(f"number of case values ({count}) should match number of case destinations "
                                 f"({len(cases)})", check=op.name)
-    sizes = _segments(ctx)
-    if sizes is None or len(sizes) != 3 or not op.successors:
-        return None
-    default_ops = op.operands[1:1 + sizes[1]]
-    found = branch(ctx, 0, default_ops, op.successors[0])
-    if found is not None:
-        return found
-    case_sizes = _int_array(attr_of(op, "case_operand_segments"))
-    if case_sizes is None or len(case_sizes) != len(cases) or sum(case_sizes) != sizes[2]:
-        return None
-    at = 1 + sizes[1]
-    for i, (dest, n) in enumerate(zip(cases, case_sizes, strict=True)):
-        operands: list[Value] = op.operands[at:at + n]
-        at += n
-        found = branch(ctx, i + 1, operands, dest)
-        if found is not None:
-            return found
     return None
 
 

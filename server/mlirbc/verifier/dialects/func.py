@@ -131,7 +131,7 @@ def verify_function_interface(ctx: OpContext) -> Finding | None:
     return None
 
 
-DEFAULT_BODY = frozenset({"func.func"})
+DEFAULT_BODY = frozenset({"func.func", "ml_program.func", "ml_program.subgraph"})
 """Function ops whose body is checked by FunctionOpInterface's default `verifyBody` (others, such as
 `gpu.func` with its attributions, check their own)."""
 

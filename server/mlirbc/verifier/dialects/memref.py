@@ -1,12 +1,17 @@
-"""Loads, stores and element accesses of `memref`, `tensor`, `vector` and `affine`: as many indices as
-the shaped value has dimensions (through the affine map for `affine`'s)."""
+"""Memory and tensor ops of `memref`, `tensor`, `vector`, `affine` and `bufferization`: loads, stores and
+element accesses with as many indices as the shaped value has dimensions (through the affine map for
+`affine`'s), `affine.if` against its integer set, `tensor.pad`'s body, `bufferization.dealloc`'s lists,
+`memref.get_global` against the global it names."""
 
 from __future__ import annotations
 
+from ...ir.attributes import FlatSymbolRefAttr, SymbolRefAttr
 from ...ir.operation import Value
-from ...ir.types import MemRefType, RankedTensorType
-from ..affine_text import map_shape
-from ..core import Finding, OpContext, OpVerifier, attr_of
+from ...ir.types import IndexType, MemRefType, RankedTensorType, ShapedType
+from ..affine_text import map_shape, set_shape
+from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of
+from ..ods import segment_sizes
+from .regions import terminator
 
 
 def _rank(v: Value) -> int | None:
@@ -84,7 +89,62 @@ def _affine_access(base: int) -> OpVerifier:
     return OpVerifier(check, label="subscripts against the affine map, map results against the rank")
 
 
+def verify_affine_if(ctx: OpContext) -> Finding | None:
+    shape = set_shape(ctx.attr("condition"))
+    if shape is not None and len(ctx.op.operands) != shape.dims + shape.symbols:
+        return ctx.fail("operand count and condition integer set dimension and symbol count must match",
+                        check="affine.if")
+    return None
+
+
+def verify_dealloc(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if not isinstance(sizes, list) or len(sizes) != 3:
+        return None
+    if sizes[0] != sizes[1]:
+        return ctx.fail("must have the same number of conditions as memrefs to deallocate",
+                        check="bufferization.dealloc")
+    if sizes[2] != len(op.results):
+        return ctx.fail("must have the same number of updated conditions (results) as retained operands",
+                        check="bufferization.dealloc")
+    return None
+
+
+def verify_pad_regions(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.results) != 1 or not isinstance(op.results[0].type, RankedTensorType) or len(op.regions) != 1 \
+            or not op.regions[0].blocks:
+        return None
+    rtype = op.results[0].type
+    block = op.regions[0].blocks[0]
+    if len(block.arguments) != len(rtype.shape):
+        return ctx.error(f"expected the block to have {len(rtype.shape)} arguments", check="tensor.pad")
+    for i, a in enumerate(block.arguments):
+        if not isinstance(a.type, IndexType):
+            return ctx.fail(f"expected block argument {i + 1} to be an index", check="tensor.pad")
+    yield_op = terminator(op.regions[0], "tensor.yield")
+    if yield_op is not None and yield_op.operands and isinstance(rtype, ShapedType) \
+            and yield_op.operands[0].type is not rtype.element:
+        return ctx.fail("expected yield type to match shape element type", check="tensor.pad")
+    return None
+
+
+def verify_get_global(ctx: OpContext) -> Finding | None:
+    ref = ctx.attr("name")
+    if not isinstance(ref, FlatSymbolRefAttr | SymbolRefAttr):
+        return None
+    target = ctx.verifier.symbols.resolve(ctx.ancestors, ref)
+    if target is None or target.name != "memref.global":
+        return ctx.fail(f"'{ref.root.text}' does not reference a valid global memref", part=("attribute",
+                                                                                             "name"),
+                        check="memref.get_global")
+    return None
+
+
 VERIFIERS = {
+    "affine.if": OpVerifier(verify_affine_if, label="operands against the integer set"),
+    "bufferization.dealloc": OpVerifier(verify_dealloc, label="as many conditions as memrefs"),
     "memref.load": OpVerifier(verify_memref_load, label="as many indices as the memref's rank"),
     "memref.store": OpVerifier(verify_memref_store, label="as many indices as the memref's rank"),
     "tensor.extract": OpVerifier(verify_tensor_extract, label="as many indices as the tensor's rank"),
@@ -93,4 +153,10 @@ VERIFIERS = {
     "vector.store": _vector_access(1),
     "affine.load": _affine_access(0),
     "affine.store": _affine_access(1),
+}
+REGION_VERIFIERS = {
+    "tensor.pad": OpVerifier(verify_pad_regions, REGIONS, label="its body's arguments and yielded type"),
+}
+SYMBOL_VERIFIERS = {
+    "memref.get_global": OpVerifier(verify_get_global, SYMBOLS, label="the global it names exists"),
 }
