@@ -89,19 +89,30 @@ def judge_iree_opt(texts: Sequence[str]) -> list[Verdict]:
 
 
 def judge_jaxlib(texts: Sequence[str]) -> list[Verdict]:
-    from jaxlib.mlir import ir  # type: ignore[import-not-found,unused-ignore]
+    """jaxlib as StableHLO's oracle: the VHLO text parsed and verified, then written as bytecode and read
+    back as a portable artifact (`deserialize_portable_artifact`: legalized to StableHLO, whose verifiers
+    and type inference run).  In a subprocess (`stablehlo_judge.py`), restarted after a text that aborts
+    it (such a text counts as refused)."""
+    import json
+    import os
+    import sys
 
-    from stablehlo_oracle import context
-
-    out = []
-    with context() as ctx:
-        ctx.allow_unregistered_dialects = True
-        for t in texts:
-            try:
-                ir.Module.parse(t)
-                out.append(Verdict(False))
-            except Exception as exc:  # jaxlib's MLIRError: the text was refused
-                out.append(Verdict(True, str(exc).splitlines()[-1][:200] if str(exc) else ""))
+    here = Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")]))
+    out: list[Verdict] = []
+    while len(out) < len(texts):
+        rest = texts[len(out):]
+        proc = subprocess.run([sys.executable, str(here / "stablehlo_judge.py")],
+                              input="".join(json.dumps(t) + "\n" for t in rest), capture_output=True, text=True,
+                              env=env, timeout=1800)
+        answers = proc.stdout.splitlines()
+        for a in answers[:len(rest)]:
+            rejected = a != "ok"
+            out.append(Verdict(rejected, a.removeprefix("rejected ") if rejected else ""))
+            if rejected:
+                _ALL_MESSAGES.append(a.removeprefix("rejected "))
+        if len(answers) < len(rest):
+            out.append(Verdict(True, f"jaxlib aborted (exit {proc.returncode})"))
     return out
 
 
