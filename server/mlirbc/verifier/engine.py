@@ -326,6 +326,8 @@ class Verifier:
                     continue
                 self._record(Finding(last, f"block with no terminator, has '{last.name}'", check="structure"),
                              out, self.kind(last.name))
+                # upstream stops here: the op's own region checks would only say it again
+                self._failed[id(op)] = op
         table = self.is_symbol_table(op)
         pending = users.pop() if table else []
         if not op.op_name.registered or self.failed(op):

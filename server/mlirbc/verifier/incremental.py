@@ -102,7 +102,9 @@ class ModuleVerification:
                         if refs is not None and not (refs & changed):
                             uses[key] = previous
                             continue
-                    moved = (new_root, *chain[1:]) if chain and chain[0] is self.root else chain
+                    # a top-level op's users were recorded under the root of their day: the table now is
+                    # the new root
+                    moved = (new_root, *chain[1:]) if chain else chain
                     uses[key] = (user, v.check_user(user, check, moved))
         return ModuleVerification(v, new_root, tops, head, tail, uses)
 
