@@ -97,7 +97,7 @@ def _corpus_views_with_calls() -> list[str]:
     for path in sorted((CORPUS / "upstream").glob("*.mlirbc")):
         if ".v" in "".join(path.suffixes[:-1]) or path.stat().st_size > 20000:
             continue
-        if b"callee" not in path.read_bytes():
+        if b"call" not in path.read_bytes():
             continue
         module = read_bytecode_file(str(path), models())
         if module.error is not None:
