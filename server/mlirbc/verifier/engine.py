@@ -23,6 +23,7 @@ from ..ir.operation import Block, Operation
 from ..models.constraints import OpConstraints
 from ..models.registry import Registry
 from .core import ERROR, INFORMATION, REGIONS, SYMBOLS, VERIFY, Finding, OpContext, OpVerifier
+from .dialects import builtin_verifiers, interface_verifiers
 from .ods import check_counts, check_invariants, check_segments
 from .predicates import CompiledPredicates
 from .symbols import SymbolTables, table_problems
@@ -97,8 +98,6 @@ class Verifier:
     """Verifies modules against one registry (its model set); reusable, caches per op name."""
 
     def __init__(self, registry: Registry) -> None:
-        from .dialects import builtin_verifiers, interface_verifiers
-
         self.registry = registry
         self.preds = CompiledPredicates()
         self._kinds: dict[str, OpKind] = {}

@@ -24,6 +24,7 @@ from ..ir.attributes import (
 from ..ir.operation import Operation
 from ..ir.types import (
     DYNAMIC,
+    ComplexType,
     IntegerType,
     MemRefType,
     RankedTensorType,
@@ -324,8 +325,6 @@ def _transform(t: Type, how: str) -> Type | None:
     if how == "eos":
         return element_or_self(t)
     if how == "celem":
-        from ..ir.types import ComplexType
-
         return t.element if isinstance(t, ComplexType) else None
     if how == "i1_same_shape":
         i1 = IntegerType.get(1)

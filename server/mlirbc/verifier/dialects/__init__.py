@@ -11,12 +11,15 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..core import OpVerifier
+from . import arith, cf, func, gpu, linalg, llvm, memref, scf
+
+# Imported with the package, never lazily: the server verifies in worker threads, and two threads
+# importing these at once can meet each other's half-initialised modules.
+MODULES: list[ModuleType] = [arith, cf, func, gpu, linalg, llvm, memref, scf]
 
 
 def _modules() -> list[ModuleType]:
-    from . import arith, cf, func, gpu, linalg, llvm, memref, scf
-
-    return [arith, cf, func, gpu, linalg, llvm, memref, scf]
+    return MODULES
 
 
 def builtin_verifiers() -> dict[str, list[OpVerifier]]:

@@ -13,6 +13,7 @@ from ...ir.attributes import FlatSymbolRefAttr, SymbolRefAttr, TypeAttr
 from ...ir.operation import Operation
 from ...ir.types import DialectType, Type
 from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
+from ..ods import segment_sizes
 
 _PREFIX = "!llvm."
 _LLVM_WORDS = ("ptr", "struct", "array", "void", "token", "label", "metadata", "target", "ppc_fp128",
@@ -146,8 +147,6 @@ def verify_call(ctx: OpContext) -> Finding | None:
     ft = function_type(target)
     if ft is None or ft.vararg or ctx.verifier.failed(target):
         return None
-    from ..ods import segment_sizes
-
     sizes = segment_sizes(op, "operandSegmentSizes")
     if not isinstance(sizes, list) or not sizes:
         return None
