@@ -103,7 +103,8 @@ def judge_jaxlib(texts: Sequence[str]) -> list[Verdict]:
     while len(out) < len(texts):
         rest = texts[len(out):]
         proc = subprocess.run([sys.executable, str(here / "stablehlo_judge.py")],
-                              input="".join(json.dumps(t) + "\n" for t in rest), capture_output=True, text=True,
+                              input="".join(json.dumps(t) + "\n" for t in rest), capture_output=True,
+                              text=True,
                               env=env, timeout=1800)
         answers = proc.stdout.splitlines()
         for a in answers[:len(rest)]:

@@ -11,10 +11,10 @@ import sys
 
 
 def main() -> None:
-    from stablehlo_oracle import context
-
     from jaxlib.mlir import ir  # type: ignore[import-not-found,unused-ignore]
     from jaxlib.mlir.dialects import stablehlo  # type: ignore[import-not-found,unused-ignore]
+
+    from stablehlo_oracle import context
 
     seen: list[str] = []
 

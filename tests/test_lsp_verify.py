@@ -12,7 +12,16 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from lsp_support import change, convert_from, copy, open_view, replace_all, request, view_uri, wait_diagnostics
+from lsp_support import (
+    change,
+    convert_from,
+    copy,
+    open_view,
+    replace_all,
+    request,
+    view_uri,
+    wait_diagnostics,
+)
 
 ARITH = "upstream/Dialect__Arith__ops.mlirbc"
 
