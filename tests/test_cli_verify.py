@@ -27,7 +27,8 @@ def test_check_reports_located_faults(tmp_path: Path) -> None:
     proc = run("check", str(src))
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
-    assert f"{src}:4:23: error: 'arith.addf' op operand #0 must be floating-point-like, but got 'i32'" in lines
+    addf = "'arith.addf' op operand #0 must be floating-point-like, but got 'i32'"
+    assert f"{src}:4:23: error: {addf}" in lines
     assert f"{src}:5:21: error: 'func.call' op 'nowhere' does not reference a valid function" in lines
     assert run("check", str(src), "--no-verify").returncode == 0
 

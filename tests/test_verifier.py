@@ -58,8 +58,8 @@ def test_messages_are_mlir_opts() -> None:
             pytest.fail(SKIP_REASON)
         pytest.skip(SKIP_REASON)
     data = "\n// -----\n".join(CHUNKS).encode()
-    proc = run_mlir_opt(["--allow-unregistered-dialect", "--split-input-file", "--mlir-disable-diagnostic-notes",
-                         "-"], data)
+    proc = run_mlir_opt(["--allow-unregistered-dialect", "--split-input-file",
+                         "--mlir-disable-diagnostic-notes", "-"], data)
     theirs = re.findall(r"error: (.*)", proc.stderr.decode())
     assert len(theirs) == len(CHUNKS)
     for chunk, message in zip(CHUNKS, theirs, strict=True):
@@ -149,7 +149,8 @@ def test_a_plugin_replaces_one_ops_verifier() -> None:
 
 
 def test_a_switched_off_op_kind_says_so_instead_of_failing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "_SWITCHED_OFF", {"*": {"func.return": "disagrees with mlir-opt on x.mlirbc"}})
+    off = {"*": {"func.return": "disagrees with mlir-opt on x.mlirbc"}}
+    monkeypatch.setattr(engine, "_SWITCHED_OFF", off)
     result = parse_module(RETURN_MISMATCH, registry=models(), verify=True)
     assert not result.errors
     (note,) = [d for d in result.diagnostics if d.code == "verify"]
@@ -173,7 +174,8 @@ def test_wrong_constraint_data_shows_as_false_rejections() -> None:
     wrong = dataclasses.replace(good, operands=(bad_operand, *good.operands[1:]))
     model.constraint_source = lambda: wrong  # type: ignore[union-attr]
     try:
-        text = CHUNKS[0].replace('"arith.addi"(%b, %b) : (f32, f32) -> f32', '"arith.addi"(%a, %a) : (i32, i32) -> i32')
+        text = CHUNKS[0].replace('"arith.addi"(%b, %b) : (f32, f32) -> f32',
+                                 '"arith.addi"(%a, %a) : (i32, i32) -> i32')
         from agreement import judge_ours
 
         table = Table()

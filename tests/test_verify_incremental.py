@@ -54,8 +54,8 @@ def test_edits_reverify_the_op_and_its_dependents() -> None:
     assert base.module is not None and not _faults(base)
     # inside g: a type error, found in g
     s1 = _edit(base, '"arith.addi"(%b, %b) : (i32, i32) -> i32', '"arith.addf"(%b, %b) : (i32, i32) -> i32')
-    assert [m for m, _, _ in _faults(s1)] == ["'arith.addf' op operand #0 must be floating-point-like, but got "
-                                              "'i32'"]
+    addf = "'arith.addf' op operand #0 must be floating-point-like, but got 'i32'"
+    assert [m for m, _, _ in _faults(s1)] == [addf]
     # g renamed: the call in f (another function, not re-read) names nothing any more
     s2 = _edit(base, 'sym_name = "g"', 'sym_name = "g2"')
     assert [m for m, _, _ in _faults(s2)] == ["'func.call' op 'g' does not reference a valid function"]
