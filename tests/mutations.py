@@ -47,6 +47,7 @@ from mlirbc.ir.attributes import (
 )
 from mlirbc.ir.module import Module
 from mlirbc.ir.operation import PROPS_DECODED, Block, BlockArgument, Operation, Properties, Region, Value
+from mlirbc.ir.structured import StructuredType
 from mlirbc.ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, VectorType
 from mlirbc.models.constraints import OpConstraints
 from mlirbc.models.registry import Registry
@@ -145,6 +146,21 @@ class Mutator:
         self.rng = rng
         assert module.root is not None
         self.ops = list(_walk(module.root))
+        # a dialect's own types (VHLO tensors) are replaced by other types of that dialect the module uses:
+        # a builtin type in their place is a different mistake
+        self.dialect_types: dict[str, list[Type]] = {}
+        seen: set[int] = set()
+        for op, _, _ in self.ops:
+            for v in [*op.operands, *op.results]:
+                t = v.type
+                if isinstance(t, StructuredType) and id(t) not in seen:
+                    seen.add(id(t))
+                    self.dialect_types.setdefault(t.dialect, []).append(t)
+
+    def other_type(self, current: Type) -> Type:
+        pool = self.dialect_types.get(current.dialect, []) if isinstance(current, StructuredType) else []
+        choices = [t for t in pool if t is not current] or [t for t in _TYPES if t is not current]
+        return self.rng.choice(choices)
 
     def sites(self, cls: str) -> list[Site]:
         make = getattr(self, "_" + cls.replace("-", "_"))
@@ -276,8 +292,7 @@ class Mutator:
         if not op.results or _constraints(self.registry, op) is None:
             return
         r = self.rng.choice(op.results)
-        new = _other(list(_TYPES), r.type, self.rng)
-        assert isinstance(new, Type)
+        new = self.other_type(r.type)
 
         def apply() -> Undo:
             old = r.type
@@ -324,8 +339,7 @@ class Mutator:
             choice = self.rng.random()
             if args and choice < 0.4:
                 a = self.rng.choice(args)
-                new = _other(list(_TYPES), a.type, self.rng)
-                assert isinstance(new, Type)
+                new = self.other_type(a.type)
 
                 def retype(a: BlockArgument = a, new: Type = new) -> Undo:
                     old = a.type
@@ -348,7 +362,7 @@ class Mutator:
                     return undo
                 yield Site("entry-args", op, drop, f"{op.name}: entry arg #{a.index} removed")
             else:
-                t = self.rng.choice(_TYPES)
+                t = self.other_type(args[-1].type) if args else self.rng.choice(_TYPES)
 
                 def add(entry: Block = entry, t: Type = t) -> Undo:
                     old = entry.arguments
@@ -387,8 +401,7 @@ class Mutator:
         if not args:
             return
         a = self.rng.choice(args)
-        new = _other(list(_TYPES), a.type, self.rng)
-        assert isinstance(new, Type)
+        new = self.other_type(a.type)
 
         def apply() -> Undo:
             old = a.type

@@ -10,7 +10,8 @@ One gzip'd JSON file per dialect, `constraints/<dialect>.json.gz`, beside the op
   record here, so they get no constraint data (they are not checked);
 * `server/mlirbc/models/iree/data/constraints/`: IREE's dialects (`shared/ods/newer/iree-89ece87b-approx/`);
 * `server/mlirbc/models/data/stablehlo/constraints/`: VHLO and Shardy (`shared/ods/vhlo_ods.json`,
-  `sdy_ods.json`).
+  `sdy_ods.json`), and StableHLO's own ops (`stablehlo_ods.json`, `chlo_ods.json`): what a VHLO op must be
+  once legalized to StableHLO (the VHLO ops name their StableHLO op).
 
 Each file: `{"dialect": D, "table": [[summary, predicate], ...], "ops": {name: data}}` (see
 `mlirbc.models.ods_constraints`); `constraints/catalog.json` lists the dialects and their ops.  Output is
@@ -139,10 +140,12 @@ def outputs() -> dict[Path, dict[str, bytes]]:
     iree = NEWER / "iree-89ece87b-approx"
     out[IREE_OUT] = files_of(collect(read_dir(iree), catalog_ops(IREE_OUT)),
                              {"generator": gen, "source": sorted(p.name for p in iree.glob("*.json"))})
-    shlo_inputs = [SHARED / "ods" / "vhlo_ods.json", SHARED / "ods" / "sdy_ods.json"]
-    out[STABLEHLO_OUT] = files_of(
-        collect([json.loads(p.read_text(encoding="utf-8")) for p in shlo_inputs], catalog_ops(STABLEHLO_OUT)),
-        {"generator": gen, "source": [p.name for p in shlo_inputs]})
+    shlo_inputs = [SHARED / "ods" / n for n in ("vhlo_ods.json", "sdy_ods.json", "stablehlo_ods.json",
+                                               "chlo_ods.json")]
+    shlo = collect([json.loads(p.read_text(encoding="utf-8")) for p in shlo_inputs])
+    wanted = catalog_ops(STABLEHLO_OUT)
+    shlo = {k: v for k, v in shlo.items() if k in wanted or k.split(".", 1)[0] in ("stablehlo", "chlo")}
+    out[STABLEHLO_OUT] = files_of(shlo, {"generator": gen, "source": [p.name for p in shlo_inputs]})
     return out
 
 

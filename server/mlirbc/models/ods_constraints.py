@@ -55,6 +55,10 @@ DIALECT_BASES = {
     # C++ base classes whose every subclass is a type of one dialect (never an interface another dialect's
     # types may implement): a type of another dialect, or a builtin one, is not one of them
     "mlir::quant::QuantizedType": "quant",
+    "mlir::quant::UniformQuantizedType": "quant",
+    "mlir::quant::UniformQuantizedPerAxisType": "quant",
+    "mlir::quant::AnyQuantizedType": "quant",
+    "mlir::quant::CalibratedQuantizedType": "quant",
 }
 _SHAPED = {"ShapedType", "VectorType", "TensorType", "RankedTensorType", "UnrankedTensorType", "MemRefType",
            "BaseMemRefType", "UnrankedMemRefType"}
@@ -590,6 +594,10 @@ NATIVE_TRAITS = {
     "SameVariadicResultSize": "SameVariadicResultSize", "ReturnLike": "ReturnLike",
     "ConstantLike": "ConstantLike", "AffineScope": "AffineScope", "Scalarizable": "Scalarizable",
     "Vectorizable": "Vectorizable", "Tensorizable": "Tensorizable",
+    # StableHLO's own (mlir::hlo::OpTrait)
+    "CompatibleOperandsAndResultType": "CompatibleOperandsAndResultType",
+    "CompatibleOperandsAndResultElementType": "CompatibleOperandsAndResultElementType",
+    "CompatibleOperandsElementType": "CompatibleOperandsElementType",
 }
 QUIET_TRAITS = frozenset({
     # traits that verify nothing (markers, effects, speculation)
@@ -598,6 +606,10 @@ QUIET_TRAITS = frozenset({
     "HasRecursiveMemoryEffects", "AlwaysSpeculatableImplTrait",
     "RecursivelySpeculatableImplTrait", "AutomaticAllocationScope", "MemRefsNormalizable",
     "IsolatedFromAbove", "HasOnlyGraphRegion", "ResultsAreFloatLike", "InferTypeOpAdaptor",
+    "SpeculatableIfStaticDimInOutputIsStaticInInputImplTrait", "SpeculatableIfAllInputsStaticImplTrait",
+    "RecursivelySpeculatableIfAllInputsStaticImplTrait",
+    "SpeculatableIfAllInputsStaticAndShapeConstantImplTrait",
+    "RecursivelySpeculatableIfStaticDimInOutputIsStaticInInputImplTrait",
 })
 ALL_MATCH = {"AllTypesMatch": "type", "AllElementTypesMatch": "element type", "AllShapesMatch": "shape",
              "AllRanksMatch": "rank", "AllElementCountsMatch": "element count"}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..ir.attributes import Attribute
-from ..ir.operation import PROPS_DECODED, PROPS_FALLBACK, Block, Operation
+from ..ir.operation import PROPS_DECODED, PROPS_FALLBACK, Block, Operation, Value
 from ..ir.types import Type
 from ..syntax.attr_printer import print_attribute, print_type
 
@@ -88,19 +88,30 @@ class OpContext:
     """One op being verified, with where it stands: `parent` is the op whose region holds it (found by the
     walk, never from `op.parent`, which shared top-level ops may point elsewhere)."""
 
-    __slots__ = ("op", "parent", "block", "verifier", "name", "constraints", "ancestors")
+    __slots__ = ("op", "parent", "block", "verifier", "name", "constraints", "ancestors", "legalized")
 
     def __init__(self, op: Operation, parent: Operation | None, block: Block | None, verifier: Verifier,
-                 constraints: OpConstraints | None, ancestors: Sequence[Operation] = ()) -> None:
+                 constraints: OpConstraints | None, ancestors: Sequence[Operation] = (),
+                 name: str | None = None, legalized: bool = False) -> None:
         self.op = op
         self.parent = parent
         self.block = block
         """The block holding the op (None for the root)."""
         self.verifier = verifier
-        self.name = op.name
+        self.name = name if name is not None else op.name
+        """The op's name in messages (the StableHLO op a VHLO op is legalized to, for that op's checks)."""
         self.constraints = constraints
         self.ancestors = ancestors
         """The ops enclosing this one, outermost first (only valid while the check runs)."""
+        self.legalized = legalized
+        """Checks of the op's legalized form: types are seen as their builtin twins (`t`)."""
+
+    def t(self, v: Value) -> Type:
+        """A value's type, as the checks see it (a VHLO type as its builtin twin when legalized)."""
+        return self.verifier.canon(v.type) if self.legalized else v.type
+
+    def ty(self, t: Type) -> Type:
+        return self.verifier.canon(t) if self.legalized else t
 
     def fail(self, text: str, part: tuple[str, int | str] | None = None, related: tuple[Related, ...] = (),
              check: str = "") -> Finding:

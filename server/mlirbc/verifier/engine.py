@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..ir.operation import Block, Operation
+from ..ir.structured import StructuredType
+from ..ir.types import Type
 from ..models.constraints import OpConstraints
 from ..models.registry import Registry
 from .core import ERROR, INFORMATION, REGIONS, SYMBOLS, VERIFY, Finding, OpContext, OpVerifier
@@ -68,6 +70,8 @@ class OpKind:
     """Phase -> hand-written verifiers (interfaces' first, then the op's own)."""
     off: str = ""
     """Why this op kind's checks are switched off ("" when they are on)."""
+    legal: tuple[str, OpConstraints] | None = None
+    """The op this one is legalized to and its constraints (a VHLO op's StableHLO op), checked too."""
     modelled: bool = False
     """Whether a model knows the op (a registered op without one is not judged at all)."""
 
@@ -77,6 +81,23 @@ class OpKind:
 
     def trait(self, name: str) -> bool:
         return self.constraints is not None and self.constraints.has_trait(name)
+
+
+def _legalized_of(model: object) -> tuple[str, OpConstraints] | None:
+    seen = 0
+    while model is not None and seen < 8:
+        get = getattr(model, "legalized", None)
+        if callable(get):
+            try:
+                found = get()
+            except Exception:  # a plugin's model that cannot say: nothing more to check
+                return None
+            if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], OpConstraints):
+                return str(found[0]), found[1]
+            return None
+        model = getattr(model, "inner", None)
+        seen += 1
+    return None
 
 
 def _constraints_of(model: object) -> OpConstraints | None:
@@ -108,6 +129,7 @@ class Verifier:
         """Ops whose own checks failed (kept by identity: ids of dead ops may be reused)."""
         self.symbols = SymbolTables(self.is_symbol_table)
         self.noted_off: set[str] = set()
+        self._twins: dict[Type, Type] = {}
 
     # -- per op kind -------------------------------------------------------------------------------------
     def kind(self, name: str) -> OpKind:
@@ -116,7 +138,8 @@ class Verifier:
             return hit
         lookup = self.registry.op(name)
         constraints = _constraints_of(lookup.model) if lookup.model is not None else None
-        kind = OpKind(name, constraints, modelled=lookup.model is not None, off=self._off.get(name, ""))
+        kind = OpKind(name, constraints, modelled=lookup.model is not None, off=self._off.get(name, ""),
+                      legal=_legalized_of(lookup.model) if lookup.model is not None else None)
         checks: dict[str, list[OpVerifier]] = {}
         if constraints is not None:
             for iface in constraints.cpp:
@@ -133,6 +156,19 @@ class Verifier:
         kind.checks = checks
         self._kinds[name] = kind
         return kind
+
+    def canon(self, t: Type) -> Type:
+        """A type as a legalized op sees it: a dialect type whose kind has a builtin twin (a VHLO
+        tensor's is a builtin tensor) is that twin; any other type is itself."""
+        if not isinstance(t, StructuredType):
+            return t
+        hit = self._twins.get(t)
+        if hit is None:
+            twin = getattr(t.kind, "builtin_twin", None)
+            found = twin(t) if callable(twin) else None
+            hit = found if isinstance(found, Type) else t
+            self._twins[t] = hit
+        return hit
 
     def handled_cpp(self) -> list[str]:
         """The C++ interface verifiers with a Python counterpart here."""
@@ -303,6 +339,31 @@ class Verifier:
                 found = None
             if found is not None:
                 return found
+        if kind.legal is not None:
+            return self._legalized(ctx, *kind.legal)
+        return None
+
+    def _legalized(self, ctx: OpContext, name: str, c: OpConstraints) -> Finding | None:
+        """The checks of the op it becomes when its dialect is legalized (a VHLO op as StableHLO op), on
+        the builtin twins of its types; its attributes are the dialect's own (checked above), and its
+        parent is not legalized here (no parent-op traits)."""
+        lctx = OpContext(ctx.op, ctx.parent, ctx.block, self, c, ctx.ancestors, name=name, legalized=True)
+        found = check_counts(lctx, c)
+        if found is not None:
+            return found
+        for t in c.traits:
+            if t[1] and t[0] not in ("HasParent", "SingleBlockImplicitTerminator"):
+                found = check_trait(lctx, c, t)
+                if found is not None:
+                    return found
+        found = check_invariants(lctx, c, attributes=False)
+        if found is not None:
+            return found
+        for t in c.traits:
+            if not t[1]:
+                found = check_trait(lctx, c, t)
+                if found is not None:
+                    return found
         return None
 
     def _block_entrance(self, op: Operation, block: Block, blocks: list[Block], out: list[Finding]) -> None:

@@ -137,12 +137,12 @@ def check_segments(ctx: OpContext, c: OpConstraints, kind: str) -> Finding | Non
     return None
 
 
-def check_invariants(ctx: OpContext, c: OpConstraints) -> Finding | None:
+def check_invariants(ctx: OpContext, c: OpConstraints, attributes: bool = True) -> Finding | None:
     """What `mlir-tblgen`'s `verifyInvariantsImpl` checks: required attributes (by name), attribute
     constraints (in declaration order), operand and result types per group, region constraints."""
     op = ctx.op
     preds = ctx.verifier.preds
-    if c.attrs:
+    if c.attrs and attributes:
         values: dict[str, Attribute | None] = {}
         for spec in c.attrs:
             a = inherent(op, spec.name)
@@ -176,7 +176,7 @@ def check_invariants(ctx: OpContext, c: OpConstraints) -> Finding | None:
             if g.constraint is None:
                 continue
             for i in range(start, start + size):
-                t = vals[i].type
+                t = ctx.t(vals[i])
                 if preds.answer(g.constraint.pred, t) is False:
                     return ctx.fail(f"{kind} #{i} must be {g.constraint.summary}, but got '{type_text(t)}'",
                                     part=(kind, i), check=f"ods:{kind}")

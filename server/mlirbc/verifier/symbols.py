@@ -10,13 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..ir.attributes import FlatSymbolRefAttr, StringAttr, SymbolRefAttr
+from ..ir.attributes import Attribute, FlatSymbolRefAttr, StringAttr, SymbolRefAttr
 from ..ir.operation import Operation
+from ..ir.structured import StructuredAttr
 from .core import Finding, Related, attr_of
 
 
+def builtin_twin(a: Attribute | None) -> Attribute | None:
+    """An attribute as its dialect becomes once legalized (a VHLO string is a string): the twin its
+    kind gives, else the attribute itself."""
+    if isinstance(a, StructuredAttr):
+        twin = getattr(a.kind, "builtin_twin", None)
+        found = twin(a) if callable(twin) else None
+        if isinstance(found, Attribute):
+            return found
+    return a
+
+
 def symbol_name(op: Operation) -> str | None:
-    a = attr_of(op, "sym_name")
+    a = builtin_twin(attr_of(op, "sym_name"))
     return a.text if isinstance(a, StringAttr) else None
 
 

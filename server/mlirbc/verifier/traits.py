@@ -149,8 +149,8 @@ def _same_operands_and_result_type(ctx: OpContext) -> Finding | None:
     if found is not None:
         return found
     op = ctx.op
-    first = op.results[0].type
-    others = [r.type for r in op.results[1:]] + [v.type for v in op.operands]
+    first = ctx.t(op.results[0])
+    others = [ctx.t(r) for r in op.results[1:]] + [ctx.t(v) for v in op.operands]
     if all(t is first for t in others):
         return None
     if not _judgeable([first, *others]):
@@ -170,8 +170,8 @@ def _same_type_operands(ctx: OpContext) -> Finding | None:
     ops = ctx.op.operands
     if len(ops) < 2:
         return None
-    first = ops[0].type
-    if any(v.type is not first for v in ops[1:]):
+    first = ctx.t(ops[0])
+    if any(ctx.t(v) is not first for v in ops[1:]):
         return ctx.fail("requires all operands to have the same type", check="trait:SameTypeOperands")
     return None
 
@@ -180,7 +180,7 @@ def _same_shape(ctx: OpContext, results_too: bool) -> Finding | None:
     found = _at_least_one(ctx, results_too)
     if found is not None:
         return found
-    types = [v.type for v in ctx.op.operands] + ([r.type for r in ctx.op.results] if results_too else [])
+    types = [ctx.t(v) for v in ctx.op.operands] + ([ctx.t(r) for r in ctx.op.results] if results_too else [])
     if not _judgeable(types) or compatible_shapes(types):
         return None
     what = "operands and results" if results_too else "operands"
@@ -193,11 +193,11 @@ def _same_element_type(ctx: OpContext, results_too: bool) -> Finding | None:
     if found is not None:
         return found
     op = ctx.op
-    types = [v.type for v in op.operands] + ([r.type for r in op.results] if results_too else [])
+    types = [ctx.t(v) for v in op.operands] + ([ctx.t(r) for r in op.results] if results_too else [])
     if not _judgeable(types):
         return None
     if results_too:
-        elem = element_or_self(op.results[0].type)
+        elem = element_or_self(ctx.t(op.results[0]))
         if any(element_or_self(t) is not elem for t in types):
             return ctx.fail("requires the same element type for all operands and results",
                             check="trait:SameOperandsAndResultElementType")
@@ -213,7 +213,7 @@ def _same_rank(ctx: OpContext) -> Finding | None:
     found = _at_least_one(ctx, True)
     if found is not None:
         return found
-    types = [v.type for v in ctx.op.operands] + [r.type for r in ctx.op.results]
+    types = [ctx.t(v) for v in ctx.op.operands] + [ctx.t(r) for r in ctx.op.results]
     if not _judgeable(types):
         return None
     ranks = {len(s) for s in (_ranked_shape(t) for t in types) if s is not None}
@@ -229,11 +229,11 @@ def _mappable(t: Type) -> bool:
 
 def _elementwise(ctx: OpContext) -> Finding | None:
     op = ctx.op
-    types = [v.type for v in op.operands] + [r.type for r in op.results]
+    types = [ctx.t(v) for v in op.operands] + [ctx.t(r) for r in op.results]
     if any(opaque(t) for t in types):
         return None
-    res = [r.type for r in op.results if _mappable(r.type)]
-    opd = [v.type for v in op.operands if _mappable(v.type)]
+    res = [t for t in (ctx.t(r) for r in op.results) if _mappable(t)]
+    opd = [t for t in (ctx.t(v) for v in op.operands) if _mappable(t)]
     if not res and not opd:
         return None
     check = "trait:Elementwise"
@@ -252,6 +252,47 @@ def _elementwise(ctx: OpContext) -> Finding | None:
     return None
 
 
+# -- StableHLO's traits (mlir::hlo::OpTrait) ----------------------------------------------------------------
+def hlo_compatible(a: Type, b: Type, elements_only: bool = False) -> bool | None:
+    """StableHLO's `isCompatibleForHloTypeInference` for the types this verifier knows (None: cannot
+    say, e.g. a quantized or bounded element type)."""
+    if a is b:
+        return True
+    if not _judgeable([a, b]):
+        return None
+    ta = isinstance(a, RankedTensorType | UnrankedTensorType)
+    tb = isinstance(b, RankedTensorType | UnrankedTensorType)
+    if not ta or not tb:
+        return False if (ta or tb) else None
+    assert isinstance(a, ShapedType) and isinstance(b, ShapedType)
+    if not _judgeable([a.element, b.element]) or _encoding(a) is not None or _encoding(b) is not None:
+        return None
+    if a.element is not b.element:
+        return False
+    return True if elements_only else compatible_shape(a, b)
+
+
+def _hlo_compatible_all(ctx: OpContext, elements: bool, results_too: bool, what: str,
+                        name: str) -> Finding | None:
+    op = ctx.op
+    types = [ctx.t(v) for v in op.operands] + ([ctx.t(r) for r in op.results] if results_too else [])
+    if not types:
+        return None
+    expected = ctx.t(op.operands[0]) if op.operands else ctx.t(op.results[0])
+    if elements:
+        expected_e = expected.element if isinstance(expected, ShapedType) else expected
+        for t in types:
+            e = t.element if isinstance(t, ShapedType) else t
+            ok = True if e is expected_e else (None if not _judgeable([e, expected_e]) else False)
+            if ok is False:
+                return ctx.fail(f"requires compatible element types for all {what}", check=f"trait:{name}")
+        return None
+    for t in types:
+        if hlo_compatible(t, expected) is False:
+            return ctx.fail(f"requires compatible types for all {what}", check=f"trait:{name}")
+    return None
+
+
 # -- PredOpTrait families -----------------------------------------------------------------------------------
 def _named_type(ctx: OpContext, c: OpConstraints, name: str) -> Type | None:
     """The type of the operand, result or typed attribute an ODS name refers to (None: not one value)."""
@@ -266,13 +307,13 @@ def _named_type(ctx: OpContext, c: OpConstraints, name: str) -> Type | None:
             if ranges is None:
                 return None
             start, size = ranges[i]
-            return vals[start].type if size == 1 else None
+            return ctx.t(vals[start]) if size == 1 else None
     a = inherent(op, name)
     if isinstance(a, Unknown) or a is None:
         return None
     if isinstance(a, IntegerAttr | FloatAttr | DenseElementsAttr | DenseStringElementsAttr
                   | DenseResourceElementsAttr | SparseElementsAttr | StringAttr):
-        return a.type
+        return ctx.ty(a.type)
     return None
 
 
@@ -385,6 +426,12 @@ def check_trait(ctx: OpContext, c: OpConstraints, trait: tuple[Any, ...]) -> Fin
         return _all_match(ctx, c, trait[2], trait[3], list(trait[4]))
     if name == "TypesMatchWith":
         return _types_match_with(ctx, c, trait[2], trait[3], trait[4], trait[5])
+    if name == "CompatibleOperandsAndResultType":
+        return _hlo_compatible_all(ctx, False, True, "operands and results", name)
+    if name == "CompatibleOperandsAndResultElementType":
+        return _hlo_compatible_all(ctx, True, True, "operands and results", name)
+    if name == "CompatibleOperandsElementType":
+        return _hlo_compatible_all(ctx, True, False, "operands", name)
     return None
 
 
@@ -410,5 +457,7 @@ MODELLED = frozenset({"SingleBlock", "HasParent", "IsTerminator", "NoRegionArgum
                       "Elementwise", "AllMatch", "TypesMatchWith", "SingleBlockImplicitTerminator",
                       "AttrSizedOperandSegments", "AttrSizedResultSegments", "SymbolTable", "NoTerminator",
                       "IsolatedFromAbove", "SameVariadicOperandSize", "SameVariadicResultSize", "ReturnLike",
-                      "ConstantLike", "AffineScope", "Scalarizable", "Vectorizable", "Tensorizable"})
+                      "ConstantLike", "AffineScope", "Scalarizable", "Vectorizable", "Tensorizable",
+                      "CompatibleOperandsAndResultType", "CompatibleOperandsAndResultElementType",
+                      "CompatibleOperandsElementType"})
 """Trait entries this module (or the engine) checks, or that constrain nothing; `explain` lists others."""
