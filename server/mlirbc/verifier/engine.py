@@ -25,7 +25,7 @@ from ..ir.types import Type
 from ..models.constraints import OpConstraints
 from ..models.registry import Registry
 from .core import ERROR, INFORMATION, REGIONS, SYMBOLS, VERIFY, Finding, OpContext, OpVerifier
-from .dialects import builtin_verifiers, interface_verifiers
+from .dialects import builtin_verifiers, dialect_verifiers, interface_verifiers
 from .ods import check_counts, check_invariants, check_segments
 from .predicates import CompiledPredicates
 from .symbols import SymbolTables, table_problems
@@ -124,6 +124,7 @@ class Verifier:
         self._kinds: dict[str, OpKind] = {}
         self._builtin = builtin_verifiers()
         self._interfaces = interface_verifiers()
+        self._dialects = dialect_verifiers()
         self._off = switched_off(registry.model_set)
         self._failed: dict[int, Operation] = {}
         """Ops whose own checks failed (kept by identity: ids of dead ops may be reused)."""
@@ -146,13 +147,11 @@ class Verifier:
                 found = self._interfaces.get(iface)
                 if found is not None:
                     checks.setdefault(found.phase, []).append(found)
-        reg = self.registry.verifier_registration(name)
-        own: object = reg.model if reg is not None else self._builtin.get(name)
-        for item in own if isinstance(own, list | tuple) else [own]:
-            if isinstance(item, OpVerifier):
-                checks.setdefault(item.phase, []).append(item)
-            elif callable(item):  # a plugin's plain function: the op's own verify()
-                checks.setdefault(VERIFY, []).append(OpVerifier(item))
+        whole = self._dialects.get(name.split(".", 1)[0]) if kind.modelled else None
+        if whole is not None:
+            checks.setdefault(whole.phase, []).append(whole)
+        for phase, found_list in self.own_verifiers(name).items():
+            checks.setdefault(phase, []).extend(found_list)
         kind.checks = checks
         self._kinds[name] = kind
         return kind
@@ -169,6 +168,18 @@ class Verifier:
             hit = found if isinstance(found, Type) else t
             self._twins[t] = hit
         return hit
+
+    def own_verifiers(self, name: str) -> dict[str, list[OpVerifier]]:
+        """Phase -> the hand-written verifiers of an op name: a plugin's registration, else the built-in."""
+        reg = self.registry.verifier_registration(name)
+        own: object = reg.model if reg is not None else self._builtin.get(name)
+        out: dict[str, list[OpVerifier]] = {}
+        for item in own if isinstance(own, list | tuple) else [own]:
+            if isinstance(item, OpVerifier):
+                out.setdefault(item.phase, []).append(item)
+            elif callable(item):  # a plugin's plain function: the op's own verify()
+                out.setdefault(VERIFY, []).append(OpVerifier(item))
+        return out
 
     def handled_cpp(self) -> list[str]:
         """The C++ interface verifiers with a Python counterpart here."""
@@ -364,6 +375,13 @@ class Verifier:
                 found = check_trait(lctx, c, t)
                 if found is not None:
                     return found
+        for v in self.own_verifiers(name).get(VERIFY, ()):
+            try:
+                found = v.check(lctx)
+            except Exception:  # a verifier's bug must never break the view: not checked
+                found = None
+            if found is not None:
+                return found
         return None
 
     def _block_entrance(self, op: Operation, block: Block, blocks: list[Block], out: list[Finding]) -> None:

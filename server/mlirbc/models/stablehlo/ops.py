@@ -19,7 +19,7 @@ from ...ir.module import Module
 from ...ir.operation import PROPS_DECODED
 from ...ir.structured import StructuredAttr, StructuredType
 from ...ir.types import Type
-from ..constraints import OpConstraints
+from ..constraints import ConstraintFiles, OpConstraints
 from ..layout import LayoutOpModel
 from ..ods import DATA_DIR, OdsDataset
 from .versions import KNOWN_VERSION, Version, parse_version, target_of, version_text
@@ -47,6 +47,11 @@ def stablehlo_docs() -> dict[str, dict[str, str]]:
         return {}
     ops: dict[str, dict[str, str]] = data.get("ops", {})
     return ops
+
+
+@cache
+def _upstream_constraints() -> ConstraintFiles:
+    return ConstraintFiles(DATA_DIR)
 
 
 class VhloOps:
@@ -79,7 +84,10 @@ class VhloOps:
             info.description = doc.get("description", "")
 
     def _legalized(self, name: str) -> tuple[str, OpConstraints | None]:
-        return name, self.dataset.constraints.get(name)
+        found = self.dataset.constraints.get(name)
+        if found is None:  # func.func, func.call, func.return: upstream's
+            found = _upstream_constraints().get(name)
+        return name, found
 
     def has_op(self, full_name: str) -> bool:
         return full_name.startswith("vhlo.") and self.dataset.has_op(full_name)

@@ -4,8 +4,9 @@ types.  (Each VHLO op is also checked as the StableHLO op it becomes: the engine
 
 from __future__ import annotations
 
-from ...ir.attributes import FlatSymbolRefAttr, StringAttr, TypeAttr
+from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, StringAttr, TypeAttr
 from ...ir.operation import Operation
+from ...ir.structured import StructuredAttr
 from ...ir.types import FunctionType
 from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
 from ..symbols import builtin_twin
@@ -16,6 +17,16 @@ FUNC = "vhlo.func_v1"
 def function_type(op: Operation) -> FunctionType | None:
     a = builtin_twin(attr_of(op, "function_type"))
     return a.type if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType) else None
+
+
+def _array_size(a: object) -> int | None:
+    """How many entries an argument/result attribute array holds as func.func sees it (an empty VHLO array
+    is dropped when legalized: none)."""
+    if isinstance(a, ArrayAttr):
+        return len(a.elements)
+    if isinstance(a, StructuredAttr) and a.kind.name == "array_v1" and isinstance(a.fields[0], tuple):
+        return len(a.fields[0]) or None
+    return None
 
 
 def _legal(ctx: OpContext, name: str) -> OpContext:
@@ -29,6 +40,14 @@ def verify_func(ctx: OpContext) -> Finding | None:
     if ft is None or len(op.regions) != 1 or not op.regions[0].blocks:
         return None
     lctx = _legal(ctx, "func.func")
+    for what, key, n in (("argument", "arg_attrs", len(ft.inputs)), ("result", "res_attrs", len(ft.results))):
+        count = _array_size(ctx.attr(key))
+        # an empty result array is dropped when legalized (an empty argument array is not: seen with jaxlib
+        # 0.10.2)
+        if count is not None and count != n and (count or key == "arg_attrs"):
+            return lctx.fail(f"expects {what} attribute array to have the same number of elements as the "
+                             f"number of function {what}s, got {count}, but expected {n}",
+                             part=("attribute", key), check=FUNC)
     args = op.regions[0].blocks[0].arguments
     if len(args) != len(ft.inputs):
         return lctx.fail(f"entry block must have {len(ft.inputs)} arguments to match function signature",

@@ -1,0 +1,307 @@
+"""StableHLO's shape rules for the ops JAX emits most, run on VHLO ops as the StableHLO ops they become
+once deserialized (the engine's legalized checks: types are their builtin twins), and VHLO's own rule
+that an op's attributes are VHLO attributes (anything else cannot be legalized).
+
+Each rule holds only where every shape it reads is static and every attribute it reads is there:
+otherwise it says nothing.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr
+from ...ir.operation import PROPS_DECODED
+from ...ir.structured import StructuredAttr
+from ...ir.types import DYNAMIC, IntegerType, RankedTensorType, Type
+from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
+
+
+def ints(a: Attribute | None) -> list[int] | None:
+    """The integers of a dense integer attribute (a VHLO tensor's data, a dense array), else None."""
+    shaped: Type | None = None
+    data: bytes | memoryview | None = None
+    if isinstance(a, StructuredAttr):
+        payload = a.payload()
+        if payload is None or payload.encoding != "raw":
+            return None
+        shaped, data = payload.shaped_type, payload.data
+    elif isinstance(a, DenseElementsAttr):
+        shaped, data = a.type, a.data
+    elif isinstance(a, DenseArrayAttr) and isinstance(a.element_type, IntegerType):
+        width = a.element_type.width
+        fmt = {8: "b", 16: "h", 32: "i", 64: "q"}.get(width)
+        return list(struct.unpack(f"<{a.count}{fmt}", bytes(a.data))) if fmt else None
+    if not isinstance(shaped, RankedTensorType) or not isinstance(shaped.element, IntegerType):
+        return None
+    if data is None:
+        return None
+    width = shaped.element.width
+    fmt = {8: "b", 16: "h", 32: "i", 64: "q"}.get(width)
+    if fmt is None or DYNAMIC in shaped.shape:
+        return None
+    n = 1
+    for d in shaped.shape:
+        n *= d
+    raw = bytes(data)
+    size = width // 8
+    if len(raw) == size and n != 1:
+        return list(struct.unpack(f"<{fmt}", raw)) * n  # a splat
+    if len(raw) != size * n:
+        return None
+    return list(struct.unpack(f"<{n}{fmt}", raw))
+
+
+def _static(t: Type) -> tuple[int, ...] | None:
+    if isinstance(t, RankedTensorType) and DYNAMIC not in t.shape:
+        return t.shape
+    return None
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+# -- VHLO's own rule ---------------------------------------------------------------------------------------
+LENIENT = {
+    # attributes deserialization does not convert when they do not matter (a dot without an algorithm
+    # drops them; seen with jaxlib 0.10.2): any value there is accepted
+    "vhlo.dot_general_v2": frozenset({"lhs_precision_type", "rhs_precision_type", "accumulation_type"}),
+}
+
+
+def verify_vhlo_attributes(ctx: OpContext) -> Finding | None:
+    """A VHLO op's attributes are VHLO attributes, converted when it is legalized; another dialect's value
+    passes through only where the StableHLO op takes that attribute and the value fits its constraint."""
+    props = ctx.op.properties
+    if props is None or props.kind != PROPS_DECODED:
+        return None
+    legal = ctx.verifier.kind(ctx.op.name).legal
+    lenient = LENIENT.get(ctx.op.name, frozenset())
+    for name, value in props.values.items():
+        if value.dialect == "vhlo" or value.dialect.startswith("mlirbc") or name in lenient:
+            continue
+        if legal is None:
+            return None  # nothing known of what it becomes
+        lname, lc = legal
+        spec = next((a for a in lc.attrs if a.name == name), None)
+        if spec is None:
+            return ctx.error(f"failed to legalize operation '{ctx.op.name}' that was explicitly marked "
+                             "illegal", check="vhlo")
+        if spec.constraint is not None and ctx.verifier.preds.answer(spec.constraint.pred, value) is False:
+            return Finding(ctx.op, f"'{lname}' op attribute '{name}' failed to satisfy constraint: "
+                                   f"{spec.constraint.summary}", part=("attribute", name), check="vhlo")
+    return None
+
+
+# -- StableHLO ops -----------------------------------------------------------------------------------------
+def verify_constant(ctx: OpContext) -> Finding | None:
+    value = attr_of(ctx.op, "value")
+    if not isinstance(value, StructuredAttr) or len(ctx.op.results) != 1:
+        return None
+    payload = value.payload()
+    if payload is None:
+        return None
+    inferred = payload.shaped_type
+    actual = ctx.t(ctx.op.results[0])
+    if isinstance(inferred, RankedTensorType) and isinstance(actual, RankedTensorType) \
+            and inferred is not actual:
+        return ctx.fail(f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) of "
+                        f"operation '{type_text(actual)}'", check="stablehlo.constant")
+    return None
+
+
+def verify_broadcast_in_dim(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    dims = ints(attr_of(op, "broadcast_dimensions"))
+    if dims is None or len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    operand, result = ctx.t(op.operands[0]), ctx.t(op.results[0])
+    if not isinstance(operand, RankedTensorType) or not isinstance(result, RankedTensorType):
+        return None
+    if len(dims) != len(operand.shape):
+        return ctx.fail(f"broadcast_dimensions size ({len(dims)}) does not match operand rank "
+                        f"({len(operand.shape)})", check="stablehlo.broadcast_in_dim")
+    if len(result.shape) < len(operand.shape):
+        return ctx.fail(f"result rank ({len(result.shape)}) is less than operand rank ({len(operand.shape)})",
+                        check="stablehlo.broadcast_in_dim")
+    for i, d in enumerate(dims):
+        if d < 0 or d >= len(result.shape):
+            return ctx.fail(f"broadcast_dimensions contains invalid value {d} for result with rank "
+                            f"{len(result.shape)}", check="stablehlo.broadcast_in_dim")
+        a, b = operand.shape[i], result.shape[d]
+        if a != DYNAMIC and b != DYNAMIC and a != 1 and a != b:
+            return ctx.fail(f"size of operand dimension {i} ({a}) is not equal to 1 or size of result "
+                            f"dimension {d} ({b})", check="stablehlo.broadcast_in_dim")
+    if operand.element is not result.element:
+        return ctx.fail("requires the same element type for all operands and results",
+                        check="stablehlo.broadcast_in_dim")
+    return None
+
+
+def verify_reshape(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    a, b = _static(ctx.t(op.operands[0])), _static(ctx.t(op.results[0]))
+    if a is None or b is None:
+        return None
+    if _numel(a) != _numel(b):
+        return ctx.fail(f"number of output elements ({_numel(b)}) doesn't match expected number of elements "
+                        f"({_numel(a)})", check="stablehlo.reshape")
+    return None
+
+
+def verify_transpose(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    perm = ints(attr_of(op, "permutation"))
+    if perm is None or len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    operand, result = ctx.t(op.operands[0]), ctx.t(op.results[0])
+    if not isinstance(operand, RankedTensorType) or not isinstance(result, RankedTensorType):
+        return None
+    if len(perm) != len(operand.shape) or sorted(perm) != list(range(len(perm))):
+        return ctx.fail(f"TransposeOp operand rank {len(operand.shape)} does not match permutation size "
+                        f"{len(perm)}", check="stablehlo.transpose")
+    want = tuple(operand.shape[p] for p in perm)
+    if len(want) != len(result.shape) or any(
+            x != y and DYNAMIC not in (x, y) for x, y in zip(want, result.shape, strict=True)):
+        shape = "x".join(map(str, want))
+        return ctx.fail(f"inferred type(s) 'tensor<{shape}x{type_text(operand.element)}>' are incompatible "
+                        f"with return type(s) of operation '{type_text(result)}'", check="stablehlo.transpose")
+    return None
+
+
+def verify_dot_general(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    lhs, rhs, res = (ctx.t(v) for v in (*op.operands, op.results[0]))
+    ls, rs, out = _static(lhs), _static(rhs), _static(res)
+    lb, rb = ints(attr_of(op, "lhs_batching_dimensions")), ints(attr_of(op, "rhs_batching_dimensions"))
+    lc, rc = ints(attr_of(op, "lhs_contracting_dimensions")), ints(attr_of(op, "rhs_contracting_dimensions"))
+    if ls is None or rs is None or out is None or None in (lb, rb, lc, rc):
+        return None
+    assert lb is not None and rb is not None and lc is not None and rc is not None
+    check = "stablehlo.dot_general"
+    if len(lb) != len(rb):
+        return ctx.fail("lhs and rhs should have the same number of batching dimensions", check=check)
+    if len(lc) != len(rc):
+        return ctx.fail("lhs and rhs should have the same number of contracting dimensions", check=check)
+    if any(not 0 <= d < len(ls) for d in lb + lc) or any(not 0 <= d < len(rs) for d in rb + rc):
+        return ctx.fail("dimension index out of range", check=check)
+    for a, b in zip(lb, rb, strict=True):
+        if ls[a] != rs[b]:
+            return ctx.fail("batching dimension sizes must match for lhs/rhs", check=check)
+    for a, b in zip(lc, rc, strict=True):
+        if ls[a] != rs[b]:
+            return ctx.fail("contracting dimension sizes must match for lhs/rhs", check=check)
+    want = [ls[d] for d in lb] + [n for i, n in enumerate(ls) if i not in lb and i not in lc] + \
+        [n for i, n in enumerate(rs) if i not in rb and i not in rc]
+    if tuple(want) != out:
+        return ctx.fail(f"inferred shape '[{', '.join(map(str, want))}]' is incompatible with return type of "
+                        f"operation '{type_text(res)}'", check=check)
+    return None
+
+
+def verify_no_branch_arguments(ctx: OpContext) -> Finding | None:
+    for i, region in enumerate(ctx.op.regions):
+        if region.blocks and region.blocks[0].arguments:
+            return ctx.error(f"branch {i} must have 0 arguments, but found {len(region.blocks[0].arguments)}",
+                             check="stablehlo.case")
+    return None
+
+
+def verify_reduce(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    n = len(op.operands) // 2
+    if len(op.operands) != 2 * n or len(op.regions) != 1 or not op.regions[0].blocks:
+        return None
+    args = op.regions[0].blocks[0].arguments
+    if len(args) != 2 * n:
+        return ctx.error(f"Reduction-region must take {2 * n} parameters, but takes {len(args)} parameter(s)",
+                         check="stablehlo.reduce")
+    for i, a in enumerate(args):
+        inp = ctx.t(op.operands[i % n])
+        t = ctx.t(a)
+        if isinstance(inp, RankedTensorType) and isinstance(t, RankedTensorType) and \
+                (t.shape != () or t.element is not inp.element):
+            return ctx.error(f"The type of reduction-region's parameter at index {i} is different than the "
+                             "corresponding result type", check="stablehlo.reduce")
+    dims = ints(attr_of(op, "dimensions"))
+    if dims is None or len(op.results) != n:
+        return None
+    for i in range(n):
+        inp, init, res = ctx.t(op.operands[i]), ctx.t(op.operands[n + i]), ctx.t(op.results[i])
+        if not all(isinstance(x, RankedTensorType) for x in (inp, init, res)):
+            continue
+        assert isinstance(inp, RankedTensorType) and isinstance(init, RankedTensorType)
+        assert isinstance(res, RankedTensorType)
+        if init.shape != () or init.element is not inp.element:
+            return ctx.fail(f"The element-type of reduction-region's argument at index {i} is expected to be "
+                            f"'{type_text(inp.element)}', but got '{type_text(init)}' as its type.",
+                            check="stablehlo.reduce")
+        if any(not 0 <= d < len(inp.shape) for d in dims):
+            return None
+        want = tuple(s for j, s in enumerate(inp.shape) if j not in dims)
+        if res.element is not inp.element or len(want) != len(res.shape) or any(
+                a != b and DYNAMIC not in (a, b) for a, b in zip(want, res.shape, strict=True)):
+            return ctx.fail(f"inferred type(s) are incompatible with return type(s) of operation "
+                            f"'{type_text(res)}'", check="stablehlo.reduce")
+    return None
+
+
+def verify_slice(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    operand, result = _static(ctx.t(op.operands[0])), _static(ctx.t(op.results[0]))
+    starts, limits = ints(attr_of(op, "start_indices")), ints(attr_of(op, "limit_indices"))
+    strides = ints(attr_of(op, "strides"))
+    if operand is None or result is None or starts is None or limits is None or strides is None:
+        return None
+    if not len(starts) == len(limits) == len(strides) == len(operand):
+        return None
+    if any(s <= 0 for s in strides):
+        return None
+    want = tuple(max(0, (lim - s + st - 1) // st) for s, lim, st in zip(starts, limits, strides, strict=True))
+    if want != result:
+        return ctx.fail(f"inferred type(s) are incompatible with return type(s) of operation "
+                        f"'{type_text(ctx.t(op.results[0]))}'", check="stablehlo.slice")
+    return None
+
+
+def verify_while(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    for i, region in enumerate(op.regions[:2]):
+        if not region.blocks:
+            continue
+        args = region.blocks[0].arguments
+        which = "condition" if i == 0 else "body"
+        if len(args) != len(op.operands):
+            return ctx.fail(f"expect operands to be compatible with {which} block arguments but got "
+                            f"{len(op.operands)} vs {len(args)}", check="stablehlo.while")
+        for a, v in zip(args, op.operands, strict=True):
+            if ctx.t(a) is not ctx.t(v):
+                return ctx.fail(f"expect operands to be compatible with {which} block arguments but got "
+                                f"'{type_text(ctx.t(v))}' vs '{type_text(ctx.t(a))}'", check="stablehlo.while")
+    return None
+
+
+DIALECT_VERIFIERS = {
+    "vhlo": OpVerifier(verify_vhlo_attributes, label="its attributes are VHLO attributes"),
+}
+LEGALIZED_VERIFIERS = {
+    "stablehlo.constant": OpVerifier(verify_constant, label="result type against the value's"),
+    "stablehlo.broadcast_in_dim": OpVerifier(verify_broadcast_in_dim, label="broadcast dimensions"),
+    "stablehlo.reshape": OpVerifier(verify_reshape, label="element counts"),
+    "stablehlo.transpose": OpVerifier(verify_transpose, label="permutation and result shape"),
+    "stablehlo.dot_general": OpVerifier(verify_dot_general, label="dimension numbers and result shape"),
+    "stablehlo.case": OpVerifier(verify_no_branch_arguments, label="branches take no arguments"),
+    "stablehlo.reduce": OpVerifier(verify_reduce, label="the reduction region's parameters"),
+    "stablehlo.while": OpVerifier(verify_while, label="region arguments against the operands"),
+    "stablehlo.slice": OpVerifier(verify_slice, label="result shape from the slice bounds"),
+}
