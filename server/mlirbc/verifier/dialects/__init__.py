@@ -4,7 +4,8 @@ verifiers of the interfaces those ops share.
 Each module's `VERIFIERS` (and `REGION_VERIFIERS`, `SYMBOL_VERIFIERS`) maps an op name to an `OpVerifier`;
 `LEGALIZED_VERIFIERS` the name of an op others are legalized to (StableHLO's, for VHLO ops); `INTERFACES`
 an interface name (as the op's constraint data lists it) to one; `DIALECT_VERIFIERS` a dialect to one.  A
-plugin replaces one op's verifiers with `Registry.register_verifier` (an `OpVerifier`, a list of them, or None for none).
+plugin replaces one op's verifiers with `Registry.register_verifier` (an `OpVerifier`, a list of them, or
+None for none).
 """
 
 from __future__ import annotations

@@ -171,7 +171,8 @@ def verify_transpose(ctx: OpContext) -> Finding | None:
             x != y and DYNAMIC not in (x, y) for x, y in zip(want, result.shape, strict=True)):
         shape = "x".join(map(str, want))
         return ctx.fail(f"inferred type(s) 'tensor<{shape}x{type_text(operand.element)}>' are incompatible "
-                        f"with return type(s) of operation '{type_text(result)}'", check="stablehlo.transpose")
+                        f"with return type(s) of operation '{type_text(result)}'",
+                        check="stablehlo.transpose")
     return None
 
 
@@ -287,7 +288,8 @@ def verify_while(ctx: OpContext) -> Finding | None:
         for a, v in zip(args, op.operands, strict=True):
             if ctx.t(a) is not ctx.t(v):
                 return ctx.fail(f"expect operands to be compatible with {which} block arguments but got "
-                                f"'{type_text(ctx.t(v))}' vs '{type_text(ctx.t(a))}'", check="stablehlo.while")
+                                f"'{type_text(ctx.t(v))}' vs '{type_text(ctx.t(a))}'",
+                                check="stablehlo.while")
     return None
 
 
