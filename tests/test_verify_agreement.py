@@ -36,7 +36,9 @@ FLOORS: dict[str, dict[str, float]] = {
     "iree": {"drop-required-attr": 0.95, "wrong-attr": 0.85, "segment-sizes": 0.80, "drop-operand": 0.75,
              "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.80, "region-count": 0.95,
              "entry-args": 0.50, "symbol": 0.80, "operand-type": 0.95, "swap-operands": 0.85},
-    "stablehlo": {"drop-required-attr": 0.95, "drop-terminator": 0.95, "region-count": 0.95},
+    "stablehlo": {"drop-required-attr": 0.95, "wrong-attr": 0.80, "drop-operand": 0.85, "drop-terminator": 0.95,
+                  "result-type": 0.85, "region-count": 0.95, "entry-args": 0.85, "operand-type": 0.95,
+                  "swap-operands": 0.80},
 }
 
 

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..ir.operation import Block, Operation
+from ..ir.operation import Block, Operation, OpName
 from ..ir.structured import StructuredType
 from ..ir.types import Type
 from ..models.constraints import OpConstraints
@@ -131,6 +131,9 @@ class Verifier:
         self.symbols = SymbolTables(self.is_symbol_table)
         self.noted_off: set[str] = set()
         self._twins: dict[Type, Type] = {}
+        self._by_op_name: dict[int, tuple[OpName, OpKind]] = {}
+        self._ods_memo: dict[tuple[object, ...], tuple[object, tuple[str, tuple[str, int | str] | None,
+                                                                     str] | None]] = {}
 
     # -- per op kind -------------------------------------------------------------------------------------
     def kind(self, name: str) -> OpKind:
@@ -300,12 +303,18 @@ class Verifier:
     def _enter(self, op: Operation, parent: Operation | None, block: Block | None, chain: list[Operation],
                out: list[Finding], users: list[list[User]]
                ) -> None:
-        if not op.op_name.registered:
+        op_name = op.op_name
+        if not op_name.registered:
             return
-        kind = self.kind(op.name)
+        # op names are shared objects (one per name in a module): looked up by identity, no string built
+        named = self._by_op_name.get(id(op_name))
+        if named is None or named[0] is not op_name:
+            named = (op_name, self.kind(op_name.full))
+            self._by_op_name[id(op_name)] = named
+        kind = named[1]
         if not kind.checked:
             return
-        ctx = OpContext(op, parent, block, self, kind.constraints, chain)
+        ctx = OpContext(op, parent, block, self, kind.constraints, chain, name=kind.name)
         found = self._entrance(ctx, kind)
         if found is not None:
             self._failed[id(op)] = op
@@ -320,29 +329,9 @@ class Verifier:
     def _entrance(self, ctx: OpContext, kind: OpKind) -> Finding | None:
         c = kind.constraints
         if c is not None:
-            found = check_counts(ctx, c)
+            found = self._ods(ctx, kind, c)
             if found is not None:
                 return found
-            for t in c.traits:
-                if not t[1]:
-                    continue
-                if t[0] == "AttrSizedOperandSegments":
-                    found = check_segments(ctx, c, "operand")
-                elif t[0] == "AttrSizedResultSegments":
-                    found = check_segments(ctx, c, "result")
-                else:
-                    found = check_trait(ctx, c, t)
-                if found is not None:
-                    return found
-            found = check_invariants(ctx, c)
-            if found is not None:
-                return found
-            for t in c.traits:
-                if t[1]:
-                    continue
-                found = check_trait(ctx, c, t)
-                if found is not None:
-                    return found
         for v in kind.checks.get(VERIFY, ()):
             try:
                 found = v.check(ctx)
@@ -352,6 +341,53 @@ class Verifier:
                 return found
         if kind.legal is not None:
             return self._legalized(ctx, *kind.legal)
+        return None
+
+    def _ods(self, ctx: OpContext, kind: OpKind, c: OpConstraints) -> Finding | None:
+        """What ODS says of the op, remembered per signature: ops without regions or successors whose
+        name, types, properties, attributes, parent and place at the block's end are the same get the same
+        answer (a large module holds many such; types and attributes are uniqued)."""
+        op = ctx.op
+        key: tuple[object, ...] | None = None
+        if not op.regions and not op.successors:
+            block = ctx.block
+            key = (kind.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+                   id(op.properties), op.attributes, ctx.parent.name if ctx.parent is not None else None,
+                   block is not None and bool(block.operations) and block.operations[-1] is op)
+            hit = self._ods_memo.get(key)
+            if hit is not None and hit[0] is op.properties:
+                answer = hit[1]
+                return None if answer is None else Finding(op, answer[0], part=answer[1], check=answer[2])
+        found = self._ods_checks(ctx, c)
+        if key is not None and len(self._ods_memo) < 100_000:
+            self._ods_memo[key] = (op.properties, None if found is None else (found.message, found.part,
+                                                                               found.check))
+        return found
+
+    def _ods_checks(self, ctx: OpContext, c: OpConstraints) -> Finding | None:
+        found = check_counts(ctx, c)
+        if found is not None:
+            return found
+        for t in c.traits:
+            if not t[1]:
+                continue
+            if t[0] == "AttrSizedOperandSegments":
+                found = check_segments(ctx, c, "operand")
+            elif t[0] == "AttrSizedResultSegments":
+                found = check_segments(ctx, c, "result")
+            else:
+                found = check_trait(ctx, c, t)
+            if found is not None:
+                return found
+        found = check_invariants(ctx, c)
+        if found is not None:
+            return found
+        for t in c.traits:
+            if t[1]:
+                continue
+            found = check_trait(ctx, c, t)
+            if found is not None:
+                return found
         return None
 
     def _legalized(self, ctx: OpContext, name: str, c: OpConstraints) -> Finding | None:
