@@ -293,6 +293,19 @@ def verify_while(ctx: OpContext) -> Finding | None:
     return None
 
 
+def verify_same_types_as_operands(ctx: OpContext) -> Finding | None:
+    """Ops whose results are their operands' types (optimization_barrier): what type inference gives."""
+    op = ctx.op
+    have = [ctx.t(r) for r in op.results]
+    want = [ctx.t(v) for v in op.operands]
+    if len(have) != len(want) or any(a is not b for a, b in zip(have, want, strict=True)):
+        inferred = ", ".join(type_text(t) for t in want)
+        actual = ", ".join(type_text(t) for t in have)
+        return ctx.fail(f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
+                        f"'{actual}'", check=ctx.name)
+    return None
+
+
 DIALECT_VERIFIERS = {
     "vhlo": OpVerifier(verify_vhlo_attributes, label="its attributes are VHLO attributes"),
 }
@@ -306,4 +319,6 @@ LEGALIZED_VERIFIERS = {
     "stablehlo.reduce": OpVerifier(verify_reduce, label="the reduction region's parameters"),
     "stablehlo.while": OpVerifier(verify_while, label="region arguments against the operands"),
     "stablehlo.slice": OpVerifier(verify_slice, label="result shape from the slice bounds"),
+    "stablehlo.optimization_barrier": OpVerifier(verify_same_types_as_operands,
+                                                 label="results are its operands"),
 }
