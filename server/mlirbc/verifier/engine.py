@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..ir.operation import Block, Operation, OpName
+from ..ir.operation import PROPS_DECODED, Block, Operation, OpName
 from ..ir.structured import StructuredType
 from ..ir.types import Type
 from ..models.constraints import OpConstraints
@@ -132,8 +132,7 @@ class Verifier:
         self.noted_off: set[str] = set()
         self._twins: dict[Type, Type] = {}
         self._by_op_name: dict[int, tuple[OpName, OpKind]] = {}
-        self._ods_memo: dict[tuple[object, ...], tuple[object, tuple[str, tuple[str, int | str] | None,
-                                                                     str] | None]] = {}
+        self._ods_memo: dict[tuple[object, ...], tuple[str, tuple[str, int | str] | None, str] | None] = {}
 
     # -- per op kind -------------------------------------------------------------------------------------
     def kind(self, name: str) -> OpKind:
@@ -351,17 +350,25 @@ class Verifier:
         key: tuple[object, ...] | None = None
         if not op.regions and not op.successors:
             block = ctx.block
+            props = op.properties
+            # decoded properties by content (their values are uniqued): a re-read op's fresh record is the
+            # same key; other forms by identity, held in the key so that it stays theirs
+            pkey: object = None if props is None else tuple(props.values.items()) \
+                if props.kind == PROPS_DECODED else props
             key = (kind.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-                   id(op.properties), op.attributes, ctx.parent.name if ctx.parent is not None else None,
+                   pkey, op.attributes, ctx.parent.name if ctx.parent is not None else None,
                    block is not None and bool(block.operations) and block.operations[-1] is op)
-            hit = self._ods_memo.get(key)
-            if hit is not None and hit[0] is op.properties:
-                answer = hit[1]
+            try:
+                answer = self._ods_memo[key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable value somewhere: no memo for this op
+                key = None
+            else:
                 return None if answer is None else Finding(op, answer[0], part=answer[1], check=answer[2])
         found = self._ods_checks(ctx, c)
         if key is not None and len(self._ods_memo) < 100_000:
-            self._ods_memo[key] = (op.properties, None if found is None else (found.message, found.part,
-                                                                               found.check))
+            self._ods_memo[key] = None if found is None else (found.message, found.part, found.check)
         return found
 
     def _ods_checks(self, ctx: OpContext, c: OpConstraints) -> Finding | None:

@@ -25,6 +25,8 @@ class _Top:
     findings: list[Finding]
     users: list[User]
     defines: str | None
+    refs: list[frozenset[str] | None]
+    """What each user names (`_refs`), in the order of `users`."""
 
 
 def _refs(op: Operation) -> frozenset[str] | None:
@@ -70,7 +72,7 @@ class ModuleVerification:
     @staticmethod
     def _top(v: Verifier, op: Operation, root: Operation) -> _Top:
         findings, users = v.walk(op, root, [root])
-        return _Top(op, findings, users, symbol_name(op))
+        return _Top(op, findings, users, symbol_name(op), [_refs(u) for u, _, _ in users])
 
     def replaced(self, new_root: Operation, old_op: Operation, new_op: Operation) -> ModuleVerification:
         """The verification of `new_root`, which holds the same top-level ops as this one's root except
@@ -94,11 +96,10 @@ class ModuleVerification:
             changed = {n for n in (old.defines, fresh.defines) if n is not None}
             gone = {id(u) for u, _, _ in old.users}
             for t in tops:
-                for user, check, chain in t.users:
+                for (user, check, chain), refs in zip(t.users, t.refs, strict=True):
                     key = id(user)
                     previous = self.uses.get(key)
                     if t is not fresh and previous is not None and previous[0] is user and key not in gone:
-                        refs = _refs(user)
                         if refs is not None and not (refs & changed):
                             uses[key] = previous
                             continue
