@@ -23,9 +23,8 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "server"))
 
 from agreement import Table, judge_iree_opt, judge_jaxlib, judge_mlir_opt, judge_ours, view_of  # noqa: E402
-from mutations import CLASSES, NEUTRAL, mutants  # noqa: E402
-
 from mlirbc.models.build import models  # noqa: E402
+from mutations import CLASSES, NEUTRAL, mutants  # noqa: E402
 
 
 def _default_version(p: Path) -> bool:
