@@ -116,7 +116,7 @@ def verify_function_interface(ctx: OpContext) -> Finding | None:
                                     check="FunctionOpInterface")
     if len(op.regions) != 1:
         return ctx.fail("expects one region", check="FunctionOpInterface")
-    if op.name not in DEFAULT_BODY or not op.regions[0].blocks:
+    if op.name in OWN_BODY or not op.regions[0].blocks:
         return None
     args = op.regions[0].blocks[0].arguments
     if len(args) != len(ft.inputs):
@@ -131,9 +131,9 @@ def verify_function_interface(ctx: OpContext) -> Finding | None:
     return None
 
 
-DEFAULT_BODY = frozenset({"func.func", "ml_program.func", "ml_program.subgraph"})
-"""Function ops whose body is checked by FunctionOpInterface's default `verifyBody` (others, such as
-`gpu.func` with its attributions, check their own)."""
+OWN_BODY = frozenset({"gpu.func"})
+"""Function ops that replace FunctionOpInterface's default `verifyBody` (`gpu.func` takes attributions
+after its arguments: `dialects.gpu`); the others' entry block must match the signature exactly."""
 
 OPTIONAL_SYMBOLS = frozenset({"builtin.module", "gpu.module"})
 """Ops whose symbol name may be absent (`isOptionalSymbol`)."""

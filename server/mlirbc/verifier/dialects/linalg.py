@@ -99,8 +99,7 @@ def verify_structured(ctx: OpContext) -> Finding | None:
                                 f"({shape.results})", check=check)
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
         return ctx.fail("expects to have 1 region with 1 block", check=check)
-    if op.name != "linalg.generic":
-        return None
+    # every structured op with inputs and inits has one body argument per operand (named ops too)
     args = op.regions[0].blocks[0].arguments
     if len(args) != len(op.operands):
         return ctx.fail("expected as many non-induction variable region arguments as the number of "
