@@ -3,7 +3,8 @@
 Every file of `MANIFEST.tsv` (upstream at every bytecode version, IREE, JAX, VHLO) is decoded and its
 module verified: no error may be found (an op kind switched off for disagreeing with an oracle would say
 so as an Information note, never an error).  The default-version files are also printed, parsed back with
-verification on (what the editor does on every keystroke) and must have no verifier diagnostic.
+verification on (what the editor does on every keystroke, and `mlirbc check` of a view without the file)
+and must have no verifier diagnostic.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from mlirbc.verifier import verify_module
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 
-FILES = [p for p in valid_files() if p.parent.name != "large"]
+FILES = [p for p in valid_files() if p.parent.name != "large"] + sorted((CORPUS / "vhlo").glob("*.mlirbc"))
 
 
 def _default_version(p: Path) -> bool:
@@ -47,8 +48,10 @@ def test_parsed_view_verifies(path: Path) -> None:
     if module.error is not None:
         pytest.skip(f"does not decode: {module.error}")
     text = print_module(module, with_map=False).text
-    result = parse_module(text, template=module, registry=reg, verify=True)
-    assert result.module is not None, [d.message for d in result.errors[:3]]
-    assert result.verification is not None
-    faults = [d.message for d in result.diagnostics if d.code == "verify"]
-    assert not faults, faults[:5]
+    # with the file as template (the editor) and without (`mlirbc check view.mlir`)
+    for template in (module, None):
+        result = parse_module(text, template=template, registry=reg, verify=True)
+        assert result.module is not None, [d.message for d in result.errors[:3]]
+        assert result.verification is not None
+        faults = [d.message for d in result.diagnostics if d.code == "verify"]
+        assert not faults, faults[:5]

@@ -191,7 +191,11 @@ def _dialect_value(sigil: str, dialect: str, mnemonic: str) -> Check:
             return None
         dm = dialect_and_mnemonic(v)
         if dm is not None:
-            return dm == (dialect, mnemonic)
+            if dm == (dialect, mnemonic):
+                return True
+            if isinstance(v, StructuredType | StructuredAttr) and dm[0] == dialect:
+                return None  # a model's kind may be named otherwise than the mnemonic: cannot say
+            return False
         if isinstance(v, DialectType | DialectAttr):
             return False if v.dialect_name != dialect else None
         return False  # a builtin value is never a dialect's class
