@@ -51,6 +51,14 @@ BUILTIN_ATTRS = frozenset({
     "DenseBoolArrayAttr", "DenseI8ArrayAttr", "DenseI16ArrayAttr", "DenseI32ArrayAttr", "DenseI64ArrayAttr",
     "DenseF32ArrayAttr", "DenseF64ArrayAttr", "LocationAttr", "StridedLayoutAttr", "DistinctAttr",
 })
+CPP_TYPES = {
+    # dialect types defined in C++ (no TypeDef record): their mnemonic, as mlir-opt prints them
+    "mlir::gpu::AsyncTokenType": ("gpu", "async.token"),
+    "mlir::gpu::MMAMatrixType": ("gpu", "mma_matrix"),
+    "mlir::gpu::SparseDnTensorHandleType": ("gpu", "sparse.dntensor_handle"),
+    "mlir::gpu::SparseSpMatHandleType": ("gpu", "sparse.spmat_handle"),
+    "mlir::gpu::SparseSpGEMMOpHandleType": ("gpu", "sparse.spgemmop_handle"),
+}
 DIALECT_BASES = {
     # C++ base classes whose every subclass is a type of one dialect (never an interface another dialect's
     # types may implement): a type of another dialect, or a builtin one, is not one of them
@@ -291,6 +299,10 @@ class _Atoms:
                                                            self.at(m[1], "index"),
                                                            self.at(m[1], "float", None)]),
             (_M + r"\.hasTrait<\s*(?:::)?mlir::ValueSemantics\s*>\(\)", lambda m: self.at(m[1], "valsem")),
+            (r"(?:::)?mlir::LLVM::isCompatibleVectorType\(\s*" + _M + r"\s*\)",
+             lambda m: self.at(m[1], "llvm_vector")),
+            (r"(?:::)?mlir::LLVM::isCompatibleFloatingPointType\(\s*" + _M + r"\s*\)",
+             lambda m: self.at(m[1], "llvm_float")),
             (r"(?:::)?llvm::isa<\s*([\w:,\s]+?)\s*>\(\s*" + _M + r"\s*\)", lambda m: self.isa(m[1], m[2])),
             (_CAST + r"\.getRank\(\)" + _CMP + _INT, lambda m: self.shaped(m[1], m[2], "rank", _OPS[m[3]],
                                                                              int(m[4]))),
@@ -347,6 +359,8 @@ class _Atoms:
             return self.at(marker, *self.classes.enums[c])
         if c in self.classes.types:
             return self.at(marker, "dtype", *self.classes.types[c])
+        if c in CPP_TYPES:
+            return self.at(marker, "dtype", *CPP_TYPES[c])
         if c in self.classes.attrs:
             return self.at(marker, "adialect", *self.classes.attrs[c])
         if c in DIALECT_BASES:

@@ -212,6 +212,35 @@ def _dbase(dialect: str) -> Check:
     return check
 
 
+_LLVM_FLOATS = frozenset({"bf16", "f16", "f32", "f64", "f80", "f128"})
+
+
+def _llvm_float(t: Value) -> Answer:
+    """`LLVM::isCompatibleFloatingPointType`: a builtin float LLVM has (a dialect's type: cannot say)."""
+    if opaque(t) or not is_builtin_type(t):
+        return None
+    return isinstance(t, FloatType) and t.name in _LLVM_FLOATS
+
+
+def _llvm_vector(t: Value) -> Answer:
+    """`LLVM::isCompatibleVectorType`: a builtin 1-D vector of signless integers, LLVM's floats or
+    pointers."""
+    if opaque(t) or not is_builtin_type(t):
+        return None
+    if not isinstance(t, VectorType):
+        return False
+    if len(t.shape) != 1:
+        return False
+    e = t.element
+    if isinstance(e, IntegerType):
+        return e.signedness == 0
+    if isinstance(e, FloatType):
+        return e.name in _LLVM_FLOATS
+    if isinstance(e, DialectType) and e.dialect_name == "llvm":
+        return True if e.text.startswith("!llvm.ptr") else None
+    return False if is_builtin_type(e) else None
+
+
 def _llvm_ptr_as(space: int) -> Check:
     def check(v: Value) -> Answer:
         if isinstance(v, DialectType) and v.dialect_name == "llvm":
@@ -452,6 +481,10 @@ def _atom(name: str, args: list[Any]) -> Check:
         return _dbase(args[0])
     if name == "llvm_ptr_as":
         return _llvm_ptr_as(args[0])
+    if name == "llvm_float":
+        return _llvm_float
+    if name == "llvm_vector":
+        return _llvm_vector
     if name == "aisa":
         return _attr_isa(args[0])
     if name == "enum":

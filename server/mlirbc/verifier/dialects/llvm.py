@@ -7,11 +7,12 @@ so a value's type is compared with a parameter by text: the type as printed, its
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
-from ...ir.attributes import FlatSymbolRefAttr, SymbolRefAttr, TypeAttr
+from ...ir.attributes import DenseArrayAttr, FlatSymbolRefAttr, SymbolRefAttr, TypeAttr
 from ...ir.operation import Operation
-from ...ir.types import DialectType, Type
+from ...ir.types import DialectType, IntegerType, Type
 from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
 from ..ods import segment_sizes
 
@@ -187,7 +188,23 @@ def verify_addressof(ctx: OpContext) -> Finding | None:
     return None
 
 
+_DYNAMIC_INDEX = -(1 << 31)
+
+
+def verify_gep(ctx: OpContext) -> Finding | None:
+    raw = attr_of(ctx.op, "rawConstantIndices")
+    if not isinstance(raw,
+                      DenseArrayAttr) or raw.element_type is not IntegerType.get(32) or not ctx.op.operands:
+        return None
+    indices = struct.unpack(f"<{raw.count}i", bytes(raw.data))
+    if sum(1 for i in indices if i == _DYNAMIC_INDEX) != len(ctx.op.operands) - 1:
+        return ctx.fail("expected as many dynamic indices as specified in 'rawConstantIndices'",
+                        check="llvm.getelementptr")
+    return None
+
+
 VERIFIERS = {
+    "llvm.getelementptr": OpVerifier(verify_gep, label="dynamic indices against the constant ones"),
     "llvm.func": OpVerifier(verify_func, label="entry block against its !llvm.func type"),
     "llvm.return": OpVerifier(verify_return, label="operand against the enclosing function's result type"),
 }

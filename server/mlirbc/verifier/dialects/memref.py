@@ -1,13 +1,16 @@
-"""Memory and tensor ops of `memref`, `tensor`, `vector`, `affine` and `bufferization`: loads, stores and
-element accesses with as many indices as the shaped value has dimensions (through the affine map for
-`affine`'s), `affine.if` against its integer set, `tensor.pad`'s body, `bufferization.dealloc`'s lists,
-`memref.get_global` against the global it names."""
+"""Memory and tensor ops of `memref`, `tensor`, `vector`, `affine`, `bufferization` and `gpu`: loads, stores
+and element accesses with as many indices as the shaped value has dimensions (through the affine map for
+`affine`'s), one size per dynamic dimension of an allocation, dynamic offsets/sizes/strides against their
+static lists, `affine.if` against its integer set, `tensor.pad`'s body, `bufferization.dealloc`'s lists,
+`tensor.from_elements`, `vector.create_mask`, `memref.get_global` against the global it names."""
 
 from __future__ import annotations
 
-from ...ir.attributes import FlatSymbolRefAttr, SymbolRefAttr
+import struct
+
+from ...ir.attributes import DenseArrayAttr, FlatSymbolRefAttr, SymbolRefAttr
 from ...ir.operation import Value
-from ...ir.types import IndexType, MemRefType, RankedTensorType, ShapedType
+from ...ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, RankedTensorType, ShapedType, VectorType
 from ..affine_text import map_shape, set_shape
 from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of
 from ..ods import segment_sizes
@@ -142,7 +145,90 @@ def verify_get_global(ctx: OpContext) -> Finding | None:
     return None
 
 
+def verify_dynamic_sizes(ctx: OpContext) -> Finding | None:
+    """Allocations and `tensor.empty`: one size operand per dynamic dimension of the result."""
+    op = ctx.op
+    if len(op.results) != 1:
+        return None
+    t = op.results[0].type
+    if not isinstance(t, MemRefType | RankedTensorType):
+        return None
+    want = sum(1 for d in t.shape if d == DYNAMIC)
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if isinstance(sizes, list):
+        groups = ctx.constraints.operands if ctx.constraints is not None else ()
+        names = [g.name for g in groups]
+        key = "dynamicSizes" if "dynamicSizes" in names else None
+        if key is None or len(sizes) != len(names):
+            return None
+        have = sizes[names.index(key)]
+    else:
+        have = len(op.operands)
+    if have != want:
+        return ctx.fail(f"incorrect number of dynamic sizes, has {have}, expected {want}", check=op.name)
+    return None
+
+
+def verify_from_elements(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.results) != 1 or not isinstance(op.results[0].type, RankedTensorType):
+        return None
+    t = op.results[0].type
+    if DYNAMIC in t.shape:
+        return None
+    n = 1
+    for d in t.shape:
+        n *= d
+    if len(op.operands) != n or any(v.type is not t.element for v in op.operands):
+        return ctx.fail("failed to verify that operand types match result element type", check=op.name)
+    return None
+
+
+def verify_create_mask(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    if len(op.results) == 1 and isinstance(op.results[0].type, VectorType) \
+            and len(op.operands) != len(op.results[0].type.shape):
+        return ctx.fail("must specify an operand for each result vector dimension", check=op.name)
+    return None
+
+
+_DYNAMIC_LISTS = (("offsets", "static_offsets"), ("sizes", "static_sizes"), ("strides", "static_strides"))
+
+
+def verify_offset_size_stride(ctx: OpContext) -> Finding | None:
+    """OffsetSizeAndStrideOpInterface: as many operands in each list as dynamic entries in its static
+    counterpart."""
+    op, c = ctx.op, ctx.constraints
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if c is None or not isinstance(sizes, list) or len(sizes) != len(c.operands):
+        return None
+    names = [g.name for g in c.operands]
+    for dynamic, static in _DYNAMIC_LISTS:
+        values = ints_of(attr_of(op, static))
+        if dynamic not in names or values is None:
+            continue
+        have = sizes[names.index(dynamic)]
+        want = sum(1 for v in values if v == DYNAMIC)
+        if have != want:
+            return ctx.error(f"expected the number of '{dynamic}' to match the number of dynamic entries in "
+                             f"'{static}' ({have} vs {want})", check="OffsetSizeAndStrideOpInterface")
+    return None
+
+
+def ints_of(a: object) -> list[int] | None:
+    if isinstance(a, DenseArrayAttr) and a.element_type is IntegerType.get(64):
+        return list(struct.unpack(f"<{a.count}q", bytes(a.data)))
+    return None
+
+
 VERIFIERS = {
+    "tensor.empty": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "memref.alloc": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "memref.alloca": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "bufferization.alloc_tensor": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "gpu.alloc": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "tensor.from_elements": OpVerifier(verify_from_elements, label="one operand per element"),
+    "vector.create_mask": OpVerifier(verify_create_mask, label="one operand per dimension"),
     "affine.if": OpVerifier(verify_affine_if, label="operands against the integer set"),
     "bufferization.dealloc": OpVerifier(verify_dealloc, label="as many conditions as memrefs"),
     "memref.load": OpVerifier(verify_memref_load, label="as many indices as the memref's rank"),

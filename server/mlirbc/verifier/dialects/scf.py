@@ -4,8 +4,9 @@ control-flow edge of RegionBranchOpInterface, and the ops' own rules)."""
 from __future__ import annotations
 
 from ...ir.operation import Operation, Value
-from ...ir.types import Type
+from ...ir.types import IndexType, Type
 from ..core import REGIONS, Finding, OpContext, OpVerifier, type_text
+from ..ods import segment_sizes
 from .regions import edge, entry_args, terminator, types
 
 YIELD = "scf.yield"
@@ -147,7 +148,38 @@ def verify_while_regions(ctx: OpContext) -> Finding | None:
     return None
 
 
+def verify_parallel(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if not isinstance(sizes, list) or len(sizes) != 4 or len(op.regions) != 1 or not op.regions[0].blocks:
+        return None
+    steps, inits = sizes[2], sizes[3]
+    if steps == 0:
+        return ctx.fail("needs at least one tuple element for lowerBound, upperBound and step",
+                        check="scf.parallel")
+    body = op.regions[0].blocks[0]
+    if len(body.arguments) != steps:
+        return ctx.fail(f"expects the same number of induction variables: {len(body.arguments)} as bound "
+                        f"and step "
+                        f"values: {steps}", check="scf.parallel")
+    if any(not isinstance(a.type, IndexType) for a in body.arguments):
+        return ctx.fail("expects arguments for the induction variable to be of index type",
+                        check="scf.parallel")
+    if not body.operations or body.operations[-1].name != "scf.reduce":
+        return ctx.fail("expects body to terminate with 'scf.reduce'", check="scf.parallel")
+    reductions = len(body.operations[-1].regions)
+    if len(op.results) != reductions:
+        return ctx.fail(f"expects number of results: {len(op.results)} to be the same as number of "
+                        f"reductions: "
+                        f"{reductions}", check="scf.parallel")
+    if len(op.results) != inits:
+        return ctx.fail(f"expects number of results: {len(op.results)} to be the same as number of initial "
+                        f"values: {inits}", check="scf.parallel")
+    return None
+
+
 VERIFIERS = {
+    "scf.parallel": OpVerifier(verify_parallel, label="induction variables, reductions and initial values"),
     "scf.for": OpVerifier(verify_for, label="inits, region iter_args, yielded values and results agree"),
     "scf.if": OpVerifier(verify_if, label="an else region when it has results"),
     "scf.while": OpVerifier(verify_while, label="its regions' terminators"),
