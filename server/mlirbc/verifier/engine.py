@@ -127,6 +127,9 @@ class Verifier:
         self._dialects = dialect_verifiers()
         self._off = switched_off(registry.model_set)
         self._failed: dict[int, Operation] = {}
+        self._errors = 0
+        """Errors recorded so far (an op whose regions hold one skips its own region checks, as upstream
+        stops at the first failure)."""
         """Ops whose own checks failed (kept by identity: ids of dead ops may be reused)."""
         self.symbols = SymbolTables(self.is_symbol_table)
         self.noted_off: set[str] = set()
@@ -223,26 +226,27 @@ class Verifier:
         out: list[Finding] = []
         chain: list[Operation] = list(ancestors or ([] if parent is None else [parent]))
         users: list[list[User]] = [[]]
-        # events: (leaving?, op, parent, block)
-        stack: list[tuple[bool, Operation, Operation | None, Block | None]] = [(False, root, parent, None)]
+        # events: (leaving?, op, parent, block, errors before its regions)
+        stack: list[tuple[bool, Operation, Operation | None, Block | None, int]] = [
+            (False, root, parent, None, 0)]
         while stack:
-            leaving, op, par, block = stack.pop()
+            leaving, op, par, block, before = stack.pop()
             if leaving:
                 chain.pop()
-                self._leave(op, out, users)
+                self._leave(op, out, users, inner_failed=self._errors > before)
                 continue
             self._enter(op, par, block, chain, out, users)
             if not op.regions:
                 continue
             chain.append(op)
-            stack.append((True, op, par, block))
+            stack.append((True, op, par, block, self._errors))
             if self.is_symbol_table(op):
                 users.append([])
             for region in reversed(op.regions):
                 for b in reversed(region.blocks):
                     self._block_entrance(op, b, region.blocks, out)
                     for child in reversed(b.operations):
-                        stack.append((False, child, op, b))
+                        stack.append((False, child, op, b, 0))
         return out, users[0]
 
     def enter_root(self, root: Operation) -> list[Finding]:
@@ -286,6 +290,8 @@ class Verifier:
         shaped = self._shaped(finding, kind)
         if shaped is not None:
             out.append(shaped)
+            if shaped.severity == ERROR:
+                self._errors += 1
 
     def _shaped(self, finding: Finding, kind: OpKind | None) -> Finding | None:
         """The finding as reported: an op kind switched off turns it into an Information note (once per
@@ -435,8 +441,8 @@ class Verifier:
         self._record(Finding(op, "empty block: expect at least a terminator", check="structure"), out,
                      self.kind(op.name))
 
-    def _leave(self, op: Operation, out: list[Finding],
-               users: list[list[User]]) -> None:
+    def _leave(self, op: Operation, out: list[Finding], users: list[list[User]],
+               inner_failed: bool = False) -> None:
         for region in op.regions:
             single = len(region.blocks) == 1
             for block in region.blocks:
@@ -458,7 +464,7 @@ class Verifier:
             return
         ctx = OpContext(op, None, None, self, kind.constraints)
         c = kind.constraints
-        if c is not None:
+        if c is not None and not inner_failed:
             for t in c.traits:
                 if t[0] == "SingleBlockImplicitTerminator" and t[2]:
                     found = check_implicit_terminator(ctx, str(t[2]), c.has_trait("NoTerminator"))
@@ -471,6 +477,8 @@ class Verifier:
             for p in problems:
                 self._record(p, out, self.kind(p.op.name) if p.op.op_name.registered else kind)
             out.extend(self.check_users(pending))
+        if inner_failed:
+            return
         for v in kind.checks.get(REGIONS, ()):
             try:
                 found = v.check(ctx)

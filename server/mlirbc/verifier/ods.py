@@ -173,6 +173,16 @@ def check_invariants(ctx: OpContext, c: OpConstraints, attributes: bool = True) 
                 return ctx.fail(f"{kind} group starting at #{start} requires 0 or 1 element, but found "
                                 f"{size}",
                                 part=(kind, start), check=f"ods:{kind}")
+            if g.quantifier == "**" and g.segment_attr:
+                inner = segment_sizes(op, g.segment_attr)
+                if isinstance(inner, list):
+                    if any(n < 0 for n in inner):
+                        return ctx.fail(f"'{g.segment_attr}' attribute cannot have negative elements",
+                                        part=("attribute", g.segment_attr), check=f"ods:{kind}")
+                    if sum(inner) != size:
+                        return ctx.fail(f"{g.name} count ({size}) does not match with the total size "
+                                        f"({sum(inner)}) specified in attribute '{g.segment_attr}'",
+                                        part=("attribute", g.segment_attr), check=f"ods:{kind}")
             if g.constraint is None:
                 continue
             for i in range(start, start + size):

@@ -307,7 +307,11 @@ def _named_type(ctx: OpContext, c: OpConstraints, name: str) -> Type | None:
             if ranges is None:
                 return None
             start, size = ranges[i]
-            return ctx.t(vals[start]) if size == 1 else None
+            if size == 1:
+                return ctx.t(vals[start])
+            # a single value's segment left empty: upstream's accessor reads the value where the segment
+            # starts (`*getODSOperands(i).begin()`), which its predicates then judge
+            return ctx.t(vals[start]) if size == 0 and start < len(vals) else None
     a = inherent(op, name)
     if isinstance(a, Unknown) or a is None:
         return None

@@ -532,3 +532,379 @@
     "func.return"() : () -> ()
   }) : () -> ()
 }) : () -> ()
+// -----
+"builtin.module"() ({
+  "pdl.pattern"() <{benefit = 1 : i16}> ({
+    %0 = "pdl.operation"() <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> !pdl.operation
+    %1 = "pdl.operation"() <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> !pdl.operation
+    "pdl.rewrite"(%0, %1) <{name = "rewriter", operandSegmentSizes = array<i32: 1, 1>}> ({
+    }) : (!pdl.operation, !pdl.operation) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "pdl.pattern"() <{benefit = 1 : i16}> ({
+    %0 = "pdl.operation"() <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> !pdl.operation
+    "pdl.rewrite"(%0) <{operandSegmentSizes = array<i32: 1, 0>}> ({
+      %1 = "pdl.attribute"() : () -> !pdl.attribute
+    }) : (!pdl.operation) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "pdl.pattern"() <{benefit = 1 : i16}> ({
+    %0 = "pdl.operand"() : () -> !pdl.value
+    %1 = "pdl.operation"(%0) <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 1, 0, 0>}> : (!pdl.value) -> !pdl.operation
+    %2 = "pdl.result"(%1) <{index = 0 : i32}> : (!pdl.operation) -> !pdl.value
+    %3 = "pdl.operation"(%2) <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 1, 0, 0>}> : (!pdl.value) -> !pdl.operation
+    %4 = "pdl.operation"() <{attributeValueNames = [], opName = "foo.op", operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> !pdl.operation
+    "pdl.rewrite"(%3) <{operandSegmentSizes = array<i32: 1, 0>}> ({
+      "pdl.erase"(%1) : (!pdl.operation) -> ()
+      "pdl.replace"(%4, %3) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!pdl.operation, !pdl.operation) -> ()
+    }) : (!pdl.operation) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, memref<i32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: memref<i32>):
+    "acc.atomic.read"(%arg0, %arg0) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, f32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: f32):
+    "acc.atomic.write"(%arg0, %arg1) : (memref<i32>, f32) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: i32):
+    "acc.atomic.update"(%arg0) ({
+    ^bb0(%arg2: i32, %arg3: i32):
+      "acc.yield"(%arg2) : (i32) -> ()
+    }) : (memref<i32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: i32):
+    "acc.atomic.update"(%arg0) ({
+    ^bb0(%arg2: f32):
+      "acc.yield"(%arg2) : (f32) -> ()
+    }) : (memref<i32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: i32):
+    "acc.atomic.update"(%arg0) ({
+    ^bb0(%arg2: i32):
+      "acc.yield"(%arg2, %arg1) : (i32, i32) -> ()
+    }) : (memref<i32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, f32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: f32):
+    "acc.atomic.update"(%arg0) ({
+    ^bb0(%arg2: i32):
+      "acc.yield"(%arg1) : (f32) -> ()
+    }) : (memref<i32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: memref<i32>, %arg2: i32):
+    "acc.atomic.capture"() ({
+      "acc.atomic.read"(%arg0, %arg1) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+      "acc.atomic.read"(%arg0, %arg1) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+      "acc.terminator"() : () -> ()
+    }) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: memref<i32>, %arg2: i32):
+    "acc.atomic.capture"() ({
+      "acc.atomic.read"(%arg0, %arg1) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+      "acc.atomic.write"(%arg1, %arg2) : (memref<i32>, i32) -> ()
+      "acc.terminator"() : () -> ()
+    }) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: memref<i32>, %arg2: i32):
+    "acc.atomic.capture"() ({
+      "acc.atomic.read"(%arg0, %arg1) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+      "acc.terminator"() : () -> ()
+    }) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<i32>, memref<i32>, i32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<i32>, %arg1: memref<i32>, %arg2: i32):
+    "omp.atomic.capture"() ({
+      "omp.atomic.update"(%arg0) ({
+      ^bb0(%arg3: i32):
+        "omp.yield"(%arg3) : (i32) -> ()
+      }) : (memref<i32>) -> ()
+      "omp.atomic.read"(%arg1, %arg1) <{element_type = i32}> : (memref<i32>, memref<i32>) -> ()
+      "omp.terminator"() : () -> ()
+    }) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> (), sym_name = "a"}> ({
+    "acc.update"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0>}> : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> (), sym_name = "a"}> ({
+    "acc.enter_data"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0>}> : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> (), sym_name = "a"}> ({
+    "acc.exit_data"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0>}> : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d0, d1)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, index) -> index, sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: index):
+    %0 = "affine.min"(%arg0) <{map = #map}> : (index) -> index
+    "func.return"(%0) : (index) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0) -> (d0, d0)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, index) -> index, sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: index):
+    %0 = "affine.apply"(%arg0) <{map = #map}> : (index) -> index
+    "func.return"(%0) : (index) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0) -> ()>
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, index) -> index, sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: index):
+    %0 = "affine.max"(%arg0) <{map = #map}> : (index) -> index
+    "func.return"(%0) : (index) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<() -> (0)>
+#map1 = affine_map<() -> (10)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, index) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: index):
+    %0 = "affine.for"(%arg0) <{lowerBoundMap = #map, operandSegmentSizes = array<i32: 0, 0, 1>, step = 1 : index, upperBoundMap = #map1}> ({
+    ^bb0(%arg2: index, %arg3: index):
+      "affine.yield"() : () -> ()
+    }) : (index) -> index
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<() -> (0)>
+#map1 = affine_map<() -> (10)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, f32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: f32):
+    %0 = "affine.for"(%arg0) <{lowerBoundMap = #map, operandSegmentSizes = array<i32: 0, 0, 1>, step = 1 : index, upperBoundMap = #map1}> ({
+    ^bb0(%arg2: index, %arg3: index):
+      "affine.yield"(%arg1) : (f32) -> ()
+    }) : (index) -> index
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (index, f32) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: index, %arg1: f32):
+    "scf.execute_region"() ({
+      "affine.yield"() : () -> ()
+    }) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (!async.value<f32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: !async.value<f32>):
+    %0:2 = "async.execute"(%arg0) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+    ^bb0(%arg1: f32):
+      %1 = "arith.constant"() <{value = 1.000000e+00 : f32}> : () -> f32
+      "async.yield"(%1) : (f32) -> ()
+    }) : (!async.value<f32>) -> (!async.token, !async.value<i32>)
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (!async.value<f32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: !async.value<f32>):
+    %0:2 = "async.execute"(%arg0) <{operandSegmentSizes = array<i32: 0, 1>}> ({
+    ^bb0(%arg1: i32):
+      %1 = "arith.constant"() <{value = 1 : i32}> : () -> i32
+      "async.yield"(%1) : (i32) -> ()
+    }) : (!async.value<f32>) -> (!async.token, !async.value<i32>)
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>, %arg2: tensor<64xf32>):
+    %0 = "linalg.map"(%arg0, %arg1, %arg2) ({
+    ^bb0(%arg3: f32, %arg4: f32):
+      "linalg.yield"(%arg3) : (f32) -> ()
+    }) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>, %arg2: tensor<64xf32>):
+    %0 = "linalg.map"(%arg0, %arg1, %arg2) ({
+    ^bb0(%arg3: f32, %arg4: f64, %arg5: f32):
+      "linalg.yield"(%arg3) : (f32) -> ()
+    }) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<32xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<32xf32>, %arg2: tensor<64xf32>):
+    %0 = "linalg.map"(%arg0, %arg1, %arg2) ({
+    ^bb0(%arg3: f32, %arg4: f32, %arg5: f32):
+      "linalg.yield"(%arg3) : (f32) -> ()
+    }) : (tensor<64xf32>, tensor<32xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<64xf32>, %arg1: tensor<64xf32>, %arg2: tensor<64xf32>):
+    %0 = "linalg.map"(%arg0, %arg1, %arg2) ({
+    ^bb0(%arg3: f32, %arg4: f32, %arg5: f64):
+      "linalg.yield"(%arg3) : (f32) -> ()
+    }) : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+    "func.return"(%0) : (tensor<64xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d1)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, f32) -> vector<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: f32):
+    %0 = "vector.transfer_read"(%arg0, %arg1, %arg2) <{in_bounds = [false], operandSegmentSizes = array<i32: 1, 1, 1, 0>, permutation_map = #map}> : (memref<4x4xf32>, index, f32) -> vector<4xf32>
+    "func.return"(%0) : (vector<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d1)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, vector<4xf32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: vector<4xf32>):
+    "vector.transfer_write"(%arg2, %arg0, %arg1) <{in_bounds = [false], operandSegmentSizes = array<i32: 1, 1, 1, 0>, permutation_map = #map}> : (vector<4xf32>, memref<4x4xf32>, index) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    %0 = "vector.maskedload"(%arg0, %arg1, %arg2, %arg3) : (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+    "func.return"(%0) : (vector<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xi32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xi32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    %0 = "vector.maskedload"(%arg0, %arg1, %arg1, %arg2, %arg3) : (memref<4x4xi32>, index, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+    "func.return"(%0) : (vector<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    "vector.maskedstore"(%arg0, %arg1, %arg2, %arg3) : (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xi32>, index, vector<4xi1>, vector<4xf32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xi32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    "vector.maskedstore"(%arg0, %arg1, %arg1, %arg2, %arg3) : (memref<4x4xi32>, index, index, vector<4xi1>, vector<4xf32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    %0 = "vector.expandload"(%arg0, %arg1, %arg2, %arg3) : (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+    "func.return"(%0) : (vector<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xf32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    "vector.compressstore"(%arg0, %arg1, %arg2, %arg3) : (memref<4x4xf32>, index, vector<4xi1>, vector<4xf32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xi32>, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xi32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    %0 = "vector.expandload"(%arg0, %arg1, %arg1, %arg2, %arg3) : (memref<4x4xi32>, index, index, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+    "func.return"(%0) : (vector<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4x4xi32>, index, vector<4xi1>, vector<4xf32>) -> (), sym_name = "a"}> ({
+  ^bb0(%arg0: memref<4x4xi32>, %arg1: index, %arg2: vector<4xi1>, %arg3: vector<4xf32>):
+    "vector.compressstore"(%arg0, %arg1, %arg1, %arg2, %arg3) : (memref<4x4xi32>, index, index, vector<4xi1>, vector<4xf32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()

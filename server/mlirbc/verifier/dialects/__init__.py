@@ -13,11 +13,28 @@ from __future__ import annotations
 from types import ModuleType
 
 from ..core import OpVerifier
-from . import arith, cf, func, gpu, iree, linalg, llvm, memref, scf, stablehlo, vhlo
+from . import (
+    affine,
+    arith,
+    async_,
+    cf,
+    directives,
+    func,
+    gpu,
+    iree,
+    linalg,
+    llvm,
+    memref,
+    pdl,
+    scf,
+    stablehlo,
+    vhlo,
+)
 
 # Imported with the package, never lazily: the server verifies in worker threads, and two threads
 # importing these at once can meet each other's half-initialised modules.
-MODULES: list[ModuleType] = [arith, cf, func, gpu, iree, linalg, llvm, memref, scf, stablehlo, vhlo]
+MODULES: list[ModuleType] = [affine, arith, async_, cf, directives, func, gpu, iree, linalg, llvm, memref,
+                             pdl, scf, stablehlo, vhlo]
 
 
 def _modules() -> list[ModuleType]:

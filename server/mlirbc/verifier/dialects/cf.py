@@ -63,7 +63,8 @@ def verify_switch(ctx: OpContext) -> Finding | None:
                 return found
     flag_name = "flag" if op.name == "cf.switch" else "value"
     values = attr_of(op, "case_values")
-    if isinstance(values, DenseElementsAttr) and sizes[0] == 1:
+    # an empty flag segment: upstream's accessor reads the operand where the segment starts
+    if isinstance(values, DenseElementsAttr) and (sizes[0] == 1 or (sizes[0] == 0 and op.operands)):
         vtype = values.type
         if isinstance(vtype, ShapedType) and op.name == "cf.switch":
             flag_type = op.operands[0].type

@@ -112,6 +112,46 @@ def verify_structured(ctx: OpContext) -> Finding | None:
     return None
 
 
+def _shape_text(t: Type) -> str | None:
+    return ", ".join(str(d) for d in t.shape) if isinstance(t, RankedTensorType | MemRefType) else None
+
+
+def verify_map(ctx: OpContext) -> Finding | None:
+    """`linalg.map`'s own checks (its mapper's arity, argument types and the inputs' shapes), then what
+    its structured interface says of the body's arguments (upstream verifies that after the op)."""
+    op = ctx.op
+    parts = ins_outs(op)
+    if parts is None or len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return None
+    ins, outs = parts
+    args = op.regions[0].blocks[0].arguments
+    if len(op.operands) != len(args):
+        return ctx.fail(f"expects number of operands to match the arity of mapper, but got: "
+                        f"{len(op.operands)} "
+                        f"and {len(args)}", check=op.name)
+    for a, v in zip(args, ins, strict=False):
+        if not isinstance(v.type, ShapedType):
+            return None
+        if a.type is not v.type.element:
+            return ctx.fail(f"expected element type of input '{type_text(v.type.element)}' to match bbArg "
+                            f"type '{type_text(a.type)}'", check=op.name)
+    out = _shape_text(outs[0].type)
+    for v in ins:
+        shape = _shape_text(v.type)
+        if shape is None or out is None:
+            return None
+        if shape != out:
+            return ctx.fail(f"expected shape of input ({shape}) to match shape of output ({out})",
+                            check=op.name)
+    for i, (v, a) in enumerate(zip(op.operands, args, strict=True)):
+        want = _element_or_self(v.type)
+        if a.type is not want:
+            return ctx.fail(f"expected type of bb argument #{i} ('{type_text(a.type)}') to match element or "
+                            f"self type of the corresponding operand ('{type_text(want)}')",
+                            check="LinalgStructuredInterface")
+    return None
+
+
 def verify_yield(ctx: OpContext) -> Finding | None:
     parent = ctx.parent
     if parent is None or ctx.parent_failed() or not parent.name.startswith("linalg."):
@@ -142,5 +182,6 @@ INTERFACES = {
     "LinalgOp": OpVerifier(verify_structured, label="indexing maps and body arguments against the operands"),
 }
 VERIFIERS = {
+    "linalg.map": OpVerifier(verify_map, label="the mapper's arity and arguments, the inputs' shapes"),
     "linalg.yield": OpVerifier(verify_yield, label="yielded values against the enclosing op's inits"),
 }

@@ -13,7 +13,7 @@ from ...ir.operation import Value
 from ...ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, RankedTensorType, ShapedType, VectorType
 from ..affine_text import map_shape, set_shape
 from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of
-from ..ods import segment_sizes
+from ..ods import partition, segment_sizes
 from .regions import terminator
 
 
@@ -75,6 +75,40 @@ def _vector_access(base: int) -> OpVerifier:
             return ctx.fail(f"requires {rank} indices", check=op.name)
         return None
     return OpVerifier(check, label="as many indices as the memref's rank")
+
+
+def _groups(ctx: OpContext) -> dict[str, list[Value]] | None:
+    """The op's operands per ODS group name (None when they cannot be told apart)."""
+    c = ctx.constraints
+    if c is None:
+        return None
+    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
+    if ranges is None:
+        return None
+    return {g.name: list(ctx.op.operands[start:start + size])
+            for g, (start, size) in zip(c.operands, ranges, strict=True)}
+
+
+def _indexed(element_of: str = "") -> OpVerifier:
+    """An op reading or writing `base` at `indices` (one per dimension of base); `element_of`: the group
+    whose (vector) element type must be base's, checked first."""
+    def check(ctx: OpContext) -> Finding | None:
+        groups = _groups(ctx)
+        if groups is None or len(groups.get("base", ())) != 1 or "indices" not in groups:
+            return None
+        base = groups["base"][0].type
+        if not isinstance(base, MemRefType | RankedTensorType):
+            return None
+        if element_of:
+            other = (list(ctx.op.results) if element_of == "result" else groups.get(element_of, []))
+            if len(other) == 1 and isinstance(other[0].type, VectorType) \
+                    and other[0].type.element is not base.element:
+                return ctx.fail(f"base and {element_of} element type should match", check=ctx.op.name)
+        rank = len(base.shape)
+        if len(groups["indices"]) != rank:
+            return ctx.fail(f"requires {rank} indices", check=ctx.op.name)
+        return None
+    return OpVerifier(check, label="as many indices as the base's rank")
 
 
 def _affine_access(base: int) -> OpVerifier:
@@ -158,7 +192,7 @@ def verify_dynamic_sizes(ctx: OpContext) -> Finding | None:
     if isinstance(sizes, list):
         groups = ctx.constraints.operands if ctx.constraints is not None else ()
         names = [g.name for g in groups]
-        key = "dynamicSizes" if "dynamicSizes" in names else None
+        key = next((k for k in ("dynamicSizes", "dynamic_sizes") if k in names), None)
         if key is None or len(sizes) != len(names):
             return None
         have = sizes[names.index(key)]
@@ -166,6 +200,25 @@ def verify_dynamic_sizes(ctx: OpContext) -> Finding | None:
         have = len(op.operands)
     if have != want:
         return ctx.fail(f"incorrect number of dynamic sizes, has {have}, expected {want}", check=op.name)
+    return None
+
+
+def verify_alloc_tensor(ctx: OpContext) -> Finding | None:
+    op, c = ctx.op, ctx.constraints
+    sizes = segment_sizes(op, "operandSegmentSizes")
+    if c is None or not isinstance(sizes, list) or len(sizes) != len(c.operands) or len(op.results) != 1:
+        return None
+    names = [g.name for g in c.operands]
+    if "copy" not in names or "dynamic_sizes" not in names:
+        return None
+    copies, dynamic = sizes[names.index("copy")], sizes[names.index("dynamic_sizes")]
+    if copies and dynamic:
+        return ctx.error("dynamic sizes not needed when copying a tensor", check=op.name)
+    if not copies:
+        return verify_dynamic_sizes(ctx)
+    copy = op.operands[sum(sizes[:names.index("copy")])]
+    if copy.type is not op.results[0].type:
+        return ctx.error("expected that `copy` and return type match", check=op.name)
     return None
 
 
@@ -225,7 +278,8 @@ VERIFIERS = {
     "tensor.empty": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
     "memref.alloc": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
     "memref.alloca": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
-    "bufferization.alloc_tensor": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
+    "bufferization.alloc_tensor": OpVerifier(verify_alloc_tensor,
+                                             label="one size per dynamic dimension, or a copy of the type"),
     "gpu.alloc": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
     "tensor.from_elements": OpVerifier(verify_from_elements, label="one operand per element"),
     "vector.create_mask": OpVerifier(verify_create_mask, label="one operand per dimension"),
@@ -236,9 +290,19 @@ VERIFIERS = {
     "tensor.extract": OpVerifier(verify_tensor_extract, label="as many indices as the tensor's rank"),
     "tensor.insert": OpVerifier(verify_tensor_insert, label="as many indices as the tensor's rank"),
     "vector.load": _vector_access(0),
+    "vector.transfer_read": _indexed(),
+    "vector.transfer_write": _indexed(),
+    "vector.maskedload": _indexed("result"),
+    "vector.maskedstore": _indexed("valueToStore"),
+    "vector.expandload": _indexed("result"),
+    "vector.compressstore": _indexed("valueToStore"),
     "vector.store": _vector_access(1),
     "affine.load": _affine_access(0),
     "affine.store": _affine_access(1),
+}
+INTERFACES = {
+    "OffsetSizeAndStrideOpInterface": OpVerifier(verify_offset_size_stride,
+                                                 label="one operand per dynamic offset, size and stride"),
 }
 REGION_VERIFIERS = {
     "tensor.pad": OpVerifier(verify_pad_regions, REGIONS, label="its body's arguments and yielded type"),

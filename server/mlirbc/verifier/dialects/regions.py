@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...ir.operation import Block, Operation, Region, Value
 from ...ir.types import Type
@@ -28,15 +28,16 @@ def types(values: Sequence[Value]) -> list[Type]:
     return [v.type for v in values]
 
 
-def edge(ctx: OpContext, source: str, operands: Sequence[Type], target: str, inputs: Sequence[Type]
-         ) -> Finding | None:
-    """One control-flow edge's values against what its successor takes, as upstream words it."""
+def edge(ctx: OpContext, source: str, operands: Sequence[Type], target: str, inputs: Sequence[Type],
+         compatible: Callable[[Type, Type], bool] | None = None) -> Finding | None:
+    """One control-flow edge's values against what its successor takes, as upstream words it
+    (`compatible`: the op's `areTypesCompatible`, by default identity)."""
     where = f"along control flow edge from {source} to {target}"
     if len(operands) != len(inputs):
         return ctx.fail(f"{where}: region branch point has {len(operands)} operands, but region successor "
                         f"needs {len(inputs)} inputs", check="RegionBranchOpInterface")
     for i, (a, b) in enumerate(zip(operands, inputs, strict=True)):
-        if a is not b:
+        if a is not b and (compatible is None or not compatible(a, b)):
             return ctx.fail(f"{where}: successor operand type #{i} '{type_text(a)}' should match successor "
                             f"input type #{i} '{type_text(b)}'", check="RegionBranchOpInterface")
     return None
