@@ -58,6 +58,29 @@ CPP_TYPES = {
     "mlir::gpu::SparseDnTensorHandleType": ("gpu", "sparse.dntensor_handle"),
     "mlir::gpu::SparseSpMatHandleType": ("gpu", "sparse.spmat_handle"),
     "mlir::gpu::SparseSpGEMMOpHandleType": ("gpu", "sparse.spgemmop_handle"),
+    # TypeDefs of files an op's dump does not include (LLVM's types are not in LLVMOps.td's)
+    "mlir::LLVM::LLVMPointerType": ("llvm", "ptr"),
+    "mlir::LLVM::LLVMStructType": ("llvm", "struct"),
+    "mlir::LLVM::LLVMArrayType": ("llvm", "array"),
+    "mlir::LLVM::LLVMFunctionType": ("llvm", "func"),
+    "mlir::LLVM::LLVMTokenType": ("llvm", "token"),
+    "mlir::LLVM::LLVMMetadataType": ("llvm", "metadata"),
+    "mlir::LLVM::LLVMTargetExtType": ("llvm", "target"),
+    "mlir::spirv::PointerType": ("spirv", "ptr"),
+    "mlir::spirv::ArrayType": ("spirv", "array"),
+    "mlir::spirv::RuntimeArrayType": ("spirv", "rtarray"),
+    "mlir::spirv::StructType": ("spirv", "struct"),
+    "mlir::spirv::ImageType": ("spirv", "image"),
+    "mlir::spirv::SampledImageType": ("spirv", "sampled_image"),
+    "mlir::spirv::CooperativeMatrixType": ("spirv", "coopmatrix"),
+    "mlir::spirv::MatrixType": ("spirv", "matrix"),
+}
+TYPE_INTERFACES = {
+    # type interfaces whose builtin implementations are known (external models attached by their dialect):
+    # see `verifier.predicates` for what each says of a type
+    "mlir::acc::PointerLikeType": "pointer_like",
+    "mlir::omp::PointerLikeType": "pointer_like",
+    "mlir::acc::MappableType": "mappable",
 }
 DIALECT_BASES = {
     # C++ base classes whose every subclass is a type of one dialect (never an interface another dialect's
@@ -67,6 +90,7 @@ DIALECT_BASES = {
     "mlir::quant::UniformQuantizedPerAxisType": "quant",
     "mlir::quant::AnyQuantizedType": "quant",
     "mlir::quant::CalibratedQuantizedType": "quant",
+    "mlir::pdl::PDLType": "pdl",
 }
 _SHAPED = {"ShapedType", "VectorType", "TensorType", "RankedTensorType", "UnrankedTensorType", "MemRefType",
            "BaseMemRefType", "UnrankedMemRefType"}
@@ -365,6 +389,8 @@ class _Atoms:
             return self.at(marker, "adialect", *self.classes.attrs[c])
         if c in DIALECT_BASES:
             return self.at(marker, "dbase", DIALECT_BASES[c])
+        if c in TYPE_INTERFACES:
+            return self.at(marker, "tiface", TYPE_INTERFACES[c])
         return ["?", f"isa<{c}>"]
 
     def shaped(self, cls: str, marker: str, atom: str, *args: Any) -> Pred:

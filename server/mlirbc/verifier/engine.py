@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..ir.operation import PROPS_DECODED, Block, Operation, OpName
+from ..ir.operation import PROPS_DECODED, Block, Operation, OpName, OpResult
 from ..ir.structured import StructuredType
 from ..ir.types import Type
 from ..models.constraints import OpConstraints
@@ -336,6 +336,14 @@ class Verifier:
         if c is not None:
             found = self._ods(ctx, kind, c)
             if found is not None:
+                part = found.part
+                if part is not None and part[0] == "operand" and isinstance(part[1], int) \
+                        and part[1] < len(ctx.op.operands):
+                    v = ctx.op.operands[part[1]]
+                    if isinstance(v, OpResult) and self.failed(v.owner):
+                        # the value's definition failed (its type, most likely): said there, not again
+                        self._failed[id(ctx.op)] = ctx.op
+                        return None
                 return found
         for v in kind.checks.get(VERIFY, ()):
             try:

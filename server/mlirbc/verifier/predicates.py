@@ -202,6 +202,24 @@ def _dialect_value(sigil: str, dialect: str, mnemonic: str) -> Check:
     return check
 
 
+_SCALARS = (IntegerType, IndexType, FloatType, NoneType, ComplexType, FunctionType, TupleType)
+
+
+def _type_interface(name: str) -> Check:
+    """A type interface whose builtin implementations are known: OpenACC's and OpenMP's pointer-like types
+    (memrefs and `!llvm.ptr`), OpenACC's mappable types (none builtin among the scalars); a builtin scalar
+    is neither, anything else cannot be said."""
+    def check(t: Value) -> Answer:
+        if opaque(t):
+            return None
+        if isinstance(t, _SCALARS):
+            return False
+        if name == "pointer_like" and (isinstance(t, MemRefType) or dialect_and_mnemonic(t) == ("llvm", "ptr")):
+            return True
+        return None
+    return check
+
+
 def _dbase(dialect: str) -> Check:
     def check(v: Value) -> Answer:
         if opaque(v):
@@ -479,6 +497,8 @@ def _atom(name: str, args: list[Any]) -> Check:
         return _dialect_value("#", args[0], args[1])
     if name == "dbase":
         return _dbase(args[0])
+    if name == "tiface":
+        return _type_interface(args[0])
     if name == "llvm_ptr_as":
         return _llvm_ptr_as(args[0])
     if name == "llvm_float":
