@@ -339,8 +339,8 @@ class Verifier:
                 part = found.part
                 if part is not None and part[0] == "operand" and isinstance(part[1], int) \
                         and part[1] < len(ctx.op.operands):
-                    v = ctx.op.operands[part[1]]
-                    if isinstance(v, OpResult) and self.failed(v.owner):
+                    used = ctx.op.operands[part[1]]
+                    if isinstance(used, OpResult) and self.failed(used.owner):
                         # the value's definition failed (its type, most likely): said there, not again
                         self._failed[id(ctx.op)] = ctx.op
                         return None

@@ -214,7 +214,8 @@ def _type_interface(name: str) -> Check:
             return None
         if isinstance(t, _SCALARS):
             return False
-        if name == "pointer_like" and (isinstance(t, MemRefType) or dialect_and_mnemonic(t) == ("llvm", "ptr")):
+        if name == "pointer_like" and (isinstance(t, MemRefType)
+                                       or dialect_and_mnemonic(t) == ("llvm", "ptr")):
             return True
         return None
     return check
