@@ -74,6 +74,17 @@ CPP_TYPES = {
     "mlir::spirv::SampledImageType": ("spirv", "sampled_image"),
     "mlir::spirv::CooperativeMatrixType": ("spirv", "coopmatrix"),
     "mlir::spirv::MatrixType": ("spirv", "matrix"),
+    # IREE's types defined in C++
+    "mlir::iree_compiler::IREE::HAL::AllocatorType": ("hal", "allocator"),
+    "mlir::iree_compiler::IREE::HAL::BufferType": ("hal", "buffer"),
+    "mlir::iree_compiler::IREE::HAL::BufferViewType": ("hal", "buffer_view"),
+    "mlir::iree_compiler::IREE::HAL::ChannelType": ("hal", "channel"),
+    "mlir::iree_compiler::IREE::HAL::CommandBufferType": ("hal", "command_buffer"),
+    "mlir::iree_compiler::IREE::HAL::DeviceType": ("hal", "device"),
+    "mlir::iree_compiler::IREE::HAL::ExecutableType": ("hal", "executable"),
+    "mlir::iree_compiler::IREE::HAL::FenceType": ("hal", "fence"),
+    "mlir::iree_compiler::IREE::HAL::FileType": ("hal", "file"),
+    "mlir::iree_compiler::IREE::TensorExt::DispatchTensorType": ("iree_tensor_ext", "dispatch.tensor"),
 }
 TYPE_INTERFACES = {
     # type interfaces whose builtin implementations are known (external models attached by their dialect):
@@ -81,6 +92,13 @@ TYPE_INTERFACES = {
     "mlir::acc::PointerLikeType": "pointer_like",
     "mlir::omp::PointerLikeType": "pointer_like",
     "mlir::acc::MappableType": "mappable",
+    "mlir::transform::TransformHandleTypeInterface": "transform",
+    "mlir::transform::TransformParamTypeInterface": "transform",
+    "mlir::transform::TransformValueHandleTypeInterface": "transform",
+}
+ATTR_INTERFACES = {
+    # attribute interfaces with known builtin implementations (see `verifier.predicates`)
+    "mlir::iree_compiler::IREE::Util::SerializableAttrInterface": "iree.SerializableAttr",
 }
 DIALECT_BASES = {
     # C++ base classes whose every subclass is a type of one dialect (never an interface another dialect's
@@ -91,6 +109,8 @@ DIALECT_BASES = {
     "mlir::quant::AnyQuantizedType": "quant",
     "mlir::quant::CalibratedQuantizedType": "quant",
     "mlir::pdl::PDLType": "pdl",
+    # a VM reference prints as what it holds (`!vm.buffer`, `!vm.list<i32>`) or `!vm.ref<...>`
+    "mlir::iree_compiler::IREE::VM::RefType": "vm",
 }
 _SHAPED = {"ShapedType", "VectorType", "TensorType", "RankedTensorType", "UnrankedTensorType", "MemRefType",
            "BaseMemRefType", "UnrankedMemRefType"}
@@ -391,6 +411,8 @@ class _Atoms:
             return self.at(marker, "dbase", DIALECT_BASES[c])
         if c in TYPE_INTERFACES:
             return self.at(marker, "tiface", TYPE_INTERFACES[c])
+        if c in ATTR_INTERFACES:
+            return self.at(marker, "aisa", ATTR_INTERFACES[c])
         return ["?", f"isa<{c}>"]
 
     def shaped(self, cls: str, marker: str, atom: str, *args: Any) -> Pred:

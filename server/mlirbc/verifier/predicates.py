@@ -207,13 +207,17 @@ _SCALARS = (IntegerType, IndexType, FloatType, NoneType, ComplexType, FunctionTy
 
 def _type_interface(name: str) -> Check:
     """A type interface whose builtin implementations are known: OpenACC's and OpenMP's pointer-like types
-    (memrefs and `!llvm.ptr`), OpenACC's mappable types (none builtin among the scalars); a builtin scalar
-    is neither, anything else cannot be said."""
+    (memrefs and `!llvm.ptr`), OpenACC's mappable types (none builtin among the scalars), the transform
+    dialect's handle and parameter types (no builtin type); anything else cannot be said."""
     def check(t: Value) -> Answer:
         if opaque(t):
             return None
         if isinstance(t, _SCALARS):
             return False
+        if name == "transform":
+            # the transform dialect's handle and parameter types (and other dialects' types that implement
+            # them): never a builtin type
+            return False if is_builtin_type(t) else None
         if name == "pointer_like" and (isinstance(t, MemRefType)
                                        or dialect_and_mnemonic(t) == ("llvm", "ptr")):
             return True
@@ -341,6 +345,9 @@ _ATTR_INTERFACES: dict[str, Callable[[Attribute], bool]] = {
     "TypedAttr": lambda a: isinstance(a, IntegerAttr | FloatAttr | StringAttr | DenseElementsAttr
                                       | DenseStringElementsAttr | DenseResourceElementsAttr
                                       | SparseElementsAttr),
+    # IREE's util.SerializableAttrInterface: dense int and float elements, resources, strings
+    "iree.SerializableAttr": lambda a: isinstance(a,
+                                                  DenseElementsAttr | DenseResourceElementsAttr | StringAttr),
 }
 _KEYWORDS = ("affine_map<", "affine_set<", "strided<")
 

@@ -908,3 +908,56 @@
     "func.return"() : () -> ()
   }) : () -> ()
 }) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<4x8xf32>, %arg1: tensor<4xf32>):
+    %0 = "linalg.generic"(%arg0, %arg1) <{indexing_maps = [#map, #map1], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg2: f32, %arg3: f32):
+      "linalg.yield"(%arg2) : (f32) -> ()
+    }) : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#map1 = affine_map<(d0, d1) -> (d0)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<10xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<10xf32>, %arg1: tensor<4xf32>):
+    %0 = "linalg.generic"(%arg0, %arg1) <{indexing_maps = [#map, #map1], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg2: f32, %arg3: f32):
+      "linalg.yield"(%arg2) : (f32) -> ()
+    }) : (tensor<10xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+#map2 = affine_map<(d0, d1) -> (d0)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<4xf32>, %arg1: tensor<3xf32>, %arg2: tensor<4xf32>):
+    %0 = "linalg.generic"(%arg0, %arg1, %arg2) <{indexing_maps = [#map, #map1, #map2], iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>], operandSegmentSizes = array<i32: 2, 1>}> ({
+    ^bb0(%arg3: f32, %arg4: f32, %arg5: f32):
+      "linalg.yield"(%arg3) : (f32) -> ()
+    }) : (tensor<4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+#map = affine_map<(d0) -> (d0 - 1)>
+#map1 = affine_map<(d0) -> (d0)>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = "a"}> ({
+  ^bb0(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>):
+    %0 = "linalg.generic"(%arg0, %arg1) <{indexing_maps = [#map, #map1], iterator_types = [#linalg.iterator_type<parallel>], operandSegmentSizes = array<i32: 1, 1>}> ({
+    ^bb0(%arg2: f32, %arg3: f32):
+      "linalg.yield"(%arg2) : (f32) -> ()
+    }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

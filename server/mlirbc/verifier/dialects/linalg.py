@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...ir.attributes import ArrayAttr
 from ...ir.operation import Operation, Value
 from ...ir.types import (
+    DYNAMIC,
     MemRefType,
     RankedTensorType,
     ShapedType,
@@ -14,7 +15,7 @@ from ...ir.types import (
     UnrankedMemRefType,
     UnrankedTensorType,
 )
-from ..affine_text import map_shape
+from ..affine_text import evaluate, map_shape, parse_map
 from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
 from ..ods import segment_sizes
 
@@ -97,6 +98,10 @@ def verify_structured(ctx: OpContext) -> Finding | None:
                 return ctx.fail(f"expected operand rank ({rank}) to match the result rank of indexing_map "
                                 f"#{i} "
                                 f"({shape.results})", check=check)
+    if isinstance(maps, ArrayAttr) and len(maps.elements) == len(op.operands):
+        found = _loop_ranges_against_shapes(ctx, maps)
+        if found is not None:
+            return found
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
         return ctx.fail("expects to have 1 region with 1 block", check=check)
     # every structured op with inputs and inits has one body argument per operand (named ops too)
@@ -149,6 +154,67 @@ def verify_map(ctx: OpContext) -> Finding | None:
             return ctx.fail(f"expected type of bb argument #{i} ('{type_text(a.type)}') to match element or "
                             f"self type of the corresponding operand ('{type_text(want)}')",
                             check="LinalgStructuredInterface")
+    return None
+
+
+def _loop_ranges_against_shapes(ctx: OpContext, maps_attr: ArrayAttr) -> Finding | None:
+    """The operands' static shapes against the loop ranges their indexing maps infer (upstream's check
+    of `getStaticLoopRanges`, for static loop ranges only)."""
+    op = ctx.op
+    maps = [parse_map(m) for m in maps_attr.elements]
+    if any(m is None or m.symbols for m in maps):
+        return None
+    parsed = [m for m in maps if m is not None]
+    n = parsed[0].dims if parsed else 0
+    if any(m.dims != n for m in parsed):
+        return None
+    shapes: list[tuple[int, ...]] = []
+    for v in op.operands:
+        t = v.type
+        if isinstance(t, RankedTensorType | MemRefType):
+            shapes.append(tuple(t.shape))
+        elif isinstance(t, ShapedType):
+            return None
+        else:
+            shapes.append(())
+    if any(len(s) != len(m.results) for s, m in zip(shapes, parsed, strict=True)):
+        return None  # the rank check's business
+    ranges: list[int | None] = [None] * n
+    for s, m in zip(shapes, parsed, strict=True):
+        for size, e in zip(s, m.results, strict=True):
+            if e[0] == "d":
+                d = int(str(e[1]))
+                if ranges[d] is None:
+                    ranges[d] = size
+    check = "LinalgStructuredInterface"
+    if any(r is None for r in ranges):
+        every = ", ".join(t for m in parsed for t in m.result_texts)
+        return ctx.fail(f"invalid indexing maps are non-invertible: (({parsed[0].dims_text}) -> ({every}))",
+                        check=check)
+    if any(r == DYNAMIC for r in ranges):
+        return None  # upstream checks static ranges only
+    start = [0] * n
+    end = [int(r) - 1 for r in ranges if r is not None]
+    for i, (s, m, a) in enumerate(zip(shapes, parsed, maps_attr.elements, strict=True)):
+        for dim, (size, e) in enumerate(zip(s, m.results, strict=True)):
+            if size == DYNAMIC or size == 0:
+                continue
+            lo, hi = evaluate(e, start), evaluate(e, end)
+            if lo is None or hi is None:
+                return None
+            inferred = max(lo, hi) + 1
+            if min(lo, hi) < 0:
+                text = getattr(a, "text", "")
+                text = text[len("affine_map<"):-1] if text.startswith("affine_map<") else text
+                return ctx.fail(f"unexpected result less than 0 at expression #{dim} in {text}", check=check)
+            if e[0] == "d":
+                if inferred != size:
+                    return ctx.fail(f"inferred input/output operand #{i} has shape's dimension #{dim} to be "
+                                    f"{inferred}, but found {size}", check=check)
+            elif inferred > size:
+                return ctx.fail(f"inferred input/output operand #{i} has shape's dimension #{dim} to be "
+                                f"greater "
+                                f"than or equal to {inferred}, but found {size}", check=check)
     return None
 
 
