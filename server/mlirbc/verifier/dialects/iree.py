@@ -33,7 +33,21 @@ def verify_global_use(ctx: OpContext) -> Finding | None:
         return None
     target = ctx.verifier.symbols.resolve(ctx.ancestors, ref)
     if target is None:
+        if ctx.name.endswith(".global.address"):
+            return ctx.fail("attribute 'global' failed to satisfy constraint: flat symbol reference "
+                            "attribute "
+                            "referencing to a 'IREE::Util::GlobalOpInterface' symbol", part=("attribute",
+                                                                                             "global"),
+                            check=ctx.name)
         return ctx.fail(f"undefined global: @{ref.root.text}", part=("attribute", "global"), check=ctx.name)
+    return None
+
+
+def verify_rodata_use(ctx: OpContext) -> Finding | None:
+    ref = ctx.attr("rodata")
+    if isinstance(ref, FlatSymbolRefAttr | SymbolRefAttr) and ctx.verifier.symbols.resolve(ctx.ancestors,
+                                                                                           ref) is None:
+        return ctx.error(f"undefined rodata section: '{ref.root.text}'", check=ctx.name)
     return None
 
 
@@ -150,7 +164,12 @@ SYMBOL_VERIFIERS = {
     name: OpVerifier(verify_global_use, SYMBOLS, label="the global it names exists")
     for name in ("util.global.load", "util.global.store", "util.global.address")
 }
+_VM_GLOBALS = [f"vm.global.{verb}.{kind}" for verb in ("load", "store")
+               for kind in ("i32", "i64", "f32", "f64", "ref")] + ["vm.global.address"]
+SYMBOL_VERIFIERS.update({name: OpVerifier(verify_global_use, SYMBOLS, label="the global it names exists")
+                         for name in _VM_GLOBALS})
 SYMBOL_VERIFIERS.update({
+    "vm.const.ref.rodata": OpVerifier(verify_rodata_use, SYMBOLS, label="the rodata it names exists"),
     "flow.dispatch": _dispatch_symbols("flow.executable.export"),
     "stream.async.dispatch": _dispatch_symbols("stream.executable.export"),
     "stream.cmd.dispatch": _dispatch_symbols("stream.executable.export"),
