@@ -332,18 +332,23 @@ class Verifier:
                                  check="structure"), out, kind)
 
     def _entrance(self, ctx: OpContext, kind: OpKind) -> Finding | None:
+        found = self._entrance_checks(ctx, kind)
+        if found is not None and self._uses_failed_value(ctx.op):
+            # a value it uses comes from an op that failed (its type, most likely): said there, not again
+            self._failed[id(ctx.op)] = ctx.op
+            return None
+        return found
+
+    def _uses_failed_value(self, op: Operation) -> bool:
+        if not self._failed:
+            return False
+        return any(isinstance(v, OpResult) and self.failed(v.owner) for v in op.operands)
+
+    def _entrance_checks(self, ctx: OpContext, kind: OpKind) -> Finding | None:
         c = kind.constraints
         if c is not None:
             found = self._ods(ctx, kind, c)
             if found is not None:
-                part = found.part
-                if part is not None and part[0] == "operand" and isinstance(part[1], int) \
-                        and part[1] < len(ctx.op.operands):
-                    used = ctx.op.operands[part[1]]
-                    if isinstance(used, OpResult) and self.failed(used.owner):
-                        # the value's definition failed (its type, most likely): said there, not again
-                        self._failed[id(ctx.op)] = ctx.op
-                        return None
                 return found
         for v in kind.checks.get(VERIFY, ()):
             try:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import struct
 
 from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr
-from ...ir.operation import PROPS_DECODED
+from ...ir.operation import PROPS_DECODED, Region
 from ...ir.structured import StructuredAttr
-from ...ir.types import DYNAMIC, IntegerType, RankedTensorType, Type
+from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, ShapedType, Type
 from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
+from ..predicates import is_builtin_type
+from ..traits import compatible_shape, hlo_compatible
 
 
 def ints(a: Attribute | None) -> list[int] | None:
@@ -216,22 +218,195 @@ def verify_no_branch_arguments(ctx: OpContext) -> Finding | None:
     return None
 
 
+def _returned(ctx: OpContext, region: Region) -> list[Type] | None:
+    """The types a region's (single) block returns, None when it has no block or no ops."""
+    if not region.blocks or not region.blocks[0].operations:
+        return None
+    return [ctx.t(v) for v in region.blocks[0].operations[-1].operands]
+
+
+def _types_text(types: list[Type]) -> str:
+    return ", ".join(f"'{type_text(t)}'" for t in types)
+
+
+def _compatible_all(a: list[Type], b: list[Type]) -> bool:
+    return len(a) == len(b) and all(hlo_compatible(x, y) is not False for x, y in zip(a, b, strict=True))
+
+
+def _same_element(a: Type, b: Type, ignore_fp_precision: bool = False) -> bool | None:
+    if not isinstance(a, RankedTensorType) or not isinstance(b, RankedTensorType):
+        return None
+    if a.element is b.element:
+        return True
+    if ignore_fp_precision and isinstance(a.element, FloatType) and isinstance(b.element, FloatType):
+        return True
+    if not all(isinstance(e, IntegerType | FloatType | IndexType) for e in (a.element, b.element)):
+        return None  # quantized, complex, a dialect's element: cannot say
+    return False
+
+
+def _shape_and_element(a: Type, b: Type, ignore_fp_precision: bool = False) -> bool | None:
+    same = _same_element(a, b, ignore_fp_precision)
+    if same is None:
+        return None
+    assert isinstance(a, RankedTensorType) and isinstance(b, RankedTensorType)
+    return same and compatible_shape(a, b)
+
+
+def reducer_shape(ctx: OpContext, region: Region, inputs: list[Type], inits: list[Type]) -> Finding | None:
+    """StableHLO's `verifyReducerShape` (its first rules): the reduction region's parameters and what it
+    returns against the op's inputs and init values."""
+    if not region.blocks:
+        return None
+    block = region.blocks[0]
+    n = len(inputs)
+    args = [ctx.t(a) for a in block.arguments]
+    if len(args) != 2 * n:
+        return ctx.error(f"Reduction-region must take {2 * n} parameters, but takes {len(args)} parameter(s)",
+                         check=ctx.name)
+    returned = _returned(ctx, region)
+    if returned is None:
+        return None
+    if not returned:
+        return ctx.error("The reduction-region expected to return some value(s)", check=ctx.name)
+    if len(returned) != n:
+        return ctx.error(f"Reduction-region here must produce {n} tensors, but produces {len(returned)} "
+                         "instead", check=ctx.name)
+    for acc in returned:
+        if not isinstance(acc, ShapedType):
+            if is_builtin_type(acc):
+                return ctx.error(f"Reduction-region here must produce tensor-typed result(s), but produces "
+                                 f"'{type_text(acc)}' instead", check=ctx.name)
+            return None
+    for i in range(n):
+        acc = returned[i]
+        if _shape_and_element(acc, args[i]) is False:
+            return ctx.error(f"The type of reduction-region's parameter at index {i} is different than the "
+                             f"corresponding result type: '{type_text(args[i])}' vs '{type_text(acc)}'",
+                             check=ctx.name)
+        if _shape_and_element(acc, args[n + i], ignore_fp_precision=True) is False:
+            return ctx.error(f"The type of reduction-region's parameter at index {n + i} is different than "
+                             f"the corresponding result type: '{type_text(args[n + i])}' vs "
+                             f"'{type_text(acc)}'",
+                             check=ctx.name)
+        init = inits[i]
+        if isinstance(init, RankedTensorType) and isinstance(acc, RankedTensorType) \
+                and not compatible_shape(init, acc):
+            return ctx.error(f"The shape of reduction-region's result type at index {i} differs from the "
+                             f"op's "
+                             f"corresponding init-value type: '{type_text(acc)}' vs '{type_text(init)}'",
+                             check=ctx.name)
+    return None
+
+
+def verify_branches(ctx: OpContext) -> Finding | None:
+    """`stablehlo.case` / `stablehlo.if`: branches take no arguments, return the same types, which are the
+    op's result types."""
+    op = ctx.op
+    found = verify_no_branch_arguments(ctx)
+    if found is not None or not op.regions:
+        return found
+    first = _returned(ctx, op.regions[0])
+    if first is None:
+        return None
+    for i, region in enumerate(op.regions):
+        mine = _returned(ctx, region)
+        if mine is None:
+            return None
+        if not _compatible_all(first, mine):
+            return ctx.error(f"branch 0 and branch {i} have mismatched return types: {_types_text(first)} vs "
+                             f"{_types_text(mine)}", check=ctx.name)
+    results = [ctx.t(r) for r in op.results]
+    if not _compatible_all(first, results):
+        return ctx.fail(f"inferred type(s) {_types_text(first)} are incompatible with return type(s) of "
+                        f"operation {_types_text(results)}", check=ctx.name)
+    return None
+
+
+def verify_add(ctx: OpContext) -> Finding | None:
+    """`hlo::verifyAddOp` (non-quantized): one element type for both operands and the result."""
+    op = ctx.op
+    if len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    elements = []
+    for v in (*op.operands, *op.results):
+        t = ctx.t(v)
+        e = t.element if isinstance(t, ShapedType) else t
+        if not isinstance(e, IntegerType | FloatType | IndexType) or not is_builtin_type(t):
+            return None  # quantized, complex, a dialect's: not judged here
+        elements.append(e)
+    if any(e is not elements[0] for e in elements[1:]):
+        return ctx.error("op requires the same element type for all operands and results", check=ctx.name)
+    return None
+
+
+def verify_select(ctx: OpContext) -> Finding | None:
+    """`inferSelectOp`: on_true and on_false alike, the predicate a scalar or of their shape, the result
+    their type."""
+    op = ctx.op
+    if len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    pred, on_true, on_false = (ctx.t(v) for v in op.operands)
+    if _shape_and_element(on_true, on_false) is False:
+        return ctx.error("requires compatible types for non-predicate operands", check=ctx.name)
+    if isinstance(pred, RankedTensorType) and isinstance(on_true, RankedTensorType) and pred.shape != () \
+            and not compatible_shape(pred, on_true):
+        return ctx.error("requires the same shape for all operands", check=ctx.name)
+    result = ctx.t(op.results[0])
+    if hlo_compatible(on_true, result) is False:
+        return ctx.fail(f"inferred type(s) '{type_text(on_true)}' are incompatible with return type(s) of "
+                        f"operation '{type_text(result)}'", check=ctx.name)
+    return None
+
+
+def _even_operands(ctx: OpContext) -> Finding | None:
+    """Inputs and init values, as many of each (upstream's accessors split the operands in halves)."""
+    if len(ctx.op.operands) % 2:
+        return ctx.fail(f"expects as many init values as inputs, but has {len(ctx.op.operands)} operands",
+                        check=ctx.name)
+    return None
+
+
+def verify_collective_reduce(ctx: OpContext) -> Finding | None:
+    """`all_reduce` / `reduce_scatter`: the computation reduces each operand's elements (0-d tensors)."""
+    op = ctx.op
+    if len(op.regions) != 1:
+        return None
+    for v in op.operands:
+        t = ctx.t(v)
+        if not isinstance(t, RankedTensorType):
+            return None
+        scalar = RankedTensorType.get((), t.element)
+        found = reducer_shape(ctx, op.regions[0], [t], [scalar])
+        if found is not None:
+            return found
+    return None
+
+
+def verify_reduce_window(ctx: OpContext) -> Finding | None:
+    op = ctx.op
+    found = _even_operands(ctx)
+    if found is not None:
+        return found
+    n = len(op.operands) // 2
+    if len(op.operands) != 2 * n or len(op.regions) != 1:
+        return None
+    return reducer_shape(ctx, op.regions[0], [ctx.t(v) for v in op.operands[:n]],
+                         [ctx.t(v) for v in op.operands[n:]])
+
+
 def verify_reduce(ctx: OpContext) -> Finding | None:
     op = ctx.op
+    found = _even_operands(ctx)
+    if found is not None:
+        return found
     n = len(op.operands) // 2
     if len(op.operands) != 2 * n or len(op.regions) != 1 or not op.regions[0].blocks:
         return None
-    args = op.regions[0].blocks[0].arguments
-    if len(args) != 2 * n:
-        return ctx.error(f"Reduction-region must take {2 * n} parameters, but takes {len(args)} parameter(s)",
-                         check="stablehlo.reduce")
-    for i, a in enumerate(args):
-        inp = ctx.t(op.operands[i % n])
-        t = ctx.t(a)
-        if isinstance(inp, RankedTensorType) and isinstance(t, RankedTensorType) and \
-                (t.shape != () or t.element is not inp.element):
-            return ctx.error(f"The type of reduction-region's parameter at index {i} is different than the "
-                             "corresponding result type", check="stablehlo.reduce")
+    found = reducer_shape(ctx, op.regions[0], [ctx.t(v) for v in op.operands[:n]],
+                          [ctx.t(v) for v in op.operands[n:]])
+    if found is not None:
+        return found
     dims = ints(attr_of(op, "dimensions"))
     if dims is None or len(op.results) != n:
         return None
@@ -290,6 +465,22 @@ def verify_while(ctx: OpContext) -> Finding | None:
                 return ctx.fail(f"expect operands to be compatible with {which} block arguments but got "
                                 f"'{type_text(ctx.t(v))}' vs '{type_text(ctx.t(a))}'",
                                 check="stablehlo.while")
+    if len(op.regions) != 2:
+        return None
+    operands = [ctx.t(v) for v in op.operands]
+    body = _returned(ctx, op.regions[1])
+    if body is not None and not _compatible_all(operands, body):
+        return ctx.error(f"expect operands to be compatible with body block return types but got "
+                         f"{_types_text(operands)} vs {_types_text(body)}", check="stablehlo.while")
+    cond = _returned(ctx, op.regions[0])
+    if cond is not None:
+        if len(cond) != 1:
+            return ctx.error(f"expect condition body returns a single value but got {len(cond)}",
+                             check="stablehlo.while")
+        t = cond[0]
+        if isinstance(t, RankedTensorType) and (t.shape != () or t.element is not IntegerType.get(1)):
+            return ctx.error(f"expect condition block return a zero-ranked tensor of i1 but got "
+                             f"'{type_text(t)}'", check="stablehlo.while")
     return None
 
 
@@ -315,8 +506,15 @@ LEGALIZED_VERIFIERS = {
     "stablehlo.reshape": OpVerifier(verify_reshape, label="element counts"),
     "stablehlo.transpose": OpVerifier(verify_transpose, label="permutation and result shape"),
     "stablehlo.dot_general": OpVerifier(verify_dot_general, label="dimension numbers and result shape"),
-    "stablehlo.case": OpVerifier(verify_no_branch_arguments, label="branches take no arguments"),
+    "stablehlo.case": OpVerifier(verify_branches, label="branches take no arguments, return the results"),
+    "stablehlo.if": OpVerifier(verify_branches, label="branches take no arguments, return the results"),
     "stablehlo.reduce": OpVerifier(verify_reduce, label="the reduction region's parameters"),
+    "stablehlo.add": OpVerifier(verify_add, label="one element type"),
+    "stablehlo.select": OpVerifier(verify_select, label="operand types and the inferred result"),
+    "stablehlo.reduce_window": OpVerifier(verify_reduce_window, label="the reduction region's parameters"),
+    "stablehlo.all_reduce": OpVerifier(verify_collective_reduce, label="the reduction region's parameters"),
+    "stablehlo.reduce_scatter": OpVerifier(verify_collective_reduce,
+                                           label="the reduction region's parameters"),
     "stablehlo.while": OpVerifier(verify_while, label="region arguments against the operands"),
     "stablehlo.slice": OpVerifier(verify_slice, label="result shape from the slice bounds"),
     "stablehlo.optimization_barrier": OpVerifier(verify_same_types_as_operands,
