@@ -29,16 +29,17 @@ from mutations import CLASSES, NEUTRAL, mutants
 SEED = 20251203
 
 FLOORS: dict[str, dict[str, float]] = {
-    # class -> least share of the oracle's refusals mlirbc must refuse too (per oracle)
-    "upstream": {"drop-required-attr": 0.95, "wrong-attr": 0.95, "segment-sizes": 0.80, "drop-operand": 0.85,
-                 "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.85, "region-count": 0.95,
-                 "entry-args": 0.85, "symbol": 0.90, "operand-type": 0.95, "swap-operands": 0.85},
-    "iree": {"drop-required-attr": 0.95, "wrong-attr": 0.85, "segment-sizes": 0.80, "drop-operand": 0.75,
-             "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.80, "region-count": 0.95,
-             "entry-args": 0.50, "symbol": 0.80, "operand-type": 0.95, "swap-operands": 0.85},
-    "stablehlo": {"drop-required-attr": 0.95, "wrong-attr": 0.80, "drop-operand": 0.85,
-                  "drop-terminator": 0.95, "result-type": 0.85, "region-count": 0.95, "entry-args": 0.85,
-                  "operand-type": 0.95, "swap-operands": 0.80},
+    # class -> least share of the oracle's refusals mlirbc must refuse too (per oracle); a few points under
+    # what the sample measures (its small classes move by a mutant)
+    "upstream": {"drop-required-attr": 0.98, "wrong-attr": 0.97, "segment-sizes": 0.90, "drop-operand": 0.93,
+                 "drop-terminator": 0.95, "return-arity": 0.98, "result-type": 0.93, "region-count": 0.98,
+                 "entry-args": 0.95, "symbol": 0.95, "operand-type": 0.98, "swap-operands": 0.95},
+    "iree": {"drop-required-attr": 0.95, "wrong-attr": 0.90, "segment-sizes": 0.95, "drop-operand": 0.85,
+             "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.93, "region-count": 0.95,
+             "entry-args": 0.93, "symbol": 0.95, "operand-type": 0.95, "swap-operands": 0.93},
+    "stablehlo": {"drop-required-attr": 0.95, "wrong-attr": 0.93, "drop-operand": 0.90,
+                  "drop-terminator": 0.95, "result-type": 0.90, "region-count": 0.95, "entry-args": 0.95,
+                  "operand-type": 0.95, "swap-operands": 0.85},
 }
 
 
@@ -101,13 +102,13 @@ def test_iree_mutants_agree_with_iree_opt() -> None:
     from iree_support import IREE_FILES, IREE_SKIP_REASON, iree_opt_path
 
     _oracle_or_skip(iree_opt_path() is not None, IREE_SKIP_REASON)
-    small = sorted(IREE_FILES, key=lambda p: p.stat().st_size)[:8]
-    _check("iree", _run("iree", small, judge_iree_opt, models(), 2))
+    small = sorted(IREE_FILES, key=lambda p: p.stat().st_size)[:12]
+    _check("iree", _run("iree", small, judge_iree_opt, models(), 3))
 
 
 def test_stablehlo_mutants_agree_with_jaxlib() -> None:
     from stablehlo_oracle import SKIP_REASON, available
 
     _oracle_or_skip(available(), SKIP_REASON)
-    files = sorted((CORPUS / "vhlo").glob("*.mlirbc"), key=lambda p: p.stat().st_size)[:8]
+    files = sorted((CORPUS / "vhlo").glob("*.mlirbc"), key=lambda p: p.stat().st_size)[:16]
     _check("stablehlo", _run("stablehlo", files, judge_jaxlib, models(), 2))
