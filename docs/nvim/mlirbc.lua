@@ -262,7 +262,9 @@ function M.read(bufnr, path)
 end
 
 --- BufWriteCmd: encode the server's copy of `bufnr` and write it to `path`.  Returns true on success.
-function M.write(bufnr, path)
+--- With `unverified`, a text that parses but does not verify is written anyway (never one that does not
+--- parse): :MlirbcWriteUnverified.
+function M.write(bufnr, path, unverified)
   if not vim.b[bufnr].mlirbc_view then
     report("this buffer is not a bytecode view opened through mlirbc-lsp; not writing " .. path)
     return false
@@ -282,10 +284,15 @@ function M.write(bufnr, path)
     -- didChange notifications first.
     -- (`:w!` over a read-only file: the server writes it all the same and keeps its mode, as Vim does)
     result, err = M.request(client, "mlirbc/save",
-      { uri = uri_of(bufnr), path = path, overwriteReadOnly = vim.v.cmdbang == 1 }, bufnr)
+      { uri = uri_of(bufnr), path = path, overwriteReadOnly = vim.v.cmdbang == 1,
+        unverified = unverified and true or nil }, bufnr)
   end
   if result == nil or type(result.bytes) ~= "number" then
-    report("not saved, " .. path .. " is unchanged: " .. tostring(err or "no answer"))
+    local hint = ""
+    if tostring(err):find("does not verify", 1, true) then
+      hint = " (:MlirbcWriteUnverified writes it anyway)"
+    end
+    report("not saved, " .. path .. " is unchanged: " .. tostring(err or "no answer") .. hint)
     return false
   end
   if vim.fn.fnamemodify(path, ":p") == vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":p") then
@@ -408,6 +415,10 @@ function M.setup(opts)
       report("only a whole bytecode view can be written as bytecode; " .. args.file .. " was not written")
     end,
   })
+  vim.api.nvim_create_user_command("MlirbcWriteUnverified", function()
+    local bufnr = vim.api.nvim_get_current_buf()
+    M.write(bufnr, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":p"), true)
+  end, { desc = "write the bytecode view even though it does not verify (never a text that does not parse)" })
   vim.api.nvim_create_user_command("MlirbcInfo", function()
     M.info()
   end, { desc = "mlirbc/info for the current bytecode file" })

@@ -105,8 +105,8 @@ def main() -> int:
         for out, files_out in outputs.items():
             stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]
             extra = ([p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")
-                      if p.relative_to(out).as_posix() not in files_out and p.name != "counts.json.gz"]
-                     if out.exists() else [])
+                      if p.relative_to(out).as_posix() not in files_out and p.name != "counts.json.gz"
+                      and "constraints" not in p.relative_to(out).parts] if out.exists() else [])
             bad += [str(out / n) for n in sorted(stale + extra)]
         if bad:
             print(f"out of date: {bad}", file=sys.stderr)
@@ -116,8 +116,11 @@ def main() -> int:
     for out, files_out in outputs.items():
         out.mkdir(parents=True, exist_ok=True)
         for p in out.rglob("*.json.gz"):
-            if p.relative_to(out).as_posix() not in files_out and p.name != "counts.json.gz":
-                p.unlink()  # (each set's counts.json.gz is gen_op_counts.py's)
+            rel = p.relative_to(out)
+            # (each set's counts.json.gz is gen_op_counts.py's, constraints/ gen_constraints.py's)
+            if rel.as_posix() not in files_out and p.name != "counts.json.gz" \
+                    and "constraints" not in rel.parts:
+                p.unlink()
         for name, data in files_out.items():
             (out / name).parent.mkdir(parents=True, exist_ok=True)
             (out / name).write_bytes(data)

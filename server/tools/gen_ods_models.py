@@ -421,8 +421,10 @@ def main() -> int:
     def existing() -> list[str]:
         if not out.exists():
             return []
-        # (each set's counts.json.gz is gen_op_counts.py's)
-        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz") if p.name != "counts.json.gz"]
+        # each set's counts.json.gz is gen_op_counts.py's; constraints/ is gen_constraints.py's (the op
+        # verification data beside each model set's op data)
+        return [p.relative_to(out).as_posix() for p in out.rglob("*.json.gz")
+                if p.name != "counts.json.gz" and "constraints" not in p.relative_to(out).parts]
 
     if args.check:
         stale = [n for n, b in files_out.items() if not (out / n).exists() or (out / n).read_bytes() != b]

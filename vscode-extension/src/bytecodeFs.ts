@@ -13,9 +13,10 @@ export interface Converter {
   toBytecode(viewUri: vscode.Uri): Promise<Uint8Array>;
   /**
    * Has the server encode its copy of the view and write the file itself (`mlirbc/save`: streamed and
-   * atomic, so a model-sized file never passes through the extension); returns the bytes written.
+   * atomic, so a model-sized file never passes through the extension); returns the bytes written. With
+   * `unverified`, a text that parses but does not verify is written anyway.
    */
-  save?(viewUri: vscode.Uri): Promise<number>;
+  save?(viewUri: vscode.Uri, unverified?: boolean): Promise<number>;
 }
 
 /** Access to the real files (defaults to `vscode.workspace.fs`; replaced in tests). */
@@ -49,6 +50,8 @@ export class SaveRefusedError extends Error {
   constructor(
     readonly file: vscode.Uri,
     readonly reason: string,
+    /** The text parses but does not verify: the server writes it if asked to (`unverified`). */
+    readonly unverifiedAllowed = false,
   ) {
     super(`not saved (the file on disk is unchanged): ${reason}`);
     // VS Code shows "<name>: <message>" in its "Failed to save" notification.
@@ -60,9 +63,20 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Whether a refusal says the text only fails verification (error data `unverifiedSaveAllowed`). */
+function unverifiedAllowed(err: unknown): boolean {
+  const data = (err as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && (data as { unverifiedSaveAllowed?: unknown }).unverifiedSaveAllowed === true;
+}
+
 export interface BytecodeFsOptions {
   /** Reports a refused save to the user (the thrown error is shown by VS Code too). */
   onSaveRefused?: (err: SaveRefusedError) => void;
+  /**
+   * Asked when a save is refused only because the text does not verify: true writes it anyway
+   * ("Save anyway (unverified)"); false or absent keeps the refusal.
+   */
+  confirmUnverified?: (err: SaveRefusedError) => Promise<boolean>;
   /** Called after bytes were written to `fileUri`. */
   onSaved?: (fileUri: vscode.Uri, size: number) => void;
   /** Milliseconds during which change events caused by our own write are ignored. */
@@ -143,10 +157,21 @@ export class BytecodeFileSystemProvider implements vscode.FileSystemProvider {
       try {
         size = await this.converter.save(viewUri);
       } catch (err) {
-        this.recentWrites.delete(fileUri.toString());
-        const refused = new SaveRefusedError(fileUri, messageOf(err));
+        const refused = new SaveRefusedError(fileUri, messageOf(err), unverifiedAllowed(err));
         this.options.onSaveRefused?.(refused);
-        throw refused;
+        if (!refused.unverifiedAllowed || !(await this.options.confirmUnverified?.(refused))) {
+          this.recentWrites.delete(fileUri.toString());
+          throw refused;
+        }
+        try {
+          this.recentWrites.set(fileUri.toString(), Date.now());
+          size = await this.converter.save(viewUri, true);
+        } catch (again) {
+          this.recentWrites.delete(fileUri.toString());
+          const still = new SaveRefusedError(fileUri, messageOf(again));
+          this.options.onSaveRefused?.(still);
+          throw still;
+        }
       }
       this.options.onSaved?.(fileUri, size);
       return;

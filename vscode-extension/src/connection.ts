@@ -144,8 +144,9 @@ export class ServerConnection implements Converter {
     return decodeBase64Output(await this.request<unknown>(CONVERT_TO_BYTECODE, { uri: viewUri.toString() }));
   }
 
-  async save(viewUri: vscode.Uri): Promise<number> {
-    const result = await this.request<{ bytes?: unknown } | null>('mlirbc/save', { uri: viewUri.toString() });
+  async save(viewUri: vscode.Uri, unverified = false): Promise<number> {
+    const params = unverified ? { uri: viewUri.toString(), unverified: true } : { uri: viewUri.toString() };
+    const result = await this.request<{ bytes?: unknown } | null>('mlirbc/save', params);
     return typeof result?.bytes === 'number' ? result.bytes : 0;
   }
 

@@ -108,6 +108,13 @@ export function activate(context: vscode.ExtensionContext): { connection: Server
 
   const fsProvider = new BytecodeFileSystemProvider(conn, workspaceFileAccess(), {
     onSaveRefused: (err) => log(`save refused for ${err.file.toString()}: ${err.reason}`),
+    // A text that parses but does not verify: offered to be saved as it is, as mlir-opt --verify-each=false.
+    confirmUnverified: async (err) => {
+      const anyway = 'Save anyway (unverified)';
+      const choice = await vscode.window.showWarningMessage(
+        `${err.file.path.split("/").pop()} does not verify`, { modal: true, detail: err.reason }, anyway);
+      return choice === anyway;
+    },
     onSaved: (file, size) => log(`saved ${file.toString()} (${size} bytes)`),
     // Opening a model-sized file shows in the status bar while the server maps and prints it.
     progress: (title, work) => Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, work)),

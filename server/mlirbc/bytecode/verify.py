@@ -11,6 +11,7 @@ from ..errors import DecodeError
 from ..ir.attributes import TypeAttr
 from ..ir.operation import PROPS_DECODED, Operation
 from ..ir.types import FunctionType
+from ..syntax.attr_printer import print_type
 
 
 def function_signature_problem(op: Operation) -> str | None:
@@ -34,8 +35,9 @@ def function_signature_problem(op: Operation) -> str | None:
         return f"'{op.name}' has {len(args)} entry block arguments but its function_type takes {len(inputs)}"
     for i, (a, t) in enumerate(zip(args, inputs, strict=False)):
         if a.type is not t:
-            return (f"'{op.name}': entry block argument #{i} does not have the type of the corresponding "
-                    "argument in function_type")
+            # as upstream's verifier words it (FunctionOpInterface)
+            return (f"'{op.name}' op type of entry block argument #{i}('{print_type(a.type)}') must match "
+                    f"the type of the corresponding argument in function signature('{print_type(t)}')")
     return None
 
 

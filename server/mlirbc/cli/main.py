@@ -25,6 +25,8 @@ from ..models.build import models
 from ..models.registry import Registry
 from ..summary import module_info
 from ..syntax.aliases import AliasRules
+from ..verifier import bound, verify_module
+from ..verifier.explain import explain
 from ..view.aliasing import alias_rules
 from ..view.parser import TextDiagnostic, parse_module
 from ..view.printer import ALIASES_BY_DEFAULT, print_module, stream_module
@@ -159,11 +161,16 @@ def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
               file=sys.stderr)
 
 
-def _parse_text(path: str, reg: Registry, template: Module | None) -> Module | None:
+def _parse_text(path: str, reg: Registry, template: Module | None, verify: bool = True
+                ) -> tuple[Module | None, bool]:
+    """(the module, whether it verifies); no module when the text has parse errors.  Every diagnostic is
+    printed."""
     text = _read(path).decode("utf-8", "surrogateescape")
-    result = parse_module(text, template=template, registry=reg, with_map=False)
+    result = parse_module(text, template=template, registry=reg, with_map=False, verify=verify)
     _print_diagnostics(path, result.diagnostics)
-    return None if result.errors else result.module
+    if result.parse_errors:
+        return None, False
+    return result.module, not result.errors
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
@@ -176,9 +183,13 @@ def cmd_encode(args: argparse.Namespace) -> int:
                 print(f"{args.like}: error: {template.error}", file=sys.stderr)
                 return 1
         progress.phase(f"parsing {args.text}")
-        module = _parse_text(args.text, reg, template)
+        module, verified = _parse_text(args.text, reg, template, verify=not args.no_verify)
         if module is None:
             print(f"{args.text}: not written: the text has errors", file=sys.stderr)
+            return 1
+        if not verified:
+            print(f"{args.text}: not written: the text does not verify (--no-verify writes it anyway)",
+                  file=sys.stderr)
             return 1
         progress.phase("encoding")
         # Chunks: the values elided in the view are copied from the template's map as it is written.
@@ -248,19 +259,37 @@ def cmd_check(args: argparse.Namespace) -> int:
     if magic == b"ML\xefR":
         with Progress("checking") as progress:
             module, _ = _decode(args.file, reg, progress)
-        src = template_of(module)
-        for note in src.fallbacks if src is not None else []:
-            print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
-                  f"{note.reason}", file=sys.stderr)
-        if module.error is not None:
-            print(f"{args.file}: error: {module.error}", file=sys.stderr)
-            return 1
-        return 0
+            src = template_of(module)
+            for note in src.fallbacks if src is not None else []:
+                print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
+                      f"{note.reason}", file=sys.stderr)
+            if module.error is not None:
+                print(f"{args.file}: error: {module.error}", file=sys.stderr)
+                return 1
+            progress.phase("verifying")
+            faults = [] if args.no_verify else verify_module(module, reg)
+            for fault in faults:
+                where = f"byte {fault.op.offset}: " if fault.op.offset >= 0 else ""
+                print(f"{args.file}: {where}{fault.severity}: {fault.message}", file=sys.stderr)
+            if args.explain and module.root is not None:
+                _print_explain(module, reg)
+        return 1 if any(fault.severity == "error" for fault in faults) else 0
     template = None
     if args.like:
         with Progress("checking") as progress:
             template, _ = _decode(args.like, reg, progress)
-    return 0 if _parse_text(args.file, reg, template) is not None else 1
+    parsed, verified = _parse_text(args.file, reg, template, verify=not args.no_verify)
+    if args.explain and parsed is not None:
+        _print_explain(parsed, reg)
+    return 0 if parsed is not None and verified else 1
+
+
+def _print_explain(module: Module, reg: Registry) -> None:
+    """Per op kind: what the verifier checked and what it could not (on stdout)."""
+    if module.root is None:
+        return
+    for report in explain(module.root, bound(reg, module)):
+        print(report.line())
 
 
 def _byte_count(text: str) -> int:
@@ -319,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--producer", help="producer string (default: the template's or the header's)")
     e.add_argument("--like", metavar="ORIGINAL.mlirbc",
                    help="the file the view came from: keeps its tables so fallback parts stay valid")
+    e.add_argument("--no-verify", action="store_true",
+                   help="write the text even when it does not verify (a parse error is never written)")
     model_opts(e)
     e.set_defaults(func=cmd_encode)
 
@@ -333,6 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="report every problem in a .mlirbc or a text view")
     c.add_argument("file")
     c.add_argument("--like", metavar="ORIGINAL.mlirbc", help="the file a text view came from")
+    c.add_argument("--no-verify", action="store_true", help="report parse and structure problems only")
+    c.add_argument("--explain", action="store_true",
+                   help="list per op kind what the verifier checked and what it could not")
     model_opts(c)
     c.set_defaults(func=cmd_check)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from ..view.edits import ViewState, parse_state, reparse_edit
+from ..view.edits import ViewState, parse_state, reparse_edit, with_verification
 from .diagnostics import decode_diagnostics, fallback_diagnostics, text_diagnostics
-from .documents import View
+from .documents import Decoded, View
 from .server import SOURCE_DECODE, SOURCE_FALLBACK, SOURCE_TEXT, MlirbcServer
 
 QUICK_CHECK_S = 0.25
@@ -83,11 +83,24 @@ async def state_of(server: MlirbcServer, view: View) -> ViewState | None:
 async def _compute(server: MlirbcServer, view: View) -> ViewState | None:
     version, text, lines = view.version, view.text, view.lines
     decoded = server.decoded_for(view)
+    verify = server.settings.verify
     if decoded is not None and (text is decoded.text or text == decoded.text):
         view.text = decoded.text  # one copy of the text, shared with the file
-        view.state, view.state_version = decoded.state, version
-        view.set_good(decoded.state)
-        return decoded.state
+        printed = decoded.state
+        if verify and printed.verification is None and printed.module is not None:
+            # The decoded file is verified once, off the event loop; every view of it shares the result.
+            def verify_printed(state: ViewState = printed, file: Decoded = decoded) -> ViewState:
+                return with_verification(state, file.registry, file.lines)
+
+            printed = await server.run_job(verify_printed, "verifying", "mlirbc: verifying")
+            if decoded.state.verification is None:
+                decoded.state = printed
+            printed = decoded.state
+        if view.version != version:
+            return None
+        view.state, view.state_version = printed, version
+        view.set_good(printed)
+        return printed
     template = decoded.module if decoded is not None else None
     registry = decoded.registry if decoded is not None else server.registry()
     good, dirty = view.good, view.dirty
@@ -95,10 +108,11 @@ async def _compute(server: MlirbcServer, view: View) -> ViewState | None:
     def work() -> ViewState:
         if good is not None and dirty is not None:
             lo, tail = dirty
-            state = reparse_edit(good, text, lo, len(good.text) - tail, template, registry, lines)
+            state = reparse_edit(good, text, lo, len(good.text) - tail, template, registry, lines,
+                                 verify=verify)
             if state is not None:
                 return state
-        return parse_state(text, template, registry, lines)
+        return parse_state(text, template, registry, lines, verify=verify)
 
     t0 = time.perf_counter()
     state = await server.run_job(work, "checking the text", "mlirbc: checking the text")
@@ -129,7 +143,7 @@ async def _run(server: MlirbcServer, uri: str, delay_s: float) -> None:
     codec = view.codec
     if decoded is not None:
         server.set_diagnostics(uri, SOURCE_DECODE, decode_diagnostics(decoded, state, codec))
-    server.set_diagnostics(uri, SOURCE_TEXT, text_diagnostics(state.diagnostics, codec))
+    server.set_diagnostics(uri, SOURCE_TEXT, text_diagnostics(state.diagnostics, codec, uri))
     if server.settings.fallback_diagnostics:
         server.set_diagnostics(uri, SOURCE_FALLBACK, fallback_diagnostics(
             uri, state, decoded, codec, server.settings.max_fallback_diagnostics))

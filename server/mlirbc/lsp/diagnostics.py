@@ -22,6 +22,7 @@ from ..view.sourcemap import (
     PART_FALLBACK_TYPE,
     Part,
 )
+from ..view.verification import VERIFY
 from .documents import Decoded
 from .positions import PositionCodec
 
@@ -32,6 +33,9 @@ CODE_FALLBACK_TYPE = "fallback-type"
 CODE_DECODE = "decode-error"
 CODE_PARSE = "parse-error"
 CODE_SAVE = "save-refused"
+CODE_VERIFY = "verify-error"
+"""An op that does not verify (its definition, a trait, a symbol use); a save refused for these alone can
+be forced (`mlirbc/save` with `unverified`)."""
 
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
              "information": lsp.DiagnosticSeverity.Information, "hint": lsp.DiagnosticSeverity.Hint}
@@ -140,9 +144,16 @@ def fallback_diagnostics(uri: str, state: ViewState, decoded: Decoded | None, co
     return out
 
 
-def text_diagnostics(problems: list[TextDiagnostic], codec: PositionCodec) -> list[lsp.Diagnostic]:
-    return [lsp.Diagnostic(range=codec.span_range(p.span), severity=_SEVERITY.get(p.severity),
-                           source=NAME, code=CODE_PARSE, message=p.message) for p in problems]
+def text_diagnostics(problems: list[TextDiagnostic], codec: PositionCodec,
+                     uri: str | None = None) -> list[lsp.Diagnostic]:
+    out = []
+    for p in problems:
+        related = [lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=codec.span_range(s)),
+                                                    message=m) for s, m in p.related] if uri else []
+        out.append(lsp.Diagnostic(range=codec.span_range(p.span), severity=_SEVERITY.get(p.severity),
+                                  source=NAME, code=CODE_VERIFY if p.code == VERIFY else CODE_PARSE,
+                                  message=p.message, related_information=related or None))
+    return out
 
 
 def save_diagnostic(message: str, span: TextSpan | None,

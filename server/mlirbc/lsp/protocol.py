@@ -74,7 +74,7 @@ CUSTOM_PARAMS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "mlir/convertToBytecode": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
     "mlirbc/info": {"uri": (_STR, True), "workDoneToken": (_TOKEN, False)},
     "mlirbc/save": {"uri": (_STR, True), "path": (_STR, False), "overwriteReadOnly": (_BOOL, False),
-                    "workDoneToken": (_TOKEN, False)},
+                    "unverified": (_BOOL, False), "workDoneToken": (_TOKEN, False)},
 }
 
 

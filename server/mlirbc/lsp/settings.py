@@ -55,6 +55,9 @@ class Settings:
     max_fallback_diagnostics: int = 2000
     fallback_diagnostics: bool = True
     inlay_hints: bool = True
+    verify: bool = True
+    """Whether views are verified (op definitions, traits, symbol uses) as they are checked and before a
+    save; a save refused for the verifier's errors alone can be forced (`mlirbc/save` `unverified`)."""
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
     view_aliases: bool = ALIASES_BY_DEFAULT
@@ -90,6 +93,7 @@ def parse_settings(obj: Any) -> Settings:
                                           d.max_fallback_diagnostics, 0, 1 << 24)),
         fallback_diagnostics=_get(obj, "diagnostics.fallbacks") is not False,
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
+        verify=_get(obj, "diagnostics.verify") is not False,
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
         view_aliases=_bool(_get(obj, "view.aliases"), d.view_aliases),

@@ -22,6 +22,7 @@ from ..ir.attributes import (
 )
 from ..ir.types import IntegerType
 from .api import EntryReader, EntryWriter, ModelError, OpInfo
+from .constraints import OpConstraints
 from .storage import storage_problem
 
 ATTR_REQUIRED = "required"
@@ -300,6 +301,23 @@ class LayoutOpModel:
             return {}
         return {kind: n for kind, n in zip(("results", "operands", "regions", "successors"), found,
                                            strict=False) if n >= 0}
+
+    constraint_source: Callable[[], OpConstraints | None] | None = field(default=None, repr=False,
+                                                                         compare=False)
+    """Where the op's ODS constraints come from (read on first use; see `models.constraints`)."""
+
+    legalized_source: Callable[[], tuple[str, OpConstraints | None]] | None = field(
+        default=None, repr=False, compare=False)
+    """The op this one becomes when its dialect is legalized (a VHLO op's StableHLO op) and where its
+    constraints come from: they hold too (see `verifier`)."""
+
+    def op_constraints(self) -> OpConstraints | None:
+        """What ODS says the op must be (None: nothing known), for the verifier."""
+        return self.constraint_source() if self.constraint_source is not None else None
+
+    def legalized(self) -> tuple[str, OpConstraints | None] | None:
+        """(name, constraints) of the op this one is legalized to, if any."""
+        return self.legalized_source() if self.legalized_source is not None else None
 
     def info(self) -> OpInfo:
         return self.op_info or OpInfo(self.name)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..ir.attributes import Attribute
 from .api import EntryReader, EntryWriter, ModelError, OpInfo, OpModel
+from .constraints import ConstraintFiles, OpConstraints, op_constraints_from_data
 from .layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, Field, LayoutOpModel
 from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
@@ -81,6 +82,8 @@ class OdsDataset:
         self._models: dict[str, LayoutOpModel] = {}
         self._counts: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
+        self.constraints = ConstraintFiles(data_dir)
+        """The ops' ODS constraints (`constraints/` beside the op data), read when first verified."""
 
     def has_own_op(self, full_name: str) -> bool:
         dialect, _, op = full_name.partition(".")
@@ -119,6 +122,7 @@ class OdsDataset:
             if hit is None:
                 hit = op_model_from_data(full_name, self._dialect_ops(dialect)[op])
                 hit.count_source = functools.partial(self.counts, full_name)
+                hit.constraint_source = functools.partial(self.constraints.get, full_name)
                 self._models[full_name] = hit
         return hit
 
@@ -265,13 +269,28 @@ def load_ods_json(reg: Registry, path: str | Path) -> list[Registration[OpModel]
         raise OdsError(f"{p}: not llvm-tblgen --dump-json output")
     origin = f"ods-json {p}"
     out = []
+    from .ods_constraints import derive_constraints
+
+    try:
+        constraints, table = derive_constraints(records)
+    except (OdsError, KeyError, TypeError, ValueError):  # a file we cannot read constraints from: unchecked
+        constraints, table = {}, []
     for full_name, op in sorted(derive_ops(records).items()):
-        out.append(reg.register_op(op_model_from_data(full_name, op), origin))
+        model = op_model_from_data(full_name, op)
+        data = constraints.get(full_name)
+        if data is not None:
+            model.constraint_source = functools.partial(_fixed, op_constraints_from_data(
+                full_name, data, table, origin))
+        out.append(reg.register_op(model, origin))
     # The same file may declare attribute/type encodings in MLIR's bytecode DSL: they become codecs.
     from .dsl import register_dsl_records
 
     register_dsl_records(reg, records, origin)
     return out
+
+
+def _fixed(value: OpConstraints) -> OpConstraints:
+    return value
 
 
 @functools.cache

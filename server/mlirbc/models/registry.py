@@ -47,6 +47,10 @@ _ALIAS_HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]+")
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
 
+OpVerifierModel = object
+"""A hand-written op verifier (`verifier.core.OpVerifier`, or None to switch one off): the registry keeps
+it without looking inside, so models need not import the verifier."""
+
 
 class Kind(enum.Enum):
     """What a registration is for."""
@@ -58,6 +62,7 @@ class Kind(enum.Enum):
     SYNTAX = "syntax"
     ATTR_KIND = "attr-kind"
     TYPE_KIND = "type-kind"
+    VERIFIER = "verifier"
 
 
 M = TypeVar("M")
@@ -205,6 +210,7 @@ class Registry:
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
         self._alias_rules: dict[str, dict[str | None, tuple[AliasRule, str]]] = {}
+        self._verifiers: _Table[OpVerifierModel] = _Table()
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
         self._caches: dict[str | None, dict[str, Lookup]] = {}
@@ -289,6 +295,16 @@ class Registry:
         """Replace one type kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""
         name = f"{kind.dialect}.{kind.name}"
         return self._put(self._type_kinds, Registration(Kind.TYPE_KIND, name, kind, origin))
+
+    def register_verifier(self, op_name: str, verifier: OpVerifierModel, origin: str,
+                          model_set: str | None = None) -> Registration[OpVerifierModel]:
+        """Replace the hand-written verifier of one op (`func.return`); None switches it off.  The
+        verifier's own built-in checks serve every op nobody registered one for."""
+        return self._put(self._verifiers, Registration(Kind.VERIFIER, op_name, verifier, origin,
+                                                       model_set=model_set))
+
+    def verifier_registration(self, op_name: str) -> Registration[OpVerifierModel] | None:
+        return self._verifiers.get(op_name, self.model_set)
 
     def add_decode_hook(self, op_name: str, hook: DecodeHook, origin: str) -> None:
         """Wrap the property decoding of one op (`vhlo.add_v1`): the hook gets the reader and the model's
@@ -479,7 +495,7 @@ class Registry:
 
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
-                                        | Registration[KindModel]]:
+                                        | Registration[KindModel] | Registration[OpVerifierModel]]:
         """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
@@ -488,6 +504,7 @@ class Registry:
         yield from self._syntaxes.values()
         yield from self._attr_kinds.values()
         yield from self._type_kinds.values()
+        yield from self._verifiers.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return self._dialects.get(dialect, self.model_set) is not None

@@ -19,9 +19,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..bytecode.writable import problems
+from ..errors import TextSpan
 from ..ir.attributes import Attribute
 from ..ir.module import Module
 from ..ir.operation import Block, Operation
@@ -29,9 +30,11 @@ from ..ir.types import Type
 from ..models.build import default_registry
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
+from ..verifier.incremental import ModuleVerification
 from .parser import TextDiagnostic, is_isolated, module_for, parse_module, parse_op_in_place
 from .printer import PrintResult
 from .sourcemap import SourceMap
+from .verification import VERIFY, finding_diagnostics, verify_root
 
 
 @dataclass
@@ -48,10 +51,23 @@ class ViewState:
     how: str = "parsed"
     """'printed' (the view of a decoded module), 'parsed' (a full parse) or 'spliced' (one op
     re-read in place)."""
+    verification: ModuleVerification | None = None
+    """The verifier's state of the module (None: not verified); its findings are the diagnostics with
+    the code `verify`."""
 
     @property
     def errors(self) -> list[TextDiagnostic]:
+        """Every error, the verifier's included."""
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def parse_errors(self) -> list[TextDiagnostic]:
+        """The errors no save can pass (all but the verifier's)."""
+        return [d for d in self.diagnostics if d.severity == "error" and d.code != VERIFY]
+
+    @property
+    def verify_errors(self) -> list[TextDiagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error" and d.code == VERIFY]
 
 
 def printed_state(module: Module, printed: PrintResult) -> ViewState:
@@ -62,11 +78,40 @@ def printed_state(module: Module, printed: PrintResult) -> ViewState:
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,
-                lines: TextLines | None = None) -> ViewState:
-    """A full parse of `text`."""
-    r = parse_module(text, template, registry, lines)
+                lines: TextLines | None = None, verify: bool = True) -> ViewState:
+    """A full parse of `text` (verified unless `verify` is False)."""
+    r = parse_module(text, template, registry, lines, verify=verify)
     assert r.map is not None
-    return ViewState(text, r.module, r.map, r.diagnostics, r.header, r.aliases, "parsed")
+    return ViewState(text, r.module, r.map, r.diagnostics, r.header, r.aliases, "parsed", r.verification)
+
+
+def with_verification(state: ViewState, registry: Registry | None = None,
+                      lines: TextLines | None = None) -> ViewState:
+    """`state` verified (the printed view of a decoded file is not, until asked): the same state when it
+    is already, or has no module."""
+    module = state.module
+    if state.verification is not None or module is None or module.root is None:
+        return state
+    reg = _bound(registry if registry is not None else default_registry(), module)
+    found = verify_root(module.root, reg)
+    table = lines if lines is not None else TextLines(state.text)
+    diagnostics = [d for d in state.diagnostics if d.code != VERIFY]
+    diagnostics += finding_diagnostics(found.findings(), state.map, table)
+    diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+    return replace(state, diagnostics=diagnostics, verification=found)
+
+
+def _moved(span: TextSpan, after: int, delta: int, lines: TextLines) -> TextSpan:
+    """A span of the base text in the edited text (text after the edit moved by `delta`)."""
+    if span.start >= after:
+        return lines.span(span.start + delta, span.end + delta)
+    return span
+
+
+def _bound(registry: Registry, module: Module) -> Registry:
+    if registry.model_set is None and module.model_set is not None:
+        return registry.with_set(module.model_set, module.model_set_note)
+    return registry
 
 
 def _unit(registry: Registry, op: Operation) -> bool:
@@ -76,10 +121,13 @@ def _unit(registry: Registry, op: Operation) -> bool:
 
 
 def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template: Module | None,
-                 registry: Registry | None = None, lines: TextLines | None = None) -> ViewState | None:
+                 registry: Registry | None = None, lines: TextLines | None = None,
+                 verify: bool = True) -> ViewState | None:
     """The state of `text`, which is `base.text` with [start, old_end) replaced (the new text there
     ends at `old_end + len(text) - len(base.text)`), by re-reading only the top-level op that holds
-    the change.  None when that is not possible and a full parse must run."""
+    the change.  None when that is not possible and a full parse must run.  With `verify`, the re-read
+    op is verified and so is what depends on it (the root's symbol table, the symbol uses naming a symbol
+    the op defined or defines); the other ops' findings are the base state's."""
     reg = registry if registry is not None else default_registry()
     module = base.module
     if module is None or module.root is None:
@@ -112,10 +160,12 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     diagnostics += piece.diagnostics
     for d in base.diagnostics:
         if d.span.start >= span_end:
-            diagnostics.append(TextDiagnostic(
-                d.message, lines.span(d.span.start + delta, d.span.end + delta), d.severity))
-    has_errors = any(d.severity == "error" for d in diagnostics)
+            diagnostics.append(replace(d, span=lines.span(d.span.start + delta, d.span.end + delta),
+                                       related=tuple((_moved(s, span_end, delta, lines), m)
+                                                     for s, m in d.related)))
+    has_errors = any(d.severity == "error" and d.code != VERIFY for d in diagnostics)
     new_module: Module | None = None
+    verification: ModuleVerification | None = None
     if not has_errors:
         # As a full parse builds it: the header's facts, else the template's; the resources of the
         # trailer, which the edit did not touch.
@@ -131,7 +181,19 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
                     problem.message, lines.span(at.start, at.end) if at is not None else lines.span(0, 0)))
             diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
             new_module = None
-    return ViewState(text, new_module, new_map, diagnostics, base.header, base.aliases, "spliced")
+    if new_module is not None and verify and new_module.root is not None:
+        # The verifier's findings move with the ops they are about (and some change): all are
+        # located again in the new map, the base's dropped.
+        diagnostics = [d for d in diagnostics if d.code != VERIFY]
+        reg_set = _bound(reg, new_module)
+        if base.verification is not None and base.verification.root is root:
+            verification = base.verification.replaced(new_root, target, new_op)
+        else:
+            verification = verify_root(new_module.root, reg_set)
+        diagnostics += finding_diagnostics(verification.findings(), new_map, lines)
+        diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+    return ViewState(text, new_module, new_map, diagnostics, base.header, base.aliases, "spliced",
+                     verification)
 
 
 _PARENTS = threading.RLock()

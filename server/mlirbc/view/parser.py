@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..bytecode.ir_section import MAX_NESTING
 from ..bytecode.template import template_of
@@ -92,6 +92,9 @@ from ..syntax.lexer import (
     string_value,
 )
 from ..syntax.textlines import TextLines
+
+if TYPE_CHECKING:
+    from ..verifier.incremental import ModuleVerification
 from .printer import (
     BLOCK_USELIST_PREFIX,
     FALLBACK_PROPS_KEY,
@@ -188,6 +191,10 @@ class TextDiagnostic:
     message: str
     span: TextSpan
     severity: str = "error"
+    code: str = ""
+    """`verify` for the verifier's findings (`view.verification`); parse problems have none."""
+    related: tuple[tuple[TextSpan, str], ...] = ()
+    """Other places the diagnostic concerns (a callee's definition), with what each is."""
 
 
 @dataclass
@@ -201,10 +208,18 @@ class ParseResult:
     map: SourceMap | None = None
     aliases: tuple[dict[str, Attribute], dict[str, Type]] = field(default_factory=lambda: ({}, {}))
     """The `#name = ...` / `!name = ...` definitions of the text (for re-reading one op in place)."""
+    verification: ModuleVerification | None = None
+    """The verifier's state of the module (when parsed with `verify=True`)."""
 
     @property
     def errors(self) -> list[TextDiagnostic]:
+        """Every error, the verifier's included (a module with only those is still built)."""
         return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def parse_errors(self) -> list[TextDiagnostic]:
+        """The errors that leave no module (all but the verifier's)."""
+        return [d for d in self.diagnostics if d.severity == "error" and d.code != "verify"]
 
 
 class _Pending:
@@ -1483,13 +1498,38 @@ def _type_text(t: Type) -> str:
 
 def parse_module(text: str, template: Module | None = None,
                  registry: Registry | None = None, lines: TextLines | None = None,
-                 with_map: bool = True) -> ParseResult:
+                 with_map: bool = True, verify: bool = False) -> ParseResult:
     """Parse a text view.  With a template (the module the view was printed from), facts the text does
     not carry (registered flags, dialect versions, version and producer when the header is missing)
     come from it.  `lines` (the text's line table, when the caller has one) saves building it for
-    messages.  Without `with_map` the result's map is empty (a caller that only writes the module)."""
+    messages.  Without `with_map` the result's map is empty (a caller that only writes the module).
+    With `verify`, a module that parsed is verified (`verifier`): its faults are diagnostics with the code
+    `verify`, and the module is kept."""
     with building():
-        return _parse_module(text, template, registry, lines, with_map)
+        result = _parse_module(text, template, registry, lines, with_map)
+        module = result.module
+        if verify and module is not None and module.root is not None:
+            from .verification import finding_diagnostics, verify_root
+
+            reg = registry if registry is not None else default_registry()
+            bound = reg.with_set(module.model_set, module.model_set_note) \
+                if reg.model_set is None and module.model_set is not None else reg
+            result.verification = verify_root(module.root, bound)
+            assert result.map is not None
+            found = result.verification.findings()
+            if found:
+                if not with_map:  # the findings are located by the map: build one
+                    again = _parse_module(text, template, registry, lines, True)
+                    root = again.module.root if again.module is not None else None
+                    if again.map is not None and root is not None:
+                        result = again
+                        result.verification = verify_root(root, bound)
+                        found = result.verification.findings()
+                assert result.map is not None
+                table = TextLines(text) if lines is None else lines
+                result.diagnostics.extend(finding_diagnostics(found, result.map, table))
+                result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+        return result
 
 
 def _parse_module(text: str, template: Module | None, registry: Registry | None,

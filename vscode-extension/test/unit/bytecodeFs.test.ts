@@ -136,6 +136,54 @@ describe('BytecodeFileSystemProvider', () => {
       assert.strictEqual(files.written.length, 0);
     });
 
+    it('a text that does not verify is saved unverified when the user confirms', async () => {
+      const asked: SaveRefusedError[] = [];
+      const { converter, provider } = setup({
+        confirmUnverified: async (e: SaveRefusedError) => {
+          asked.push(e);
+          return true;
+        },
+      });
+      const calls: (boolean | undefined)[] = [];
+      (converter as FakeConverter & { save?: (u: vscode.Uri, unverified?: boolean) => Promise<number> }).save =
+        async (_u, unverified) => {
+          calls.push(unverified);
+          if (!unverified) {
+            throw Object.assign(new Error("3:9: 'arith.addf' op operand #0 must be floating-point-like"),
+              { data: { unverifiedSaveAllowed: true } });
+          }
+          return 7;
+        };
+      await provider.writeFile(VIEW, new Uint8Array(), SAVE);
+      assert.deepStrictEqual(calls, [undefined, true]);
+      assert.strictEqual(asked.length, 1);
+      assert.ok(asked[0].unverifiedAllowed);
+      assert.match(asked[0].reason, /floating-point-like/);
+    });
+
+    it('declining, or a parse error, keeps the refusal and asks nothing for a parse error', async () => {
+      let asked = 0;
+      const { converter, provider } = setup({
+        confirmUnverified: async () => {
+          asked += 1;
+          return false;
+        },
+      });
+      const calls: (boolean | undefined)[] = [];
+      let data: object | undefined = { unverifiedSaveAllowed: true };
+      (converter as FakeConverter & { save?: (u: vscode.Uri, unverified?: boolean) => Promise<number> }).save =
+        async (_u, unverified) => {
+          calls.push(unverified);
+          throw Object.assign(new Error('does not save'), { data });
+        };
+      await assert.rejects(provider.writeFile(VIEW, new Uint8Array(), SAVE), SaveRefusedError);
+      assert.strictEqual(asked, 1);
+      data = undefined; // a parse error: never offered
+      await assert.rejects(provider.writeFile(VIEW, new Uint8Array(), SAVE), SaveRefusedError);
+      assert.strictEqual(asked, 1);
+      assert.deepStrictEqual(calls, [undefined, undefined]);
+    });
+
     it('a refusal is a SaveRefusedError', async () => {
       const { converter, provider } = setup();
       (converter as FakeConverter & { save?: (u: vscode.Uri) => Promise<number> }).save = async () => {

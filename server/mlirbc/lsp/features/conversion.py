@@ -3,7 +3,9 @@
 Encoding always starts from the server's copy of the view.  A view whose text is still exactly what was
 decoded, with no version/producer override, gives back the original bytes untouched; otherwise the text is
 parsed (all errors reported, the first one named in the refusal) and written with the original module as
-template.
+template.  A text that parses but does not verify (`verifier`) is refused too, with the error data
+`{"unverifiedSaveAllowed": true}`: `mlirbc/save` with `"unverified": true` writes it anyway (a parse error
+can never be written).
 """
 
 from __future__ import annotations
@@ -62,8 +64,10 @@ def _stale(decoded: Decoded | None) -> str | None:
     return mapped.changed() if mapped is not None else None
 
 
-async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded | None, View | None]:
-    """The bytecode for the server's copy of the view at `uri` (raises RequestFailed)."""
+async def encode_view(server: MlirbcServer, uri: str,
+                      unverified: bool = False) -> tuple[Output, Decoded | None, View | None]:
+    """The bytecode for the server's copy of the view at `uri` (raises RequestFailed); with `unverified`,
+    a text whose only errors are the verifier's is written anyway."""
     view = server.views.get(uri)
     key = key_of(uri)
     decoded = server.files.get(key) if key is not None else None
@@ -103,13 +107,20 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
             raise RequestFailed(f"cannot check the text of {name}: {exc}") from None
         if state is None:
             raise RequestFailed(f"{name} changed while it was being checked; save again")
-        errors = state.errors
+        errors = state.parse_errors
         if errors or state.module is None:
             first = errors[0] if errors else None
             more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
             where = f"{first.span}: " if first is not None else ""
             msg = first.message if first is not None else "the parser produced no module"
             raise _Refused(f"cannot encode {name}: {where}{msg}{more}", first)
+        faults = state.verify_errors if s.verify else []
+        if faults and not unverified:
+            first = faults[0]
+            more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+            raise _Refused(f"cannot encode {name}: {first.span}: {first.message}{more}; the text does not "
+                           "verify (save it anyway, unverified, to write it as it is)", first,
+                           data={"unverifiedSaveAllowed": True})
         module = state.module
     template = decoded.module if decoded is not None else None
     if decoded is not None:
@@ -131,8 +142,9 @@ async def encode_view(server: MlirbcServer, uri: str) -> tuple[Output, Decoded |
 
 
 class _Refused(RequestFailed):
-    def __init__(self, message: str, problem: TextDiagnostic | None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, problem: TextDiagnostic | None, data: dict[str,
+                                                                                Any] | None = None) -> None:
+        super().__init__(message, data=data)
         self.problem = problem
 
 
@@ -181,8 +193,9 @@ def register(server: MlirbcServer) -> None:
         overwrite = param(params, "overwriteReadOnly")
         if overwrite is not None and not isinstance(overwrite, bool):
             raise JsonRpcInvalidParams("`overwriteReadOnly` must be a boolean")
+        unverified = param(params, "unverified") is True
         try:
-            data, decoded, view = await encode_view(server, uri)
+            data, decoded, view = await encode_view(server, uri, unverified)
         except _Refused as exc:
             span = exc.problem.span if exc.problem is not None else None
             current = server.views.get(uri)

@@ -8,6 +8,7 @@ loaded when a file has vhlo values).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 from functools import cache
@@ -18,6 +19,7 @@ from ...ir.module import Module
 from ...ir.operation import PROPS_DECODED
 from ...ir.structured import StructuredAttr, StructuredType
 from ...ir.types import Type
+from ..constraints import ConstraintFiles, OpConstraints
 from ..layout import LayoutOpModel
 from ..ods import DATA_DIR, OdsDataset
 from .versions import KNOWN_VERSION, Version, parse_version, target_of, version_text
@@ -47,6 +49,11 @@ def stablehlo_docs() -> dict[str, dict[str, str]]:
     return ops
 
 
+@cache
+def _upstream_constraints() -> ConstraintFiles:
+    return ConstraintFiles(DATA_DIR)
+
+
 class VhloOps:
     """The op provider registered as `dialect:vhlo` (callable: full op name -> model or None)."""
 
@@ -68,10 +75,19 @@ class VhloOps:
     def _document(self, model: LayoutOpModel) -> None:
         info = model.op_info
         name = self.stablehlo_name(model.name)
+        if name is not None:
+            # what StableHLO's verifiers say of the op once deserialized (legalized) holds too
+            model.legalized_source = functools.partial(self._legalized, name)
         doc = stablehlo_docs().get(name or "", {})
         if info is not None and doc and not info.summary:
             info.summary = doc.get("summary", "")
             info.description = doc.get("description", "")
+
+    def _legalized(self, name: str) -> tuple[str, OpConstraints | None]:
+        found = self.dataset.constraints.get(name)
+        if found is None:  # func.func, func.call, func.return: upstream's
+            found = _upstream_constraints().get(name)
+        return name, found
 
     def has_op(self, full_name: str) -> bool:
         return full_name.startswith("vhlo.") and self.dataset.has_op(full_name)

@@ -14,7 +14,7 @@ Facts: `shared/docs/vhlo-format.md` section 2.  Text as StableHLO prints it: `#v
 from __future__ import annotations
 
 from ...binary.apint import read_apint, write_apint
-from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
+from ...ir.attributes import Attribute, DenseElementsAttr, IntegerAttr, StringAttr, TypeAttr
 from ...ir.digest import Bytes, frozen
 from ...ir.structured import DensePayload, FieldValue, StructuredAttr, StructuredType
 from ...ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, num_elements
@@ -162,6 +162,13 @@ class StringKind(VhloAttrKind):
     def print_value(self, value: StructuredAttr | StructuredType) -> str:
         return f"#vhlo.string_v1<{quote_bytes(field_bytes(value.fields[0], 'string_v1'))}>"
 
+    def builtin_twin(self, value: StructuredAttr) -> Attribute | None:
+        """The string StableHLO has once deserialized (a symbol's name, for the verifier)."""
+        try:
+            return StringAttr.get(field_bytes(value.fields[0], "string_v1"))
+        except ModelError:
+            return None
+
     def parse(self, p: Parser) -> Attribute | Type:
         self.open(p)
         s = string_value(p.expect(STRING, "expected a string"))
@@ -180,6 +187,13 @@ class TypeAttrKind(VhloAttrKind):
 
     def print_value(self, value: StructuredAttr | StructuredType) -> str:
         return f"#vhlo.type_v1<{print_type(field_type(value.fields[0], 'type_v1'))}>"
+
+    def builtin_twin(self, value: StructuredAttr) -> Attribute | None:
+        """The type attribute StableHLO has once deserialized (a function's type, for the verifier)."""
+        try:
+            return TypeAttr.get(to_builtin(field_type(value.fields[0], "type_v1"), stablehlo=True))
+        except ModelError:
+            return None
 
     def parse(self, p: Parser) -> Attribute | Type:
         self.open(p)

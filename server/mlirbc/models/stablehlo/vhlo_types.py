@@ -118,6 +118,14 @@ class VhloTypeKind:
     def parse(self, p: Parser) -> Attribute | Type:
         return self.get()
 
+    def builtin_twin(self, value: StructuredType) -> Type | None:
+        """The type StableHLO has for this one once deserialized (None when there is none): what the
+        verifier judges StableHLO's constraints on."""
+        try:
+            return to_builtin(value, stablehlo=True)
+        except ModelError:
+            return None
+
     def __repr__(self) -> str:
         return f"<vhlo type kind {self.name}>"
 
