@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -162,6 +163,25 @@ def test_a_save_that_would_not_read_back_writes_nothing(tmp_path: Path) -> None:
         m.save(out)
     assert out.read_bytes() == b"the old contents"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.mlirbc"]  # no temporary file left
+
+
+def test_a_changed_module_that_does_not_verify_is_refused_unless_asked(tmp_path: Path) -> None:
+    m = mlirbc.load(CORPUS / "upstream/Dialect__Arith__ops.mlirbc")
+    out = tmp_path / "keep.mlirbc"
+    out.write_bytes(b"the old contents")
+    add = next(op for op in m.walk() if op.name == "arith.addi" and str(op.results[0].type) == "i64")
+    add.results[0].set_type(mlirbc.IntegerType.get_signless(32))  # its operands stay i64
+    message = "'arith.addi' op requires the same type for all operands and results"
+    for save in (lambda: m.save(out), lambda: m.to_bytes(), lambda: m.operation.write_bytecode(io.BytesIO())):
+        with pytest.raises(mlirbc.EncodeError, match=f"does not verify: {re.escape(message)}"):
+            save()
+    assert out.read_bytes() == b"the old contents"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.mlirbc"]
+    m.save(out, verify=False)  # asked for: written, and it reads back with the fault
+    assert str(mlirbc.load(out)).count("i64, i64) -> i32") == 1
+    if mlir_opt_path() is not None:  # upstream's verifier refuses it too, with the same words
+        proc = run_mlir_opt(ORACLE_FLAGS, out.read_bytes())
+        assert proc.returncode != 0 and message in proc.stderr.decode()
 
 
 def test_only_regular_files_are_written(tmp_path: Path) -> None:

@@ -24,7 +24,10 @@ jaxlib's on the same input by the tests):
   (OpaqueError; dialect-prefixed names such as `my.tag` are never properties and work on every op);
 * printing is the view's default form with locations (`str(op)` is the op's text in `mlirbc decode`);
   values print as `%3 : i32 (result #0 of 'op')`, not as their defining op;
-* `op.verify()` checks what the writer and reader need, not dialect verifiers.
+* `op.verify()` checks what the writer and reader need, not dialect verifiers; saving (`Module.save`,
+  `to_bytes`, `write_bytecode`) a module the program changed or made runs the verifier (ODS constraints
+  and dialect verifiers, `docs/verification.md`) and refuses one that does not verify (MLIR's writer
+  does not verify; `verify=False` writes it anyway).
 The objects are faces of the IR the reader built and the writer writes (no second copy of the module):
 see `mlirbc.api._state` for how changes stay safe and what a save copies from the original bytes.
 """

@@ -6,7 +6,8 @@ state (`_state.ModuleState`) keeps the decoded file as the writer's template.  `
 template: every op the program did not touch is copied from the original bytes, what it changed is
 encoded as upstream MLIR encodes it, the file's version and producer are kept unless asked otherwise.
 The file is written atomically (a temporary file renamed over the target; regular files only) and only
-after the whole module encoded: a refused save writes nothing.
+after the whole module encoded: a refused save writes nothing.  A module the program changed (or made)
+must verify first, as `mlirbc encode` requires of a text (`verify=False` writes it anyway).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..ir import attributes as A
 from ..ir.module import Module as IRModule
 from ..ir.operation import Operation as IROp
 from ..ir.operation import OpName
+from ..verifier import ERROR, verify_module
 from . import _state as S
 from .attributes import Location
 from .context import Context, default_context
@@ -149,19 +151,23 @@ class Module:
 
     # -- writing --------------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str], *, version: int | None = None,
-             producer: str | None = None) -> None:
+             producer: str | None = None, verify: bool = True) -> None:
         """Write the module as bytecode to `path`, atomically (a regular file; replaced only once all of
         it is written).  Untouched ops are byte-identical to the file read; `version` and `producer`
-        default to the file's.  EncodeError (nothing written) for a module that could not be read back."""
-        data = encode_state(self._state, version, producer)
+        default to the file's.  EncodeError (nothing written) for a module that could not be read back,
+        or that the program changed or made and that does not verify (`verify=False` writes it
+        anyway; a module saved unchanged is the file read and is not verified again)."""
+        data = encode_state(self._state, version, producer, verify)
         atomic_write(path, data)
 
-    def to_bytes(self, *, version: int | None = None, producer: str | None = None) -> bytes:
+    def to_bytes(self, *, version: int | None = None, producer: str | None = None,
+                 verify: bool = True) -> bytes:
         """What `save` would write."""
-        return encode_state(self._state, version, producer).tobytes()
+        return encode_state(self._state, version, producer, verify).tobytes()
 
 
-def encode_state(state: S.ModuleState, version: int | None, producer: str | None) -> Chunks:
+def encode_state(state: S.ModuleState, version: int | None, producer: str | None,
+                 verify: bool = True) -> Chunks:
     """The module of `state` as bytecode: every check of a save first, then the writer in template mode
     with the ops the program did not touch declared unchanged."""
     module = state.module
@@ -188,8 +194,21 @@ def encode_state(state: S.ModuleState, version: int | None, producer: str | None
         touched = state.touched
         unchanged = [op for op in src.isolated_sections if op not in touched] if touched else \
             list(src.isolated_sections)
-    return encode_bytecode_chunks(module, version, producer, "auto", base, unchanged,
+    data = encode_bytecode_chunks(module, version, producer, "auto", base, unchanged,
                                   keep_property_numbers=True)
+    if verify and (state.edited or src is None):  # after the writer's own refusals, which say more
+        _refuse_unverified(state)
+    return data
+
+
+def _refuse_unverified(state: S.ModuleState) -> None:
+    """EncodeError naming the first faults when the module does not verify (as `mlirbc encode` refuses
+    a text that does not)."""
+    faults = [f.message for f in verify_module(state.module, state.registry) if f.severity == ERROR]
+    if faults:
+        more = f" (and {len(faults) - 5} more)" if len(faults) > 5 else ""
+        raise EncodeError("the module does not verify: " + "; ".join(faults[:5]) + more
+                          + " (nothing was written; verify=False writes it anyway)")
 
 
 def _added(found: list[str], had: list[str]) -> list[str]:

@@ -1119,14 +1119,16 @@ class Operation:
 
         (file or sys.stdout).write(str(self))
 
-    def write_bytecode(self, file: IO[bytes], desired_version: int | None = None) -> None:
-        """Write the module this op is the top-level op of as bytecode (MLIR's form of saving)."""
+    def write_bytecode(self, file: IO[bytes], desired_version: int | None = None, *,
+                       verify: bool = True) -> None:
+        """Write the module this op is the top-level op of as bytecode (MLIR's form of saving; refused
+        as `Module.save` refuses, a changed module that does not verify included)."""
         s = S.state_of_root(self._o)
         if s is None:
             raise IRError("write_bytecode is for a module's top-level op (use Module.save)")
         from .module import encode_state
 
-        file.write(encode_state(s, desired_version, None).tobytes())
+        file.write(encode_state(s, desired_version, None, verify).tobytes())
 
     def dump(self) -> None:
         print(self)
