@@ -37,10 +37,9 @@ from gen_ods_models import (  # noqa: E402
     DEFAULT_OUT,
     ROOT,
     SHARED,
-    dump_json,
+    Tblgen,
     entry_files,
     gzip_json,
-    package_dir,
     version_of,
 )
 
@@ -120,14 +119,10 @@ def read_dir(folder: Path) -> list[dict[str, Any]]:
 
 
 def outputs() -> dict[Path, dict[str, bytes]]:
-    mlir_dir = package_dir("mlir")
-    llvm_dir = package_dir("llvm")
-    include = mlir_dir / "include"
-    tblgen = llvm_dir / "bin" / "llvm-tblgen"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm_dir / "lib"))
-    files = entry_files(include)
+    tg = Tblgen.installed()
+    files = entry_files(tg.include)
     with tempfile.TemporaryDirectory() as tmpdir, ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        dumped = list(pool.map(lambda td: dump_json(tblgen, env, include, td, Path(tmpdir)), files))
+        dumped = list(pool.map(lambda td: tg.dump(td, Path(tmpdir)), files))
     upstream = collect([r for r in dumped if not isinstance(r, str)], catalog_ops(DEFAULT_OUT))
     gen = "server/tools/gen_constraints.py"
     out: dict[Path, dict[str, bytes]] = {

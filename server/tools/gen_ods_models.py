@@ -157,6 +157,25 @@ def package_dir(name: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
+@dataclass(frozen=True)
+class Tblgen:
+    """The oracle's llvm-tblgen with the environment it runs in, and upstream's `.td` include tree."""
+
+    mlir_dir: Path
+    tblgen: Path
+    env: dict[str, str]
+    include: Path
+
+    @staticmethod
+    def installed() -> Tblgen:
+        mlir_dir, llvm_dir = package_dir("mlir"), package_dir("llvm")
+        return Tblgen(mlir_dir, llvm_dir / "bin" / "llvm-tblgen",
+                      dict(os.environ, LD_LIBRARY_PATH=str(llvm_dir / "lib")), mlir_dir / "include")
+
+    def dump(self, td: Path, tmp: Path) -> dict[str, Any] | str:
+        return dump_json(self.tblgen, self.env, self.include, td, tmp)
+
+
 def entry_files(include: Path) -> list[Path]:
     files = sorted((include / "mlir" / "Dialect").rglob("*.td"))
     return [include / "mlir" / "IR" / "BuiltinOps.td", *files]
@@ -365,11 +384,8 @@ def main() -> int:
                     help="a StableHLO source checkout: regenerate stablehlo/stablehlo_docs.json.gz from it")
     args = ap.parse_args()
 
-    mlir_dir = package_dir("mlir")
-    llvm_dir = package_dir("llvm")
-    include = mlir_dir / "include"
-    tblgen = llvm_dir / "bin" / "llvm-tblgen"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm_dir / "lib"))
+    tg = Tblgen.installed()
+    mlir_dir, tblgen, env, include = tg.mlir_dir, tg.tblgen, tg.env, tg.include
     files = entry_files(include)
 
     ops: dict[str, dict[str, Any]] = {}
@@ -377,7 +393,7 @@ def main() -> int:
     dialect_docs: dict[str, dict[str, str]] = {}
     failed: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmpdir, ThreadPoolExecutor(args.jobs) as pool:
-        results = pool.map(lambda td: dump_json(tblgen, env, include, td, Path(tmpdir)), files)
+        results = pool.map(lambda td: tg.dump(td, Path(tmpdir)), files)
         for td, result in zip(files, results, strict=True):
             rel = td.relative_to(include).as_posix()
             if isinstance(result, str):

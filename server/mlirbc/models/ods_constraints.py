@@ -22,7 +22,8 @@ import json
 import re
 from typing import Any
 
-from .ods_derive import OdsError, Record, Records
+from .ods_derive import OdsError, Record, Records, _ref, _supers
+from .ods_derive import _unwrap_arg as _unwrap
 
 Pred = list[Any]
 UNKNOWN_PATH = "?"
@@ -131,18 +132,6 @@ def _builtin(cls: str) -> str | None:
 
 
 # -- the classes the records define ---------------------------------------------------------------------
-def _ref(d: Records, value: Any) -> Record | None:
-    if isinstance(value, dict) and value.get("kind") == "def":
-        rec = d.get(value["def"])
-        return rec if isinstance(rec, dict) else None
-    return None
-
-
-def _supers(rec: Record) -> list[str]:
-    sc = rec.get("!superclasses")
-    return sc if isinstance(sc, list) else []
-
-
 def _qualified(rec: Record, name_field: str) -> str:
     ns = "".join(str(rec.get("cppNamespace") or "").split()).strip(":")
     return f"{ns}::{rec.get(name_field)}" if ns else str(rec.get(name_field))
@@ -885,17 +874,6 @@ class OpConstraints:
             if kind is not None:
                 return ["TypesMatchWith", 0, summary, str(rec.get("lhs")), str(rec.get("rhs")), kind]
         return ["unchecked", 0, f"PredOpTrait: {summary}"]
-
-
-def _unwrap(d: Records, rec: Record) -> Record:
-    seen = 0
-    while "OpVariable" in _supers(rec) and seen < 16:
-        inner = _ref(d, rec.get("constraint"))
-        if inner is None:
-            break
-        rec = inner
-        seen += 1
-    return rec
 
 
 def derive_constraints(d: Records) -> tuple[dict[str, dict[str, Any]], list[list[Any]]]:

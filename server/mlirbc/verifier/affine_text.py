@@ -22,10 +22,10 @@ def _items(text: str) -> int:
     if not body:
         return 0
     depth, n = 0, 1
-    for ch in body:
-        if ch in "([{<":
+    for ch in body:  # (not `<`/`>`: a set's constraints hold `>= 0`)
+        if ch in "([{":
             depth += 1
-        elif ch in ")]}>":
+        elif ch in ")]}":
             depth -= 1
         elif ch == "," and depth == 0:
             n += 1
@@ -47,11 +47,11 @@ def _group(text: str, at: int, open_ch: str, close_ch: str) -> tuple[str, int] |
     return None
 
 
-def set_shape(a: Attribute | None) -> MapShape | None:
-    """The dimensions and symbols of an `affine_set<...>` attribute (`results`: its constraints)."""
-    if not isinstance(a, DialectAttr) or not a.text.startswith("affine_set<") or not a.text.endswith(">"):
+def _shape(a: Attribute | None, kind: str, arrow: str) -> MapShape | None:
+    """`kind<(dims)[symbols] ARROW (results)>` read as its counts (None for anything else)."""
+    if not isinstance(a, DialectAttr) or not a.text.startswith(f"{kind}<") or not a.text.endswith(">"):
         return None
-    body = a.text[len("affine_set<"):-1].strip()
+    body = a.text[len(kind) + 1:-1].strip()
     dims = _group(body, 0, "(", ")")
     if dims is None:
         return None
@@ -63,35 +63,23 @@ def set_shape(a: Attribute | None) -> MapShape | None:
             return None
         syms = _items(group[0])
         rest = rest[group[1]:].lstrip()
-    if not rest.startswith(":"):
+    if not rest.startswith(arrow):
         return None
-    cons = _group(rest[1:].lstrip(), 0, "(", ")")
-    return None if cons is None else MapShape(_items(dims[0]), syms, _items(cons[0]))
-
-
-def map_shape(a: Attribute | None) -> MapShape | None:
-    """The shape of an `affine_map<...>` attribute (None for anything else, or text this cannot read)."""
-    if not isinstance(a, DialectAttr) or not a.text.startswith("affine_map<") or not a.text.endswith(">"):
-        return None
-    body = a.text[len("affine_map<"):-1].strip()
-    dims = _group(body, 0, "(", ")")
-    if dims is None:
-        return None
-    rest = body[dims[1]:].lstrip()
-    syms = 0
-    if rest.startswith("["):
-        group = _group(rest, 0, "[", "]")
-        if group is None:
-            return None
-        syms = _items(group[0])
-        rest = rest[group[1]:].lstrip()
-    if not rest.startswith("->"):
-        return None
-    rest = rest[2:].lstrip()
+    rest = rest[len(arrow):].lstrip()
     results = _group(rest, 0, "(", ")")
     if results is None or rest[results[1]:].strip():
         return None
     return MapShape(_items(dims[0]), syms, _items(results[0]))
+
+
+def set_shape(a: Attribute | None) -> MapShape | None:
+    """The dimensions and symbols of an `affine_set<...>` attribute (`results`: its constraints)."""
+    return _shape(a, "affine_set", ":")
+
+
+def map_shape(a: Attribute | None) -> MapShape | None:
+    """The shape of an `affine_map<...>` attribute (None for anything else, or text this cannot read)."""
+    return _shape(a, "affine_map", "->")
 
 
 # -- the results of an affine map, as expressions --------------------------------------------------------

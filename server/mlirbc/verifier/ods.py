@@ -114,6 +114,18 @@ def partition(op: Operation, c: OpConstraints, groups: Sequence[ValueGroup], val
     return out if at == n else None
 
 
+def operand_groups(ctx: OpContext) -> dict[str, list[Value]] | None:
+    """The op's operands per ODS group name (None when they cannot be told apart)."""
+    c = ctx.constraints
+    if c is None:
+        return None
+    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
+    if ranges is None:
+        return None
+    return {g.name: list(ctx.op.operands[start:start + size])
+            for g, (start, size) in zip(c.operands, ranges, strict=True)}
+
+
 def check_segments(ctx: OpContext, c: OpConstraints, kind: str) -> Finding | None:
     """The AttrSized{Operand,Result}Segments trait: the sizes add up to the number of values."""
     name = f"{kind}SegmentSizes"

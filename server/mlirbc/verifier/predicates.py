@@ -403,8 +403,8 @@ def _int_atom(f: Callable[[int], bool]) -> Check:
     return check
 
 
-def _enum(width: int, values: list[int]) -> Check:
-    allowed = frozenset(values)
+def _int_attr(width: int, fits: Callable[[int], bool]) -> Check:
+    """An integer attribute of `width` bits (signless) whose value `fits`."""
     itype = IntegerType.get(width)
 
     def check(a: Value) -> Answer:
@@ -413,21 +413,16 @@ def _enum(width: int, values: list[int]) -> Check:
             return None
         if not kind or not isinstance(a, IntegerAttr):
             return False
-        return a.type is itype and a.bits in allowed
+        return a.type is itype and fits(a.bits)
     return check
+
+
+def _enum(width: int, values: list[int]) -> Check:
+    return _int_attr(width, frozenset(values).__contains__)
 
 
 def _bitenum(width: int, mask: int) -> Check:
-    itype = IntegerType.get(width)
-
-    def check(a: Value) -> Answer:
-        kind = _attr_builtin(a)
-        if kind is None:
-            return None
-        if not kind or not isinstance(a, IntegerAttr):
-            return False
-        return a.type is itype and a.bits & ~mask == 0
-    return check
+    return _int_attr(width, lambda bits: bits & ~mask == 0)
 
 
 def _size(cls: type, op: str, n: int) -> Check:

@@ -33,6 +33,7 @@ from ..ir.types import (
     UnrankedMemRefType,
     UnrankedTensorType,
     VectorType,
+    num_elements,
 )
 from ..models.constraints import OpConstraints
 from .core import Finding, OpContext, Unknown, inherent
@@ -346,20 +347,13 @@ def _all_match(ctx: OpContext, c: OpConstraints, summary: str, what: str, names:
         else:
             if any(DYNAMIC in (s or ()) for s in shapes):
                 return None
-            key = lambda t: _numel(_ranked_shape(t) or ())  # noqa: E731
+            key = lambda t: num_elements(_ranked_shape(t) or ())  # noqa: E731
     else:
         return None
     first = key(known[0])
     if any(key(t) != first for t in known[1:]):
         return ctx.fail(f"failed to verify that {summary}", check="trait:AllMatch")
     return None
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _transform(t: Type, how: str) -> Type | None:

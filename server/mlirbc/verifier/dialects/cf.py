@@ -7,7 +7,7 @@ import struct
 
 from ...ir.attributes import DenseArrayAttr, DenseElementsAttr
 from ...ir.operation import Value
-from ...ir.types import IntegerType, ShapedType
+from ...ir.types import IntegerType, ShapedType, num_elements
 from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
 from ..ods import segment_sizes
 from .regions import branch
@@ -82,10 +82,7 @@ def _numel(t: ShapedType) -> int | None:
     shape = getattr(t, "shape", None)
     if shape is None or any(d < 0 for d in shape):
         return None
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return num_elements(shape)
 
 
 _BR = "successor operands against the target blocks' arguments"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...ir.operation import Operation, Value
 from ...ir.types import MemRefType, Type
 from ..core import REGIONS, Finding, OpContext, OpVerifier
-from ..ods import partition
+from ..ods import operand_groups
 
 
 def _element(t: Type) -> Type | None:
@@ -16,29 +16,13 @@ def _element(t: Type) -> Type | None:
 
 def _named(ctx: OpContext, name: str) -> Value | None:
     """The value of a single operand group, by name."""
-    c = ctx.constraints
-    if c is None:
-        return None
-    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
-    if ranges is None:
-        return None
-    for g, (start, size) in zip(c.operands, ranges, strict=True):
-        if g.name == name:
-            return ctx.op.operands[start] if size == 1 else None
-    return None
+    values = (operand_groups(ctx) or {}).get(name)
+    return values[0] if values is not None and len(values) == 1 else None
 
 
 def _group_size(ctx: OpContext, name: str) -> int | None:
-    c = ctx.constraints
-    if c is None:
-        return None
-    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
-    if ranges is None:
-        return None
-    for g, (_, size) in zip(c.operands, ranges, strict=True):
-        if g.name == name:
-            return size
-    return None
+    values = (operand_groups(ctx) or {}).get(name)
+    return None if values is None else len(values)
 
 
 def verify_read(ctx: OpContext) -> Finding | None:

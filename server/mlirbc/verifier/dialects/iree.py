@@ -5,10 +5,9 @@ dispatches naming them (their workload against the region's arguments)."""
 from __future__ import annotations
 
 from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, SymbolRefAttr, TypeAttr
-from ...ir.operation import Value
 from ...ir.types import FunctionType, IndexType
 from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
-from ..ods import partition
+from ..ods import operand_groups
 from ..predicates import is_builtin_type
 from .cf import verify_br, verify_cond_br
 
@@ -49,17 +48,6 @@ def verify_rodata_use(ctx: OpContext) -> Finding | None:
                                                                                            ref) is None:
         return ctx.error(f"undefined rodata section: '{ref.root.text}'", check=ctx.name)
     return None
-
-
-def _groups(ctx: OpContext) -> dict[str, list[Value]] | None:
-    c = ctx.constraints
-    if c is None:
-        return None
-    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
-    if ranges is None:
-        return None
-    return {g.name: list(ctx.op.operands[start:start + size])
-            for g, (start, size) in zip(c.operands, ranges, strict=True)}
 
 
 def verify_hal_export(ctx: OpContext) -> Finding | None:
@@ -105,7 +93,7 @@ def verify_stream_export(ctx: OpContext) -> Finding | None:
 
 
 def verify_cmd_dispatch(ctx: OpContext) -> Finding | None:
-    groups = _groups(ctx)
+    groups = operand_groups(ctx)
     accesses = ctx.attr("resource_accesses")
     if groups is None or not isinstance(accesses, ArrayAttr):
         return None
@@ -119,7 +107,7 @@ def verify_cmd_dispatch(ctx: OpContext) -> Finding | None:
 def _dispatch_symbols(export_name: str) -> OpVerifier:
     def check(ctx: OpContext) -> Finding | None:
         refs = ctx.attr("entry_points")
-        groups = _groups(ctx)
+        groups = operand_groups(ctx)
         if not isinstance(refs, ArrayAttr) or groups is None or "workload" not in groups:
             return None
         if not refs.elements:

@@ -13,7 +13,7 @@ from ...ir.operation import Value
 from ...ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, RankedTensorType, ShapedType, VectorType
 from ..affine_text import map_shape, set_shape
 from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of
-from ..ods import partition, segment_sizes
+from ..ods import operand_groups, segment_sizes
 from .regions import terminator
 
 
@@ -77,23 +77,11 @@ def _vector_access(base: int) -> OpVerifier:
     return OpVerifier(check, label="as many indices as the memref's rank")
 
 
-def _groups(ctx: OpContext) -> dict[str, list[Value]] | None:
-    """The op's operands per ODS group name (None when they cannot be told apart)."""
-    c = ctx.constraints
-    if c is None:
-        return None
-    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
-    if ranges is None:
-        return None
-    return {g.name: list(ctx.op.operands[start:start + size])
-            for g, (start, size) in zip(c.operands, ranges, strict=True)}
-
-
 def _indexed(element_of: str = "") -> OpVerifier:
     """An op reading or writing `base` at `indices` (one per dimension of base); `element_of`: the group
     whose (vector) element type must be base's, checked first."""
     def check(ctx: OpContext) -> Finding | None:
-        groups = _groups(ctx)
+        groups = operand_groups(ctx)
         if groups is None or len(groups.get("base", ())) != 1 or "indices" not in groups:
             return None
         base = groups["base"][0].type

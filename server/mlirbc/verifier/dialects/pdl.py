@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...ir.attributes import ArrayAttr
 from ...ir.operation import Block, Operation, OpResult, Value
 from ..core import REGIONS, Finding, OpContext, OpVerifier, attr_of, type_text
-from ..ods import partition, segment_sizes
+from ..ods import operand_groups, segment_sizes
 
 PATTERN = "pdl.pattern"
 REWRITE = "pdl.rewrite"
@@ -16,16 +16,8 @@ _COMPONENT = ("pdl.operand", "pdl.operands", "pdl.result", "pdl.results", "pdl.o
 
 def _group(ctx: OpContext, name: str) -> list[Value] | None:
     """The operands of one of the op's operand groups (None when the groups cannot be told apart)."""
-    c = ctx.constraints
-    if c is None:
-        return None
-    ranges = partition(ctx.op, c, c.operands, ctx.op.operands, "operand")
-    if ranges is None:
-        return None
-    for g, (start, size) in zip(c.operands, ranges, strict=True):
-        if g.name == name:
-            return list(ctx.op.operands[start:start + size])
-    return None
+    groups = operand_groups(ctx)
+    return None if groups is None else groups.get(name)
 
 
 def verify_apply_native_constraint(ctx: OpContext) -> Finding | None:

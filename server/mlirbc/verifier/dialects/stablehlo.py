@@ -13,7 +13,16 @@ import struct
 from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr
 from ...ir.operation import PROPS_DECODED, Region
 from ...ir.structured import StructuredAttr
-from ...ir.types import DYNAMIC, FloatType, IndexType, IntegerType, RankedTensorType, ShapedType, Type
+from ...ir.types import (
+    DYNAMIC,
+    FloatType,
+    IndexType,
+    IntegerType,
+    RankedTensorType,
+    ShapedType,
+    Type,
+    num_elements,
+)
 from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
 from ..predicates import is_builtin_type
 from ..traits import compatible_shape, hlo_compatible
@@ -58,13 +67,6 @@ def _static(t: Type) -> tuple[int, ...] | None:
     if isinstance(t, RankedTensorType) and DYNAMIC not in t.shape:
         return t.shape
     return None
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 # -- VHLO's own rule ---------------------------------------------------------------------------------------
@@ -151,9 +153,10 @@ def verify_reshape(ctx: OpContext) -> Finding | None:
     a, b = _static(ctx.t(op.operands[0])), _static(ctx.t(op.results[0]))
     if a is None or b is None:
         return None
-    if _numel(a) != _numel(b):
-        return ctx.fail(f"number of output elements ({_numel(b)}) doesn't match expected number of elements "
-                        f"({_numel(a)})", check="stablehlo.reshape")
+    na, nb = num_elements(a), num_elements(b)
+    if na != nb:
+        return ctx.fail(f"number of output elements ({nb}) doesn't match expected number of elements ({na})",
+                        check="stablehlo.reshape")
     return None
 
 
