@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnitAttr
 from ..ir.gcpause import building
@@ -29,6 +30,9 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.ods import mlir_opt_dialects
+
+if TYPE_CHECKING:
+    from ..models.registry import Registry
 from ..syntax.attr_printer import (
     elision_scope,
     keyword_or_string,
@@ -70,6 +74,9 @@ class PrintResult:
     map: SourceMap
     elided: int = 0
     """How many values were printed as elided placeholders."""
+    notes: list[Any] = field(default_factory=list)
+    """Pretty form: the ops printed generic although a syntax model knows them, and why
+    (`pretty.PrettyNote`)."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -471,45 +478,63 @@ def _dict_text(values: dict[str, Attribute]) -> str:
     return print_attribute(d)
 
 
+FORM_GENERIC = "generic"
+FORM_PRETTY = "pretty"
+FORMS = (FORM_GENERIC, FORM_PRETTY)
+
+
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
-                 upstream_safe: bool = True, with_map: bool = True) -> PrintResult:
+                 upstream_safe: bool = True, with_map: bool = True, form: str = FORM_GENERIC,
+                 registry: Registry | None = None) -> PrintResult:
     """Render `module` as the text view, with its source map.  A module without a root prints only its
     header.
 
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`).  Without
-    `with_map` the map is empty (the same text, for a caller that only writes it out)."""
+    `with_map` the map is empty (the same text, for a caller that only writes it out).  `form` is
+    `generic` (every op in MLIR's generic form) or `pretty` (custom assembly forms, `view.pretty`, with
+    the syntax models of `registry`)."""
     with building():
-        return _print_module(module, header, elide_larger_than, upstream_safe, with_map)
+        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, form, registry)
 
 
 def stream_module(module: Module, write: Callable[[str], object], header: bool = True,
-                  elide_larger_than: int = 0, upstream_safe: bool = True) -> int:
+                  elide_larger_than: int = 0, upstream_safe: bool = True, form: str = FORM_GENERIC,
+                  registry: Registry | None = None) -> int:
     """Print `module`'s view to `write` piece by piece (no map): the text `print_module` gives, without
     ever holding all of it (a command that writes a large view out).  Returns how many values were
     elided."""
     with building():
-        p = _print(module, header, elide_larger_than, upstream_safe, False, write)
+        p = _print(module, header, elide_larger_than, upstream_safe, False, write, form, registry)
     write("".join(p.out))
     return p.elider.count if p.elider is not None else 0
 
 
 def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
-                  with_map: bool) -> PrintResult:
-    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None)
+                  with_map: bool, form: str = FORM_GENERIC, registry: Registry | None = None) -> PrintResult:
+    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, form, registry)
     p.done.append("".join(p.out))
     text = "".join(p.done)
-    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0)
+    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0,
+                       list(getattr(p, "notes", [])))
 
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
-           sink: Callable[[str], object] | None) -> _Printer:
+           sink: Callable[[str], object] | None, form: str = FORM_GENERIC,
+           registry: Registry | None = None) -> _Printer:
     """The printer after printing `module`; its last chunks are still in `out`."""
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
-    p = _Printer(module, elider, with_map, sink)
+    if form == FORM_PRETTY:
+        from .pretty import pretty_printer
+
+        p: _Printer = pretty_printer(module, registry, elider, with_map, sink)
+    elif form == FORM_GENERIC:
+        p = _Printer(module, elider, with_map, sink)
+    else:
+        raise ValueError(f"unknown view form {form!r} (expected one of {', '.join(FORMS)})")
     if header:
         line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
         p.map.part(PART_HEADER, 0, len(line), None)

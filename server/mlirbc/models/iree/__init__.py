@@ -19,8 +19,12 @@ from ..ods import register_ods_plugin_data
 from ..registry import Registry
 
 DATA_DIR = Path(__file__).with_name("data")
+ASM_DATA_DIR = Path(__file__).with_name("asm_data")
 
 
 def register(registry: Registry, origin: str) -> None:
     """The plugin entry point: `(registry, origin)` as for every `mlirbc.models` plugin."""
     register_ods_plugin_data(registry, origin, DATA_DIR)
+    from ..asm.data import register_syntax_data
+
+    register_syntax_data(registry, origin, ASM_DATA_DIR)

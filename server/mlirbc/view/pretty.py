@@ -1,0 +1,523 @@
+"""The pretty view: every op in its custom assembly form where a syntax model knows it, as mlir-opt prints.
+
+The text is what `mlir-opt --mlir-print-debuginfo --mlir-print-local-scope` prints: values and blocks
+named as MLIR names them (`naming`), each op through the syntax model the registry gives it (declarative
+formats, hand-written ports) and generic where there is none, the op is not registered in the file, its
+properties are a fallback, or the model refuses it (an `Information` note says why).  Entry blocks and
+implicit terminators are left out where the op's form leaves them out, op names inside a region drop the
+default dialect of the op that holds the region.
+
+This module is the view's op printer (`models.asm.api.AsmPrinter`): a model prints one op into a
+`_OpWriter`, which keeps the op's text and, in order, the regions to print inside it; the text is
+committed only when the model succeeded, so a refused op leaves nothing behind and prints generic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..ir.attributes import (
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DenseStringElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
+from ..ir.module import Module
+from ..ir.operation import (
+    PROPS_DECODED,
+    PROPS_FALLBACK,
+    Block,
+    BlockArgument,
+    Operation,
+    Region,
+    Value,
+)
+from ..ir.types import Type
+from ..models.asm import api as asm
+from ..models.asm.api import SyntaxModelError
+from ..models.registry import Registry, default_registry
+from ..syntax.attr_printer import (
+    elision_scope,
+    keyword_or_string,
+    print_attribute,
+    print_location,
+    print_type,
+    symbol_ref,
+)
+from ..syntax.elision import Elider
+from ..syntax.floats import print_float_bits
+from .naming import Naming
+from .printer import BLOCK_USELIST_PREFIX, _order_text, _Printer
+from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
+
+
+@dataclass
+class PrettyNote:
+    """An op printed generic although a syntax model exists for it, and why."""
+
+    op: Operation
+    message: str
+
+
+class _RegionMark:
+    __slots__ = ("region", "entry_args", "terminators", "empty_block")
+
+    def __init__(self, region: Region, entry_args: bool, terminators: bool, empty_block: bool) -> None:
+        self.region = region
+        self.entry_args = entry_args
+        self.terminators = terminators
+        self.empty_block = empty_block
+
+
+class _OpWriter:
+    """The op printer a syntax model prints one op into (text between regions, and the regions)."""
+
+    def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
+        self.pp = pp
+        self.op = op
+        self.indent_level = indent
+        self.chunks: list[str | _RegionMark] = []
+        self.buf: list[str] = []
+        self.length = 0
+        """Characters written since the last region (the position in the current text chunk)."""
+        self.uses: list[tuple[int, int, int, Value]] = []
+        """(chunk number, offset in chunk, length, value) of each operand printed."""
+        self.succs: list[tuple[int, int, int, Block]] = []
+        self.attr_dict: tuple[int, int, int] | None = None
+
+    # -- raw ----------------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        self.buf.append(text)
+        self.length += len(text)
+
+    def _chunk(self) -> int:
+        return len(self.chunks)
+
+    # -- AsmPrinter ------------------------------------------------------------------------------
+    def value_name(self, value: Value) -> str:
+        return self.pp.naming.value(value)
+
+    def operand(self, value: Value) -> None:
+        text = self.pp.naming.value(value)
+        self.uses.append((self._chunk(), self.length, len(text), value))
+        self.write(text)
+
+    def type(self, t: Type) -> None:
+        self.write(print_type(t))
+
+    def attribute(self, a: Attribute, slot: str | None = None) -> None:
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            self.write(print_attribute(a))
+
+    def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            self.write(attribute_without_type(a))
+
+    def stripped(self, value: Attribute | Type, prefix: str) -> None:
+        if isinstance(value, DenseArrayAttr):
+            if prefix != "array":
+                raise SyntaxModelError(f"a dense array where {prefix} is expected")
+            text = dense_array_stripped(value)
+            if text is None:
+                raise SyntaxModelError("a dense array that cannot be printed stripped")
+            self.write(text)
+            return
+        text = print_type(value) if isinstance(value, Type) else print_attribute(value)
+        if not text.startswith(prefix) or (len(text) > len(prefix) and text[len(prefix)] not in "<"):
+            # Not of the class the format names (dyn_cast fails): printed in full.
+            if isinstance(value, Type):
+                self.write(text)
+                return
+            raise SyntaxModelError(f"attribute {text[:60]} is not a {prefix}")
+        rest = text[len(prefix):]
+        self.write(rest if rest else text)
+
+    def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
+                           with_keyword: bool = False) -> None:
+        skip = set(elided)
+        kept = [(k, v) for k, v in entries if k not in skip]
+        if not kept:
+            return
+        if with_keyword:
+            self.write(" attributes")
+        self.write(" ")
+        start = (self._chunk(), self.length)
+        parts = []
+        for k, v in kept:
+            key = keyword_or_string(k.encode("utf-8", "surrogateescape"))
+            if isinstance(v, UnitAttr):
+                parts.append(key)
+            else:
+                with elision_scope(self.pp.elider_for(self.op, k)):
+                    parts.append(f"{key} = {print_attribute(v)}")
+        text = "{" + ", ".join(parts) + "}"
+        self.write(text)
+        if start[0] == self._chunk():
+            self.attr_dict = (start[0], start[1], start[1] + len(text))
+
+    def region(self, region: Region, print_entry_block_args: bool = True,
+               print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
+        self.chunks.append("".join(self.buf))
+        self.buf = []
+        self.length = 0
+        self.chunks.append(_RegionMark(region, print_entry_block_args, print_block_terminators,
+                                       print_empty_block))
+
+    def successor(self, block: Block) -> None:
+        text = self.pp.block_names.get(id(block), "^INVALIDBLOCK")
+        self.succs.append((self._chunk(), self.length, len(text), block))
+        self.write(text)
+
+    def symbol_name(self, name: bytes) -> None:
+        self.write(symbol_ref(name))
+
+    def keyword_or_string(self, text: bytes) -> None:
+        self.write(keyword_or_string(text))
+
+    def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
+                        omit_type: bool = False) -> None:
+        self.operand_def(arg)
+        if not omit_type:
+            self.write(": ")
+            self.write(print_type(arg.type))
+        if attrs is not None and attrs.entries:
+            self.optional_attr_dict([(k.text, v) for k, v in attrs.entries])
+        self.write(" loc(" + print_location(arg.location) + ")")
+
+    def operand_def(self, value: Value) -> None:
+        """A value's name where the op's text defines it (a region argument in its signature)."""
+        text = self.pp.naming.value(value)
+        self.uses.append((self._chunk(), self.length, -len(text), value))
+        self.write(text)
+
+    def newline(self) -> None:
+        self.write("\n" + "  " * self.indent_level)
+
+    def indent(self) -> None:
+        self.indent_level += 1
+
+    def dedent(self) -> None:
+        self.indent_level -= 1
+
+    def finish(self) -> list[str | _RegionMark]:
+        self.chunks.append("".join(self.buf))
+        self.buf = []
+        return self.chunks
+
+
+def attribute_without_type(a: Attribute) -> str:
+    """printAttributeWithoutType (AttrTypeElision::Must)."""
+    if isinstance(a, IntegerAttr):
+        text = print_attribute(a)
+        if a.type is not None and " : " in text:
+            return text.rsplit(" : ", 1)[0]
+        return text
+    if isinstance(a, FloatAttr):
+        from ..ir.types import FloatType
+
+        if isinstance(a.type, FloatType):
+            return print_float_bits(a.bits, a.type.name)
+    if isinstance(a, StringAttr | DenseElementsAttr | DenseStringElementsAttr):
+        text = print_attribute(a)
+        if isinstance(a, StringAttr):
+            from ..ir.types import NoneType
+
+            if isinstance(a.type, NoneType):
+                return text
+        head, sep, _ = text.rpartition(" : ")
+        return head if sep else text
+    return print_attribute(a)
+
+
+def dense_array_stripped(a: DenseArrayAttr) -> str | None:
+    """`[1, 2]` for `array<i64: 1, 2>` (DenseArrayAttr::print)."""
+    text = print_attribute(a)
+    if not text.startswith("array<"):
+        return None
+    colon = text.find(": ")
+    if colon < 0:
+        return "[]"
+    return "[" + text[colon + 2:-1] + "]"
+
+
+class _PrettyPrinter(_Printer):
+    """The text view in pretty form; generic ops and the view's own parts as `_Printer` writes them."""
+
+    def __init__(self, module: Module, registry: Registry, elider: Elider | None = None,
+                 with_map: bool = True, sink: Callable[[str], object] | None = None) -> None:
+        super().__init__(module, elider, with_map, sink)
+        self.registry = registry
+        self.notes: list[PrettyNote] = []
+        self.dialects: list[str] = ["builtin"]
+        self._syntax: dict[tuple[str, bool], asm.OpSyntax | None] = {}
+        self.naming: Naming
+
+    # -- models ---------------------------------------------------------------------------------
+    def syntax_of(self, op: Operation) -> asm.OpSyntax | None:
+        name = op.op_name
+        if not name.registered:
+            return None
+        key = (name.full, True)
+        if key in self._syntax:
+            return self._syntax[key]
+        model = self.registry.op_syntax(name.full).model
+        if model is not None and self.registry.op(name.full).model is None:
+            model = None  # an op mlirbc cannot decode is unregistered to it: generic
+        self._syntax[key] = model
+        return model
+
+    def elider_for(self, op: Operation, slot: str | None) -> Elider | None:
+        el = self.elider
+        if el is None:
+            return None
+        if slot is None:
+            return el
+        return el.for_properties(op.op_name.dialect)(slot)
+
+    # -- naming ---------------------------------------------------------------------------------
+    def number(self, root: Operation) -> None:
+        def result_names(op: Operation) -> list[tuple[int, str]]:
+            model = self.syntax_of(op)
+            if model is None:
+                return []
+            try:
+                return asm.result_names(model, op)
+            except Exception:  # a model that cannot name an op leaves it numbered
+                return []
+
+        def block_arg_names(op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
+            model = self.syntax_of(op)
+            if model is None:
+                return []
+            try:
+                return asm.block_arg_names(model, op, region)
+            except Exception:
+                return []
+
+        self.naming = Naming(root, result_names, block_arg_names)
+        self.block_names = {k: v for k, v in self.naming.block_names.items()}
+        self.block_order = self.naming.block_order
+        naming = self.naming
+        # The generic printer reads names from `names`: the full name of each value.
+        names = self.names
+        for op in root.walk():
+            for r in op.results:
+                names[id(r)] = naming.value(r)
+            for region in op.regions:
+                for block in region.blocks:
+                    for a in block.arguments:
+                        names[id(a)] = naming.value(a)
+
+    # -- ops ----------------------------------------------------------------------------------------
+    def op(self, op: Operation, indent: int) -> None:
+        model = self.syntax_of(op)
+        if model is None or (op.properties is not None and op.properties.kind == PROPS_FALLBACK):
+            self._generic(op, indent)
+            return
+        writer = _OpWriter(self, op, indent)
+        try:
+            model.print_op(op, writer)
+            chunks = writer.finish()
+        except SyntaxModelError as exc:
+            self.notes.append(PrettyNote(op, str(exc)))
+            self._generic(op, indent)
+            return
+        except Exception as exc:  # a model's bug: this op prints generic, the view goes on
+            self.notes.append(PrettyNote(op, f"{type(exc).__name__}: {exc}"))
+            self._generic(op, indent)
+            return
+        self._commit(op, model, writer, chunks, indent)
+
+    def _generic(self, op: Operation, indent: int) -> None:
+        groups = self.naming.result_groups(op)
+        if len(groups) > 1:
+            # Several result groups (names an op gave itself) print as `%a, %b:2 = `: the generic
+            # printer writes one head, so its results are named by their first group here.
+            pass
+        self.dialects.append(self._default_dialect(op))
+        try:
+            super().op(op, indent)
+        finally:
+            self.dialects.pop()
+
+    def _default_dialect(self, op: Operation) -> str:
+        model = self.syntax_of(op)
+        if model is None:
+            return ""
+        try:
+            return asm.default_dialect(model, op)
+        except Exception:
+            return ""
+
+    def _uselist(self, op: Operation, pad: str) -> None:
+        from .printer import USELIST_PREFIX
+
+        orders = [f"{r.index}={_order_text(r.use_order)}" for r in op.results if r.use_order is not None]
+        if orders:
+            at = self.pos + len(pad)
+            comment = USELIST_PREFIX + " ".join(orders)
+            self.map.part(PART_USELIST, at, at + len(comment), None)
+            self.line(pad + comment)
+
+    def _commit(self, op: Operation, model: asm.OpSyntax, w: _OpWriter,
+                chunks: list[str | _RegionMark], indent: int) -> None:
+        pad = "  " * indent
+        m = self.map
+        self._uselist(op, pad)
+        start = self.pos + len(pad)
+        m.open_op(start, op)
+        self.emit(pad)
+        naming = self.naming
+        groups = naming.result_groups(op)
+        if groups:
+            parts = []
+            n = start
+            for i, (first, count) in enumerate(groups):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = naming.value(op.results[first], with_number=False)
+                group = op.results[first:first + count]
+                m.results(group, n, n + len(text))
+                suffix = f":{count}" if count > 1 else ""
+                parts.append(text + suffix)
+                n += len(text) + len(suffix)
+            parts.append(" = ")
+            self.emit("".join(parts))
+        name = op.op_name.full
+        dd = self.dialects[-1]
+        if dd and name.startswith(dd + ".") and name.count(".") == 1:
+            name = name[len(dd) + 1:]
+        name_at = self.pos
+        self.emit(name)
+        name_end = self.pos
+        chunk_starts: list[int] = []
+        dict_piece = (-1, -1)
+        self.dialects.append(self._default_dialect(op))
+        try:
+            for ci, chunk in enumerate(chunks):
+                if isinstance(chunk, _RegionMark):
+                    chunk_starts.append(-1)
+                    open_at = self.pos
+                    self._region(chunk, indent)
+                    m.region(open_at, self.pos)
+                    continue
+                at = self.pos
+                chunk_starts.append(at)
+                if w.attr_dict is not None and w.attr_dict[0] == ci:
+                    dict_piece = (at + w.attr_dict[1], at + w.attr_dict[2])
+                self.emit(chunk)
+        finally:
+            self.dialects.pop()
+        uses: list[tuple[int, int, Value]] = []
+        for ci, off, length, v in w.uses:
+            at = chunk_starts[ci] + off
+            if length < 0:
+                m.occurrence(v, at, at - length, True, False)
+            else:
+                uses.append((at, at + length, v))
+        if uses:
+            m.value_uses(uses)
+        for ci, off, length, b in w.succs:
+            at = chunk_starts[ci] + off
+            m.occurrence(b, at, at + length, False, True)
+        from .printer import symbol_of
+
+        sym = symbol_of(op)
+        if sym is not None:
+            m.symbol(sym)
+        loc = " loc(" + print_location(op.location) + ")"
+        loc_at = self.pos + 1
+        self.line(loc)
+        end = loc_at + len(loc) - 1
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end),
+                   name=(name_at, name_end))
+
+    # -- regions and blocks -------------------------------------------------------------------------
+    def block(self, block: Block, index: int, indent: int) -> None:
+        """A block of a region of a generic op: its label always, unless it is a non-empty entry block
+        without arguments; every op."""
+        header = index > 0 or bool(block.arguments) or not block.operations
+        self._pretty_block(block, index, indent, header, True)
+
+    def _region(self, mark: _RegionMark, indent: int) -> None:
+        region = mark.region
+        self.emit("{")
+        self.emit("\n")
+        if region.blocks:
+            entry = region.blocks[0]
+            header = (mark.empty_block and not entry.operations) or \
+                (mark.entry_args and bool(entry.arguments))
+            self._pretty_block(entry, 0, indent + 1, header, mark.terminators)
+            for bi, block in enumerate(region.blocks[1:], 1):
+                self._pretty_block(block, bi, indent + 1, True, True)
+        self.emit("  " * indent + "}")
+
+    def _pretty_block(self, block: Block, index: int, indent: int, header: bool, terminator: bool) -> None:
+        pad = "  " * (indent - 1)
+        m = self.map
+        if header:
+            n = self.pos + len(pad)
+            name = self.block_names.get(id(block), f"^bb{index}")
+            m.occurrence(block, n, n + len(name), True, True)
+            parts = [pad, name]
+            n += len(name)
+            if block.arguments:
+                parts.append("(")
+                n += 1
+                for i, a in enumerate(block.arguments):
+                    if i:
+                        parts.append(", ")
+                        n += 2
+                    text = self.naming.value(a)
+                    m.occurrence(a, n, n + len(text), True, False)
+                    arg = f"{text}: {print_type(a.type)} loc({print_location(a.location)})"
+                    self._find_parts(arg, n)
+                    parts.append(arg)
+                    n += len(arg)
+                parts.append(")")
+            parts.append(":")
+            if index > 0:
+                parts.append(self._preds(block))
+            self.line("".join(parts))
+            orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
+                      if a.use_order is not None]
+            if orders:
+                comment = BLOCK_USELIST_PREFIX + " ".join(orders)
+                at = self.pos + 2 * indent
+                m.part(PART_USELIST, at, at + len(comment), None)
+                self.line("  " * indent + comment)
+        ops = block.operations
+        if not terminator and ops and self._is_terminator(ops[-1]):
+            ops = ops[:-1]
+        out = self.out
+        for op in ops:
+            self.op(op, indent)
+            if len(out) > 4096:
+                self.flush("".join(out))
+                out.clear()
+
+    def _is_terminator(self, op: Operation) -> bool:
+        model = self.syntax_of(op)
+        data = getattr(model, "data", None)
+        if isinstance(data, dict):
+            return "Terminator" in data.get("traits", ())
+        return bool(getattr(model, "is_terminator", False))
+
+
+def pretty_printer(module: Module, registry: Registry | None = None, elider: Elider | None = None,
+                   with_map: bool = True, sink: Callable[[str], object] | None = None) -> _PrettyPrinter:
+    """A pretty printer for `module` (with the registry bound to the module's model set)."""
+    reg = registry if registry is not None else default_registry()
+    if reg.model_set is None and module.model_set is not None:
+        reg = reg.with_set(module.model_set, module.model_set_note)
+    return _PrettyPrinter(module, reg, elider, with_map, sink)
+
+
+__all__ = ["PrettyNote", "pretty_printer", "PIECE_ATTRIBUTES", "PIECE_LOCATION", "PROPS_DECODED"]
