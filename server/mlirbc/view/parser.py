@@ -63,6 +63,7 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel, isolated_from_above
+from ..models.asm.api import Argument
 from ..models.build import default_registry
 from ..models.registry import Registry
 from ..syntax.attr_parser import Parser, parse_attribute_text
@@ -307,6 +308,10 @@ class OpParser(Parser):
         self.region_depth = 0
         self.poisoned_groups: dict[int, int] = {}
         """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
+        self.dialects: list[str] = ["builtin"]
+        """The default dialect of each op whose regions are being read (custom op names may leave it out)."""
+        self.implicit_terminators: set[int] = set()
+        """id() of the terminators a custom form left out and the parser added (`ensure_terminator`)."""
         self._skipped: dict[int, tuple[int, int, int, int]] = {}
         """What each recovery found, by the offset it started at: (where it stopped, the bracket depth
         there relative to the start, `prev_end` there, where its error was).  An enclosing op's recovery
@@ -637,7 +642,12 @@ class OpParser(Parser):
         head = self._op_head(start, results)
         tail: _Tail | None = None
         if head is None:
-            full, dialect, short, operand_toks = self._op_head_tokens(results)
+            names = self._op_head_tokens(results)
+            if names is None:
+                from .asm_parser import parse_custom_op
+
+                return parse_custom_op(self, block, start, results, uselist)
+            full, dialect, short, operand_toks = names
         else:
             full, dialect, short, operand_toks, head_end = head
             tail = self._simple_tail(head_end)
@@ -684,13 +694,17 @@ class OpParser(Parser):
         isolated = self._isolated(full) and self.registered.get((dialect, short)) is not False
         if self.tok.kind == "(" and self.peek_ahead().kind == "{":
             self.advance()
-            while True:
-                region_start = self.tok.start
-                region = op.add_region()
-                self.parse_region(region, isolated)
-                m.region(region_start, self.prev_end)
-                if not self.consume_if(","):
-                    break
+            self.dialects.append(self._generic_default_dialect(full))
+            try:
+                while True:
+                    region_start = self.tok.start
+                    region = op.add_region()
+                    self.parse_region(region, isolated)
+                    m.region(region_start, self.prev_end)
+                    if not self.consume_if(","):
+                        break
+            finally:
+                self.dialects.pop()
             self.expect(")", "expected ')' after regions")
         fallback_props: Properties | None = None
         if self.tok.kind == "{":
@@ -770,9 +784,10 @@ class OpParser(Parser):
         return op
 
     def _op_head_tokens(self, results: list[tuple[str, int, Token, NameHandle]]
-                        ) -> tuple[str, str, str, list[Token]]:
+                        ) -> tuple[str, str, str, list[Token]] | None:
         """Read `%results = "name"(operands)` token by token: (full name, dialect, name without prefix,
-        operand tokens); the result names go to `results`."""
+        operand tokens); the result names go to `results`.  None when the op is in a custom form (a bare
+        op name: nothing after the results is consumed)."""
         m = self.map
         if self.tok.kind == VALUE:
             while True:
@@ -794,8 +809,11 @@ class OpParser(Parser):
                     break
             self.expect("=", "expected '=' after result names")
         name_tok = self.tok
+        if name_tok.kind == BARE:
+            return None
         if name_tok.kind != STRING:
-            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...)", name_tok)
+            raise self.error("expected an op (\"dialect.op\"(...) : ... or dialect.op in its custom form)",
+                             name_tok)
         self.advance()
         m.op_name(name_tok.start, name_tok.end)
         names = self._op_name_texts.get(name_tok.text)
@@ -1067,14 +1085,28 @@ class OpParser(Parser):
                 except TextError:
                     continue
 
+    def _generic_default_dialect(self, full: str) -> str:
+        """The default dialect inside a generic op's regions: its syntax model's, else none."""
+        if len(self.dialects) == 1 and self.dialects[0] == "builtin" and full == "builtin.module":
+            return "builtin"
+        model = self.registry.op_syntax(full).model if "." in full else None
+        if model is None:
+            return ""
+        try:
+            from ..models.asm.api import default_dialect
+
+            return default_dialect(model, None)  # type: ignore[arg-type]
+        except Exception:
+            return ""
+
     # -- regions and blocks -------------------------------------------------------------------------
-    def parse_region(self, region: Region, isolated: bool) -> None:
+    def parse_region(self, region: Region, isolated: bool, entry_args: list[Argument] | None = None) -> None:
         if self.region_depth >= MAX_NESTING:
             self.skip_region()
             return
         self.region_depth += 1
         try:
-            self._parse_region(region, isolated)
+            self._parse_region(region, isolated, entry_args)
         finally:
             self.region_depth -= 1
 
@@ -1098,16 +1130,32 @@ class OpParser(Parser):
                 depth -= len(run)
         self.lex_on(len(text), report=False)
 
-    def _parse_region(self, region: Region, isolated: bool) -> None:
+    def _parse_region(self, region: Region, isolated: bool, entry_args: list[Argument] | None = None) -> None:
         self.expect("{", "expected '{' to begin a region")
         scope = _Scope(region, isolated, self.scope)
         self.scope = scope
         m = self.map
         try:
-            if self.tok.kind == "}":
+            if entry_args:
+                # The op's syntax declared the entry block's arguments (`scf.for %iv = ...`, a signature).
+                block = region.add_block()
+                for a in entry_args:
+                    t = a.type if a.type is not None else _none()
+                    arg = block.add_argument(t, a.location if a.location is not None else UnknownLoc.get())
+                    ref = a.ref
+                    handle = getattr(ref, "handle", None)
+                    tok = getattr(ref, "tok", None)
+                    if handle is not None:
+                        self.map.define(handle, arg)
+                    self.define(ref.name, arg, tok.start if tok is not None else self.tok.start)
+                if self.tok.kind == BLOCK:
+                    raise self.error("invalid block name in a region with named arguments")
+                self._entry_uselist(block)
+                self.parse_block_body(block)
+            elif self.tok.kind == "}":
                 self.advance()
                 return
-            if self.tok.kind != BLOCK:
+            if self.tok.kind != BLOCK and not entry_args:
                 block = region.add_block()
                 self.parse_block_body(block)
             while self.tok.kind == BLOCK:
@@ -1137,6 +1185,16 @@ class OpParser(Parser):
         finally:
             self.close_scope(scope)
             self.scope = scope.parent
+
+    def _entry_uselist(self, block: Block) -> None:
+        """The `// mlirbc: block-uselist` line of an entry block without a label: the first line of
+        its region (the pretty form declares such a block's arguments in the op's own syntax)."""
+        if not self.block_uselist_lines or not block.arguments:
+            return
+        found = self.block_uselist_lines.get(self.text.find("\n", self.prev_end - 1) + 1)
+        if found is not None:
+            self.map.part(PART_USELIST, found[1], found[2], None)
+            self._use_orders(found[0], list(block.arguments), found[1], found[2])
 
     def parse_block_arg(self, block: Block) -> None:
         tok = self.expect(VALUE, "expected a block argument name")

@@ -486,13 +486,15 @@ class _PrettyPrinter(_Printer):
             if index > 0:
                 parts.append(self._preds(block))
             self.line("".join(parts))
-            orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
-                      if a.use_order is not None]
-            if orders:
-                comment = BLOCK_USELIST_PREFIX + " ".join(orders)
-                at = self.pos + 2 * indent
-                m.part(PART_USELIST, at, at + len(comment), None)
-                self.line("  " * indent + comment)
+        # The use-list orders of the block's arguments follow its label; an entry block whose label
+        # the op's form leaves out (arguments in a signature) has them on its first line.
+        orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
+                  if a.use_order is not None]
+        if orders:
+            comment = BLOCK_USELIST_PREFIX + " ".join(orders)
+            at = self.pos + 2 * indent
+            m.part(PART_USELIST, at, at + len(comment), None)
+            self.line("  " * indent + comment)
         ops = block.operations
         if not terminator and ops and self._is_terminator(ops[-1]):
             ops = ops[:-1]

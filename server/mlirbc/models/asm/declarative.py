@@ -59,6 +59,8 @@ class DeclarativeSyntax(SyntaxBase):
         self.used_attrs, self.used_props = _used(self.format)
         attrs = data.get("attrs", {})
         self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"}
+        self.unreadable = unreadable(name, data)
+        """Why the text this model prints could not be read back (it then prints generic), or None."""
 
     def __repr__(self) -> str:
         return f"DeclarativeSyntax({self.name!r})"
@@ -121,6 +123,8 @@ class DeclarativeSyntax(SyntaxBase):
     # Printing
     # ===============================================================================================
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if self.unreadable is not None:
+            raise SyntaxModelError(self.unreadable)
         view = OpView(op, self.data)
         state = _PrintState()
         self._print_elements(self.format, view, p, state)
@@ -469,6 +473,30 @@ class DeclarativeSyntax(SyntaxBase):
         from .declarative_parse import parse_declarative
 
         parse_declarative(self, p, state)
+
+
+def unreadable(name: str, data: dict[str, Any]) -> str | None:
+    """Why a declarative format's text could not be read back by this engine (None: it can)."""
+    from .directives import can_parse
+    from .format import walk
+
+    for what in data.get("unresolved", []):
+        return f"the type of '{what}' is not in '{name}''s text and mlir-tblgen's rules cannot infer it"
+    if data.get("infer") and name not in typefns.INFER:
+        return f"'{name}' infers its result types in C++ (no port)"
+    for target, (how, _, transform) in data.get("resolve", {}).items():
+        if how != "build" and not typefns.known(transform):
+            return f"the type of '{target}' comes from a C++ transformer with no port"
+    for el in walk(data["format"]):
+        if el[0] == "custom" and not can_parse(el[1]):
+            return f"custom<{el[1]}> has no port"
+        if el[0] == "prop":
+            return f"property '{el[1]}' prints through C++ with no port"
+        if el[0] == "attr":
+            info = data.get("attrs", {}).get(el[1], {})
+            if info.get("kind") == "typed" and "type" not in info:
+                return f"the type of attribute '{el[1]}' is built in C++"
+    return None
 
 
 class _PrintState:

@@ -328,7 +328,7 @@ def derive_syntax(d: Records, op_def: str, attrs: dict[str, str], types: dict[st
     for t in trait_recs:
         tsup = _supers(t)
         tname = str(t.get("!name", ""))
-        if "SingleBlockImplicitTerminator" in tsup:
+        if "SingleBlockImplicitTerminatorImpl" in tsup:
             m = re.search(r"<([\w:]+)>", str(t.get("trait") or ""))
             out["implicit_terminator"] = m.group(1) if m else ""
         if tname in ("Terminator", "SingleBlock", "NoTerminator", "IsolatedFromAbove",
@@ -500,12 +500,23 @@ def derive_all_syntax(d: Records) -> dict[str, dict[str, Any]]:
     attrs = def_classes(d, "AttrDef")
     types = def_classes(d, "TypeDef")
     out: dict[str, dict[str, Any]] = {}
+    classes: dict[str, str] = {}
     for op_def in instances.get("Op", []):
         r = d[op_def]
         dialect_rec = _ref(d, r.get("opDialect"))
         if dialect_rec is None:
             continue
-        out[f"{dialect_rec.get('name')}.{r.get('opName')}"] = derive_syntax(d, op_def, attrs, types)
+        full = f"{dialect_rec.get('name')}.{r.get('opName')}"
+        out[full] = derive_syntax(d, op_def, attrs, types)
+        ns = str(r.get("cppNamespace") or dialect_rec.get("cppNamespace") or "")
+        cls = op_def.split("_", 1)[1] if "_" in op_def else op_def
+        classes[_cpp_key(f"{ns.strip().lstrip(':')}::{cls}")] = full
+    for data in out.values():
+        term = data.get("implicit_terminator")
+        if term is not None:
+            key = _cpp_key(term)
+            found = classes.get(key) or next((v for k, v in classes.items() if k.endswith("::" + key)), None)
+            data["implicit_terminator"] = found or term
     return out
 
 

@@ -9,6 +9,7 @@ not here cannot be read back, so its ops print generic.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...ir.types import (
     ComplexType,
@@ -21,7 +22,13 @@ from ...ir.types import (
     VectorType,
 )
 
+if TYPE_CHECKING:
+    from .api import AsmParser
+    from .declarative_parse import Parsed
+
 TypeFn = Callable[[Type], Type]
+InferFn = Callable[["Parsed", "AsmParser"], list[Type]]
+"""An op's InferTypeOpInterface: its result types from what its text gave."""
 
 
 def element_type(t: Type) -> Type:
@@ -77,3 +84,11 @@ def transformer(snippet: str | None) -> TypeFn | None:
     if snippet is None:
         return None
     return TRANSFORMERS[" ".join(snippet.split())]
+
+
+INFER: dict[str, InferFn] = {}
+"""Ops whose declarative form leaves all result types to C++ inference (ported per op)."""
+
+
+def known(snippet: Any) -> bool:
+    return snippet is None or " ".join(str(snippet).split()) in TRANSFORMERS

@@ -10,7 +10,7 @@ from ....ir.attributes import ArrayAttr, Attribute, DictionaryAttr, StringAttr, 
 from ....ir.operation import Operation
 from ....ir.types import FunctionType, Type
 from ..adaptor import OpView
-from ..api import AsmParser, AsmPrinter, OpState, SyntaxBase, SyntaxModelError
+from ..api import Argument, AsmParser, AsmPrinter, OpState, SyntaxBase, SyntaxModelError
 from ..data import DATA_DIR, op_data
 
 
@@ -142,3 +142,104 @@ def print_function_op(p: AsmPrinter, op: Operation, view: OpView, variadic: bool
     if op.regions and op.regions[0].blocks:
         p.write(" ")
         p.region(op.regions[0], False, True)
+
+
+# -- parsing ------------------------------------------------------------------------------------------
+def parse_optional_visibility(p: AsmParser, state: OpState) -> None:
+    for word in ("private", "public", "nested"):
+        if p.parse_optional_keyword(word):
+            state.attributes["sym_visibility"] = StringAttr.get(word)
+            return
+
+
+def _nonempty(dicts: list[DictionaryAttr]) -> bool:
+    return any(d.entries for d in dicts)
+
+
+def parse_function_signature(p: AsmParser, allow_variadic: bool = False
+                             ) -> tuple[list[Argument], list[DictionaryAttr], list[Type], list[DictionaryAttr],
+                                        bool]:
+    """parseFunctionSignatureWithArguments: (arguments, their attributes, result types, result attributes,
+    variadic).  Arguments are named (`%arg0: i32`) or, for a declaration, types only."""
+    args: list[Argument] = []
+    arg_attrs: list[DictionaryAttr] = []
+    variadic = False
+    named: bool | None = None
+    empty = DictionaryAttr.get(())
+    p.parse_punct("(")
+    if not p.parse_optional_punct(")"):
+        while True:
+            if allow_variadic and p.parse_optional_punct("..."):
+                variadic = True
+                break
+            arg = p.parse_optional_argument(True, True)
+            if arg is not None:
+                if named is False:
+                    raise p.error("expected type instead of SSA identifier")
+                named = True
+            else:
+                if named is True:
+                    raise p.error("expected SSA identifier")
+                named = False
+                t = p.parse_type()
+                attrs = p.parse_optional_attr_dict()
+                loc = p.parse_optional_location()
+                arg = Argument(_NoName(), t, attrs, loc)
+            args.append(arg)
+            arg_attrs.append(arg.attrs if arg.attrs is not None else empty)
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    results: list[Type] = []
+    res_attrs: list[DictionaryAttr] = []
+    if p.parse_optional_punct("->"):
+        if not p.parse_optional_punct("("):
+            results.append(p.parse_type())
+            res_attrs.append(empty)
+        elif not p.parse_optional_punct(")"):
+            while True:
+                results.append(p.parse_type())
+                d = p.parse_optional_attr_dict()
+                res_attrs.append(d if d is not None else empty)
+                if not p.parse_optional_punct(","):
+                    break
+            p.parse_punct(")")
+    return args, arg_attrs, results, res_attrs, variadic
+
+
+class _NoName:
+    """The name of an argument a declaration lists by type only."""
+
+    name = ""
+
+
+def parse_function_op(p: AsmParser, state: OpState, allow_variadic: bool = False,
+                      type_attr: str = "function_type", arg_attrs_name: str = "arg_attrs",
+                      res_attrs_name: str = "res_attrs") -> tuple[list[Argument], bool]:
+    """function_interface_impl::parseFunctionOp; returns the arguments and whether it was variadic."""
+    parse_optional_visibility(p, state)
+    state.attributes["sym_name"] = StringAttr.get(p.parse_symbol_name())
+    args, arg_attrs, results, res_attrs, variadic = parse_function_signature(p, allow_variadic)
+    state.attributes[type_attr] = TypeAttr.get(FunctionType.get(
+        tuple(a.type for a in args if a.type is not None), tuple(results)))
+    d = p.parse_optional_attr_dict_with_keyword()
+    if d is not None:
+        for k, v in d.entries:
+            if k.text in ("sym_visibility", "sym_name", type_attr):
+                raise p.error(f"'{k.text}' is an inferred attribute and should not be specified in the "
+                              "explicit attribute dictionary")
+            state.attributes[k.text] = v
+    if _nonempty(arg_attrs):
+        state.attributes[arg_attrs_name] = ArrayAttr.get(tuple(arg_attrs))
+    if _nonempty(res_attrs):
+        state.attributes[res_attrs_name] = ArrayAttr.get(tuple(res_attrs))
+    named = [a for a in args if a.ref.name]
+    body = p.parse_optional_region(named)
+    if body is None:
+        from ....ir.operation import Region
+
+        body = Region(None)
+    elif len(named) != len(args):
+        raise p.error("expected named arguments for a function with a body")
+    state.regions.append(body)
+    return args, variadic

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ....ir.operation import Operation
-from ..api import AsmPrinter, OpSyntax
-from .base import Port, print_function_op
+from ..api import AsmParser, AsmPrinter, OpState, OpSyntax
+from .base import Port, parse_function_op, print_function_op
 
 
 class FuncOp(Port):
@@ -12,6 +12,9 @@ class FuncOp(Port):
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         print_function_op(p, op, self.view(op))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        parse_function_op(p, state)
 
 
 MODELS: list[OpSyntax] = [FuncOp("func.func")]
