@@ -612,7 +612,8 @@ class Parser:
     # -- public hooks for op syntaxes (the custom forms of ops) --------------------------------------
     def starts_type(self, word: str) -> bool:
         """Whether a bare identifier begins a builtin type (`i32`, `index`, `tensor`, ...)."""
-        return _simple_type(word) is not None or word in self._SHAPED or bool(_FUTURE_FLOAT_RE.fullmatch(word))
+        return _simple_type(word) is not None or word in self._SHAPED or \
+            bool(_FUTURE_FLOAT_RE.fullmatch(word))
 
     def starts_attribute(self) -> bool:
         """Whether the current token can begin an attribute."""

@@ -268,7 +268,10 @@ def resolve_op_name(p: OpParser, text: str) -> str:
     return text
 
 
-def parse_custom_op(p: OpParser, block: Block, start: Token, results: list[tuple[str, int, Token, NameHandle]],
+ResultNames = list[tuple[str, int, Token, NameHandle]]
+
+
+def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultNames,
                     uselist: tuple[str, int, int] | None) -> Operation:
     """Read the custom form of the op whose name token is current (its results already read)."""
     m = p.map

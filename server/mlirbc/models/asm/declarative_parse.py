@@ -588,7 +588,7 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
         all_types = parsed.all_operand_types
         if all_types is None:
             all_types = []
-            for name, kind, _ in operand_decl:
+            for name, _kind, _ in operand_decl:
                 given = parsed.operand_types.get(name)
                 all_types.extend(given if given is not None else resolved(name, 1))
         p.resolve_operands(parsed.all_operands, all_types, state)

@@ -156,9 +156,10 @@ def _nonempty(dicts: list[DictionaryAttr]) -> bool:
     return any(d.entries for d in dicts)
 
 
-def parse_function_signature(p: AsmParser, allow_variadic: bool = False
-                             ) -> tuple[list[Argument], list[DictionaryAttr], list[Type], list[DictionaryAttr],
-                                        bool]:
+Signature = tuple[list[Argument], list[DictionaryAttr], list[Type], list[DictionaryAttr], bool]
+
+
+def parse_function_signature(p: AsmParser, allow_variadic: bool = False) -> Signature:
     """parseFunctionSignatureWithArguments: (arguments, their attributes, result types, result attributes,
     variadic).  Arguments are named (`%arg0: i32`) or, for a declaration, types only."""
     args: list[Argument] = []
