@@ -514,7 +514,8 @@ class _PrettyPrinter(_Printer):
 
 
 def pretty_printer(module: Module, registry: Registry | None = None, elider: Elider | None = None,
-                   with_map: bool = True, sink: Callable[[str], object] | None = None) -> _PrettyPrinter:
+                   with_map: bool = True, sink: Callable[[str], object] | None = None,
+                   aliases: bool = False) -> _PrettyPrinter:
     """A pretty printer for `module` (with the registry bound to the module's model set)."""
     reg = registry if registry is not None else default_registry()
     if reg.model_set is None and module.model_set is not None:

@@ -480,12 +480,27 @@ def _dict_text(values: dict[str, Attribute]) -> str:
 
 FORM_GENERIC = "generic"
 FORM_PRETTY = "pretty"
+FORM_AUTO = "auto"
 FORMS = (FORM_GENERIC, FORM_PRETTY)
+AUTO_FORM = FORM_GENERIC
+"""What `auto` means for a file without a dialect-level view of its own."""
+
+
+def resolve_form(form: str, module: Module) -> str:
+    """The form a view of `module` is printed in: `generic`, `pretty`, or for `auto` the default (files
+    of StableHLO's portable format, which have no custom forms, stay generic)."""
+    if form in FORMS:
+        return form
+    if form != FORM_AUTO:
+        raise ValueError(f"unknown view form {form!r} (expected auto, pretty or generic)")
+    if module.producer.startswith("StableHLO_"):
+        return FORM_GENERIC
+    return AUTO_FORM
 
 
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
                  upstream_safe: bool = True, with_map: bool = True, form: str = FORM_GENERIC,
-                 registry: Registry | None = None) -> PrintResult:
+                 registry: Registry | None = None, aliases: bool = False) -> PrintResult:
     """Render `module` as the text view, with its source map.  A module without a root prints only its
     header.
 
@@ -494,26 +509,29 @@ def print_module(module: Module, header: bool = True, elide_larger_than: int = 0
     mlir-opt registers in full except their constant slots (`Elider.for_properties`).  Without
     `with_map` the map is empty (the same text, for a caller that only writes it out).  `form` is
     `generic` (every op in MLIR's generic form) or `pretty` (custom assembly forms, `view.pretty`, with
-    the syntax models of `registry`)."""
+    the syntax models of `registry`); `aliases` prints the pretty form with `#alias = ...` definitions as
+    mlir-opt does without `--mlir-print-local-scope` (False: everything inline)."""
     with building():
-        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, form, registry)
+        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, form, registry,
+                             aliases)
 
 
 def stream_module(module: Module, write: Callable[[str], object], header: bool = True,
                   elide_larger_than: int = 0, upstream_safe: bool = True, form: str = FORM_GENERIC,
-                  registry: Registry | None = None) -> int:
+                  registry: Registry | None = None, aliases: bool = False) -> int:
     """Print `module`'s view to `write` piece by piece (no map): the text `print_module` gives, without
     ever holding all of it (a command that writes a large view out).  Returns how many values were
     elided."""
     with building():
-        p = _print(module, header, elide_larger_than, upstream_safe, False, write, form, registry)
+        p = _print(module, header, elide_larger_than, upstream_safe, False, write, form, registry, aliases)
     write("".join(p.out))
     return p.elider.count if p.elider is not None else 0
 
 
 def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
-                  with_map: bool, form: str = FORM_GENERIC, registry: Registry | None = None) -> PrintResult:
-    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, form, registry)
+                  with_map: bool, form: str = FORM_GENERIC, registry: Registry | None = None,
+                  aliases: bool = False) -> PrintResult:
+    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, form, registry, aliases)
     p.done.append("".join(p.out))
     text = "".join(p.done)
     return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0,
@@ -522,7 +540,7 @@ def _print_module(module: Module, header: bool, elide_larger_than: int, upstream
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
            sink: Callable[[str], object] | None, form: str = FORM_GENERIC,
-           registry: Registry | None = None) -> _Printer:
+           registry: Registry | None = None, aliases: bool = False) -> _Printer:
     """The printer after printing `module`; its last chunks are still in `out`."""
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
@@ -530,7 +548,7 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
     if form == FORM_PRETTY:
         from .pretty import pretty_printer
 
-        p: _Printer = pretty_printer(module, registry, elider, with_map, sink)
+        p: _Printer = pretty_printer(module, registry, elider, with_map, sink, aliases)
     elif form == FORM_GENERIC:
         p = _Printer(module, elider, with_map, sink)
     else:
