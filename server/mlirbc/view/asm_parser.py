@@ -275,15 +275,17 @@ def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultName
                     uselist: tuple[str, int, int] | None) -> Operation:
     """Read the custom form of the op whose name token is current (its results already read)."""
     m = p.map
-    name_tok = p.advance()
-    m.op_name(name_tok.start, name_tok.end)
+    name_tok = p.tok
     full = resolve_op_name(p, name_tok.text)
     lookup = p.registry.op_syntax(full)
     model = lookup.model
     if model is None:
-        raise p.error(f"custom op '{name_tok.text}' is unknown (no custom form; generic form is "
-                      "\"dialect.op\"(...) : ...)", name_tok)
+        raise p.error(f"expected an op in generic form (\"dialect.op\"(...) : ...) or a custom op, found "
+                      f"'{name_tok.text}' (no custom form of '{full}' is known)", name_tok)
+    p.advance()
+    m.op_name(name_tok.start, name_tok.end)
     dialect, _, short = full.partition(".")
+    p.custom_ops += 1
     state = asm.OpState(full)
     ap = _AsmParser(p, full)
     p.dialects.append(_default_dialect(model))

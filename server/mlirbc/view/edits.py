@@ -102,6 +102,10 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     new_op = piece.op
     if new_op is None or not piece.whole or not _unit(reg, new_op):
         return None
+    # What the text did not change keeps its stored form (pretty forms say less than the bytes).
+    from .reconcile import reconcile
+
+    reconcile(new_op, target, reg, piece.implicit)
     new_root = _replace_child(root, target, new_op)
     if new_root is None:
         return None

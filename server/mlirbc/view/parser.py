@@ -311,6 +311,9 @@ class OpParser(Parser):
         self.dialects: list[str] = ["builtin"]
         """The default dialect of each op whose regions are being read (custom op names may leave it out)."""
         self.implicit_terminators: set[int] = set()
+        self.custom_ops = 0
+        """How many ops were read in a custom form (their untouched ones are reconciled with the
+        template, `view.reconcile`)."""
         """id() of the terminators a custom form left out and the parser added (`ensure_terminator`)."""
         self._skipped: dict[int, tuple[int, int, int, int]] = {}
         """What each recovery found, by the offset it started at: (where it stopped, the bracket depth
@@ -812,7 +815,7 @@ class OpParser(Parser):
         if name_tok.kind == BARE:
             return None
         if name_tok.kind != STRING:
-            raise self.error("expected an op (\"dialect.op\"(...) : ... or dialect.op in its custom form)",
+            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...) or a custom op",
                              name_tok)
         self.advance()
         m.op_name(name_tok.start, name_tok.end)
@@ -1531,6 +1534,10 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
     result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
         return result
+    if template is not None and template.root is not None and p.custom_ops:
+        from .reconcile import reconcile
+
+        reconcile(root, template.root, p.registry, p.implicit_terminators)
     module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
@@ -1596,6 +1603,8 @@ class OpInPlace:
     """The text read as exactly one op from `start` to `end` and the op itself parsed: a full parse
     would report the same (the op's own problems are local to it).  When False, only a full parse
     can say what the text means."""
+    implicit: set[int] = field(default_factory=set)
+    """id() of the implicit terminators the parser added (see `view.reconcile`)."""
 
 
 def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
@@ -1633,4 +1642,5 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     p.result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if op is not None:
         op.parent = None
-    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole)
+    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole,
+                     p.implicit_terminators)

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ..ods_derive import OdsError, Record, Records, _ref, _supers, _unwrap_arg, default_text
-from .format import FormatError, compile_format
+from .format import FormatError, parse_format
 
 _BUILDERS: dict[str, str] = {
     "$_builder.getIndexType()": "index",
@@ -342,7 +342,7 @@ def derive_syntax(d: Records, op_def: str, attrs: dict[str, str], types: dict[st
     fmt = r.get("assemblyFormat")
     if isinstance(fmt, str) and fmt.strip():
         try:
-            tree = compile_format(fmt, kinds)
+            tree = parse_format(fmt, kinds)
         except FormatError as exc:
             out["format_error"] = str(exc)
         else:

@@ -252,7 +252,7 @@ def _literal(text: str) -> Element:
     return ["lit", text]
 
 
-def compile_format(fmt: str, kinds: dict[str, str]) -> list[Element]:
+def parse_format(fmt: str, kinds: dict[str, str]) -> list[Element]:
     """The element tree of one op's format; `kinds` maps each variable name of the op to `operand`,
     `attr`, `prop`, `region`, `successor` or `result`.  Raises FormatError."""
     p = _FormatParser(fmt, kinds)
