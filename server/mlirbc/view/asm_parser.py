@@ -285,7 +285,6 @@ def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultName
     p.advance()
     m.op_name(name_tok.start, name_tok.end)
     dialect, _, short = full.partition(".")
-    p.custom_ops += 1
     state = asm.OpState(full)
     ap = _AsmParser(p, full)
     p.dialects.append(_default_dialect(model))
@@ -306,6 +305,7 @@ def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultName
     op.offset = -1
     m.set_op(op)
     block.append(op)
+    p.custom_ops.add(id(op))
     for term in ap.implicit:
         term.location = loc
         p.implicit_terminators.add(id(term))
@@ -344,7 +344,7 @@ def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultName
             scope.block_uses.append((ref.tok.text, ref.tok.start, ref.tok.end, op, i, ref.handle))
     _attach_attributes(p, op, full, state.attributes)
     if uselist is not None:
-        p._use_orders(uselist[0], list(op.results), start.start, end)
+        p._use_orders(uselist[0], list(op.results), uselist[1], uselist[2])
     from .printer import symbol_of
 
     sym = symbol_of(op)

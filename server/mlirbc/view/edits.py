@@ -105,7 +105,8 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     # What the text did not change keeps its stored form (pretty forms say less than the bytes).
     from .reconcile import reconcile
 
-    reconcile(new_op, target, reg, piece.implicit)
+    if piece.custom:
+        reconcile(new_op, target, reg, piece.implicit, piece.custom)
     new_root = _replace_child(root, target, new_op)
     if new_root is None:
         return None

@@ -311,9 +311,9 @@ class OpParser(Parser):
         self.dialects: list[str] = ["builtin"]
         """The default dialect of each op whose regions are being read (custom op names may leave it out)."""
         self.implicit_terminators: set[int] = set()
-        self.custom_ops = 0
-        """How many ops were read in a custom form (their untouched ones are reconciled with the
-        template, `view.reconcile`)."""
+        self.custom_ops: set[int] = set()
+        """id() of the ops read in a custom form (their untouched ones are reconciled with the template,
+        `view.reconcile`)."""
         """id() of the terminators a custom form left out and the parser added (`ensure_terminator`)."""
         self._skipped: dict[int, tuple[int, int, int, int]] = {}
         """What each recovery found, by the offset it started at: (where it stopped, the bracket depth
@@ -448,8 +448,17 @@ class OpParser(Parser):
                 if not (body.startswith("[") and body.endswith("]")):
                     raise ValueError(order)
                 entries = tuple(int(x) for x in body[1:-1].split(",") if x.strip())
+                if idx < 0 or not idx_text.strip().isdigit():
+                    raise ValueError(idx_text)
             except ValueError:
-                self.report(f"malformed use-list order '{item}'", self.lexer.span(start, end))
+                self.report(f"malformed use-list order '{item[:80]}'", self.lexer.span(start, end))
+                continue
+            bad = next((e for e in entries if not 0 <= e <= MAX_USE_INDEX), None)
+            if bad is not None:
+                # A use-list entry is the index of a use: it must fit the writer's index type.
+                shown = str(bad) if len(str(bad)) <= 24 else str(bad)[:20] + "..."
+                self.report(f"use-list order entry {shown} is out of range (0 to {MAX_USE_INDEX})",
+                            self.lexer.span(start, end))
                 continue
             if idx >= len(targets):
                 self.report(f"use-list order for value #{idx} but there are {len(targets)}",
@@ -779,7 +788,7 @@ class OpParser(Parser):
             self._fill_dictionary_defaults(op, full)
         op.op_name = self._op_name(dialect, short, self._registered(dialect, short, op.properties))
         if uselist is not None:
-            self._use_orders(uselist[0], list(op.results), start.start, end)
+            self._use_orders(uselist[0], list(op.results), uselist[1], uselist[2])
         sym = symbol_of(op)
         if sym is not None:
             m.symbol(sym)
@@ -1180,7 +1189,7 @@ class OpParser(Parser):
                     found = self.block_uselist_lines.get(self.text.find("\n", label.start) + 1)
                     if found is not None:
                         m.part(PART_USELIST, found[1], found[2], None)
-                        self._use_orders(found[0], list(block.arguments), label.start, label.end)
+                        self._use_orders(found[0], list(block.arguments), found[1], found[2])
                 self.parse_block_body(block)
             if self.tok.kind != "}":
                 raise self.error("expected '}' to end the region")
@@ -1441,6 +1450,8 @@ def is_isolated(registry: Registry, name: str) -> bool:
     return isolated_from_above(registry.op(name).model)
 
 
+MAX_USE_INDEX = (1 << 31) - 1
+"""The largest index a use-list order can hold (a value has fewer uses than the file has ops)."""
 MAX_STAND_INS = 4096
 """The result count assumed for an op that failed to parse with a count that is not a number."""
 MAX_RESULT_COUNT = (1 << 31) - 1
@@ -1537,7 +1548,7 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
     if template is not None and template.root is not None and p.custom_ops:
         from .reconcile import reconcile
 
-        reconcile(root, template.root, p.registry, p.implicit_terminators)
+        reconcile(root, template.root, p.registry, p.implicit_terminators, p.custom_ops)
     module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
@@ -1605,6 +1616,8 @@ class OpInPlace:
     can say what the text means."""
     implicit: set[int] = field(default_factory=set)
     """id() of the implicit terminators the parser added (see `view.reconcile`)."""
+    custom: set[int] = field(default_factory=set)
+    """id() of the ops read in a custom form."""
 
 
 def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
@@ -1643,4 +1656,4 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     if op is not None:
         op.parent = None
     return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole,
-                     p.implicit_terminators)
+                     p.implicit_terminators, p.custom_ops)

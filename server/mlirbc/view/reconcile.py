@@ -28,9 +28,10 @@ from ..syntax.attr_printer import print_attribute, print_location, print_type
 class _Facts:
     """What the comparison needs from the view: the syntax models, the ops the parser added."""
 
-    def __init__(self, registry: Registry, implicit: set[int]) -> None:
+    def __init__(self, registry: Registry, implicit: set[int], custom: set[int]) -> None:
         self.registry = registry
         self.implicit = implicit
+        self.custom = custom
         self._models: dict[str, asm.OpSyntax | None] = {}
 
     def model(self, op: Operation) -> asm.OpSyntax | None:
@@ -40,10 +41,12 @@ class _Facts:
         return self._models[name]
 
 
-def reconcile(parsed: Operation, original: Operation, registry: Registry, implicit: set[int]) -> int:
+def reconcile(parsed: Operation, original: Operation, registry: Registry, implicit: set[int],
+              custom: set[int]) -> int:
     """Give the parsed ops that read back as the original's ops the original's stored form; returns how
-    many ops took it."""
-    facts = _Facts(registry, implicit)
+    many ops took it.  Only ops read in a custom form (`custom`: their ids) can: the generic form says
+    everything an op stores."""
+    facts = _Facts(registry, implicit, custom)
     count = 0
     stack = [(parsed, original)]
     while stack:
@@ -101,6 +104,8 @@ def _same_head(y: Operation, x: Operation, facts: _Facts) -> bool:
         return False
     if y.properties is x.properties and y.attributes is x.attributes:
         return True
+    if id(y) not in facts.custom:
+        return False
     model = facts.model(y)
     if model is None:
         return False  # a generic op says everything it holds: nothing to take from the original

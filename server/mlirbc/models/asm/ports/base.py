@@ -82,7 +82,8 @@ def print_function_signature(p: AsmPrinter, op: Operation, view: OpView, inputs:
     if not external:
         assert body is not None
         entry = body.blocks[0]
-        if len(entry.arguments) != len(inputs):
+        if len(entry.arguments) != len(inputs) or \
+                any(a.type is not t for a, t in zip(entry.arguments, inputs, strict=True)):
             raise SyntaxModelError("the body's arguments do not match the function type")
         for i, arg in enumerate(entry.arguments):
             if i:
