@@ -120,7 +120,7 @@ class ParseArgs:
         return a[1] if a[0] == "ref" else a
 
     def is_ref(self, i: int) -> bool:
-        return self.args[i][0] == "ref"
+        return bool(self.args[i][0] == "ref")
 
     def __len__(self) -> int:
         return len(self.args)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ...ir.attributes import ArrayAttr, StringAttr, SymbolRefAttr, FlatSymbolRefAttr, TypeAttr
-from ...ir.types import RankedTensorType, Type, DYNAMIC as DYN_DIM
+from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, StringAttr, SymbolRefAttr, TypeAttr
+from ...ir.types import DYNAMIC as DYN_DIM
+from ...ir.types import RankedTensorType, Type
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
