@@ -1154,6 +1154,8 @@ class OpParser(Parser):
                 for a in entry_args:
                     t = a.type if a.type is not None else _none()
                     arg = block.add_argument(t, a.location if a.location is not None else UnknownLoc.get())
+                    if a.location is None:
+                        self.implicit_terminators.add(id(arg))  # its location is not in the text
                     ref = a.ref
                     handle = getattr(ref, "handle", None)
                     tok = getattr(ref, "tok", None)

@@ -45,19 +45,22 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
               custom: set[int]) -> int:
     """Give the parsed ops that read back as the original's ops the original's stored form; returns how
     many ops took it.  Only ops read in a custom form (`custom`: their ids) can: the generic form says
-    everything an op stores."""
+    everything an op stores.  `implicit`: ids of what the text left out and the parser made up (implicit
+    terminators, locations of region arguments), which the original's take the place of."""
     facts = _Facts(registry, implicit, custom)
     count = 0
     stack = [(parsed, original)]
     while stack:
         y, x = stack.pop()
-        if not _same_head(y, x, facts):
+        if not _same_shape(y, x):
             continue
-        if y.properties is not x.properties or y.attributes is not x.attributes:
+        if id(y) in custom and (y.properties is not x.properties or y.attributes is not x.attributes):
+            if not _same_text(y, x, facts):
+                continue
             y.properties = x.properties
             y.attributes = x.attributes
+            y.op_name = x.op_name
             count += 1
-        y.op_name = x.op_name
         if len(y.regions) != len(x.regions):
             continue
         for ry, rx in zip(y.regions, x.regions, strict=True):
@@ -66,6 +69,9 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
             for by, bx in zip(ry.blocks, rx.blocks, strict=True):
                 if not _same_arguments(by, bx):
                     continue
+                for ay, ax in zip(by.arguments, bx.arguments, strict=True):
+                    if id(ay) in implicit:  # a region argument whose location the text does not say
+                        ay.location = ax.location
                 for oy, ox in _align(by, bx):
                     if id(oy) in implicit and oy.op_name.full == ox.op_name.full and not ox.operands \
                             and not ox.results and not oy.operands:
@@ -92,7 +98,9 @@ def _same_arguments(by: Block, bx: Block) -> bool:
     return all(a.type is b.type for a, b in zip(by.arguments, bx.arguments, strict=True))
 
 
-def _same_head(y: Operation, x: Operation, facts: _Facts) -> bool:
+def _same_shape(y: Operation, x: Operation) -> bool:
+    """The same op in the same place: name, location, operand and result types, region and successor
+    counts (what any form of its text says)."""
     if y.op_name.full != x.op_name.full or y.location is not x.location:
         return False
     if len(y.operands) != len(x.operands) or len(y.results) != len(x.results) or \
@@ -100,15 +108,15 @@ def _same_head(y: Operation, x: Operation, facts: _Facts) -> bool:
         return False
     if any(a.type is not b.type for a, b in zip(y.operands, x.operands, strict=True)):
         return False
-    if any(a.type is not b.type for a, b in zip(y.results, x.results, strict=True)):
-        return False
-    if y.properties is x.properties and y.attributes is x.attributes:
-        return True
-    if id(y) not in facts.custom:
-        return False
+    return all(a.type is b.type for a, b in zip(y.results, x.results, strict=True))
+
+
+def _same_text(y: Operation, x: Operation, facts: _Facts) -> bool:
+    """Whether the op's syntax model prints both to the same text: the custom form cannot tell them
+    apart, so the text of `y` is what the original printed for `x`."""
     model = facts.model(y)
     if model is None:
-        return False  # a generic op says everything it holds: nothing to take from the original
+        return False
     try:
         return _text(model, y) == _text(model, x)
     except Exception:  # a model that cannot print one of them: they are not the same text

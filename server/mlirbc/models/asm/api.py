@@ -188,6 +188,10 @@ class AsmParser(Protocol):
 
     def resolve_successors(self, refs: Sequence[BlockRef], state: OpState) -> None: ...
 
+    def ensure_terminator(self, region: Region, name: str) -> None:
+        """Add the implicit terminator `name` (no operands) where the text leaves it out (ops with
+        `SingleBlockImplicitTerminator`)."""
+
     def value_type(self, ref: OperandRef) -> Type | None:
         """The type of an already defined value (None: not defined yet)."""
 

@@ -48,6 +48,13 @@ class Port(SyntaxBase):
         raise p.error(f"reading '{self.name}' in its custom form is not supported yet")
 
 
+def print_types(p: AsmPrinter, types: list[Type]) -> None:
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+
+
 def attr_entries(view: OpView, elided: set[str]) -> list[tuple[str, Attribute]]:
     return [(k, v) for k, v in view.all_attrs() if k not in elided]
 
