@@ -230,6 +230,9 @@ class _AsmParser:
             return None
         return self.p._loc()
 
+    def elided_body(self, region: Region) -> None:
+        self.p.elided_bodies[id(region)] = region
+
     def ensure_terminator(self, region: Region, name: str) -> None:
         """Add the implicit terminator `name` (no operands) where the text left it out."""
         if not region.blocks:

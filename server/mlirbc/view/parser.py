@@ -311,6 +311,8 @@ class OpParser(Parser):
         self.dialects: list[str] = ["builtin"]
         """The default dialect of each op whose regions are being read (custom op names may leave it out)."""
         self.implicit_terminators: set[int] = set()
+        self.elided_bodies: dict[int, Region] = {}
+        """The regions a custom form leaves out of the text (named linalg ops' bodies), by id."""
         self.custom_ops: set[int] = set()
         """id() of the ops read in a custom form (their untouched ones are reconciled with the template,
         `view.reconcile`)."""
@@ -1550,7 +1552,12 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
     if template is not None and template.root is not None and p.custom_ops:
         from .reconcile import reconcile
 
-        reconcile(root, template.root, p.registry, p.implicit_terminators, p.custom_ops)
+        reconcile(root, template.root, p.registry, p.implicit_terminators, p.custom_ops, p.elided_bodies)
+    if p.elided_bodies:
+        _report_missing_bodies(p, result)
+        if result.errors:
+            result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+            return result
     module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
@@ -1566,6 +1573,18 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
             return result
     result.module = module
     return result
+
+
+def _report_missing_bodies(p: OpParser, result: ParseResult) -> None:
+    """A body the text leaves out that neither the original nor the op's model could give."""
+    assert result.map is not None
+    for region in p.elided_bodies.values():
+        if region.blocks or region.parent is None:
+            continue
+        span = result.map.op_span(region.parent)
+        where = p.lexer.span(span.start, span.end) if span is not None else p.lexer.span(0, 0)
+        p.report(f"cannot build the body of '{region.parent.name}' for these element types (no port of "
+                 "its region builder): write it in generic form, or keep the op as it was", where)
 
 
 def module_for(root: Operation, header: dict[str, object], template: Module | None,

@@ -42,11 +42,12 @@ class _Facts:
 
 
 def reconcile(parsed: Operation, original: Operation, registry: Registry, implicit: set[int],
-              custom: set[int]) -> int:
+              custom: set[int], elided: dict[int, Region] | None = None) -> int:
     """Give the parsed ops that read back as the original's ops the original's stored form; returns how
     many ops took it.  Only ops read in a custom form (`custom`: their ids) can: the generic form says
     everything an op stores.  `implicit`: ids of what the text left out and the parser made up (implicit
-    terminators, locations of region arguments), which the original's take the place of."""
+    terminators, locations of region arguments), which the original's take the place of; `elided`: the
+    bodies the text leaves out (by id), which a copy of the original's replaces."""
     facts = _Facts(registry, implicit, custom)
     count = 0
     stack = [(parsed, original)]
@@ -61,6 +62,8 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
             y.attributes = x.attributes
             y.op_name = x.op_name
             count += 1
+            if elided:
+                _take_bodies(y, x, elided)
         if len(y.regions) != len(x.regions):
             continue
         for ry, rx in zip(y.regions, x.regions, strict=True):
@@ -78,6 +81,18 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
                         oy.location = ox.location
                     stack.append((oy, ox))
     return count
+
+
+def _take_bodies(y: Operation, x: Operation, elided: dict[int, Region]) -> None:
+    """The bodies of `y` its text left out become copies of the original's."""
+    from ..ir.clone import clone_region
+
+    for i, region in enumerate(y.regions):
+        if id(region) in elided and i < len(x.regions):
+            copy = clone_region(x.regions[i], y)
+            region.blocks = copy.blocks
+            for b in region.blocks:
+                b.parent = region
 
 
 def _align(by: Block, bx: Block) -> list[tuple[Operation, Operation]]:

@@ -188,6 +188,10 @@ class AsmParser(Protocol):
 
     def resolve_successors(self, refs: Sequence[BlockRef], state: OpState) -> None: ...
 
+    def elided_body(self, region: Region) -> None:
+        """`region` is a body the op's form leaves out of the text (a named linalg op's): the original's
+        body takes its place, else what the model built in it stands (an empty one is an error)."""
+
     def ensure_terminator(self, region: Region, name: str) -> None:
         """Add the implicit terminator `name` (no operands) where the text leaves it out (ops with
         `SingleBlockImplicitTerminator`)."""
