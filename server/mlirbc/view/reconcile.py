@@ -157,7 +157,8 @@ class _TextOnly:
         self.out.append("%")
 
     def value_name(self, value: Value) -> str:
-        return "%"
+        # What a model compares names with (util.func's `%argN`): a stable name that says nothing.
+        return f"%arg{value.index}" if isinstance(value, BlockArgument) else "%"
 
     def type(self, t: Type) -> None:
         self.out.append(print_type(t))

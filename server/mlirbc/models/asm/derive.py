@@ -56,6 +56,7 @@ _INT_BUILDER = re.compile(r"\$_builder\.getIntegerType\((\d+)(?:, /\*isSigned=\*
 _TYPE_BUILDER = re.compile(r"\$_builder\.getType<(?:::mlir::)?(\w+)>\(\)")
 
 
+_IREE_TYPE = re.compile(r"mlir::iree_compiler::IREE::(\w+)::(\w+)Type")
 _PTR_BUILDER = re.compile(r"\$_builder\.getType<::mlir::LLVM::LLVMPointerType>\((\d+)\)")
 _VECTOR_BUILDER = re.compile(r"::mlir::VectorType::get\(\{(\d+)\} ?, ?(.*)\)")
 _CLASS_BUILDER = re.compile(
@@ -89,10 +90,15 @@ def builder_type_text(call: str, types: dict[str, str] | None = None) -> str | N
         if elt is not None:
             return f"vector<{m.group(1)}x{elt}>"
     m = _CLASS_BUILDER.fullmatch(call)
-    if m is not None and types:
-        found = types.get(_cpp_key(m.group(1) or m.group(2)))
+    if m is not None:
+        cls = _cpp_key(m.group(1) or m.group(2))
+        found = types.get(cls) if types else None
         if found is not None:
             return found
+        iree = _IREE_TYPE.fullmatch(cls)
+        if iree is not None:  # IREE's types are C++ classes named `IREE::<Dialect>::<Name>Type`
+            snake = re.sub(r"(?<!^)(?=[A-Z])", "_", iree.group(2)).lower()
+            return f"!{iree.group(1).lower()}.{snake}"
     return None
 
 
@@ -213,6 +219,8 @@ def _attr_info(d: Records, rec: Record, attrs: dict[str, str]) -> dict[str, Any]
         return info
     if name == "UnitAttr":
         info["kind"] = "unit"
+        if info.get("default_cpp") == "false":
+            del info["default_cpp"]  # absent is the default of a unit attribute
         return info
     vtype = _ref(d, base.get("valueType")) or _ref(d, rec.get("valueType"))
     if vtype is not None and str(vtype.get("builderCall") or ""):

@@ -165,3 +165,71 @@ def parse_shaped_type_list_directive(p: AsmParser, a: ParseArgs, optional: bool)
 
 
 __all__ = ["RankedTensorType"]
+
+
+# -- custom<TypeOrAttr>($type, $initial_value) (util.global) -------------------------------------------------
+@printer("TypeOrAttr")
+def print_type_or_attr(p: AsmPrinter, a: PrintArgs) -> None:
+    t = a.attr(0)
+    value = a.attr(1)
+    if not isinstance(t, TypeAttr):
+        raise SyntaxModelError("the global's type is not a type attribute")
+    typed = getattr(value, "type", None) if value is not None else None
+    needs_space = False
+    if not isinstance(typed, Type) or typed is not t.type:
+        p.write(": ")
+        p.attribute(t)
+        needs_space = True
+    if value is not None:
+        if needs_space:
+            p.write(" ")
+        p.write("= ")
+        p.attribute(value)
+
+
+@parser("TypeOrAttr")
+def parse_type_or_attr(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if p.parse_optional_punct("="):
+        value = p.parse_attribute()
+        typed = getattr(value, "type", None)
+        if isinstance(typed, Type):
+            a.set_attr(0, TypeAttr.get(typed))
+        a.set_attr(1, value)
+        return True
+    p.parse_punct(":")
+    a.set_attr(0, TypeAttr.get(p.parse_type()))
+    if p.parse_optional_punct("="):
+        a.set_attr(1, p.parse_attribute())
+    return True
+
+
+# -- custom<SymbolAlias>($sym_name, $function_ref) (stream/flow executable exports) --------------------------
+@printer("SymbolAlias")
+def print_symbol_alias(p: AsmPrinter, a: PrintArgs) -> None:
+    name = a.attr(0)
+    alias = a.attr(1)
+    if not isinstance(name, StringAttr) or not isinstance(alias, FlatSymbolRefAttr):
+        raise SyntaxModelError("a symbol alias needs a name and a flat symbol reference")
+    p.attribute_without_type(alias)
+    if name.value != alias.root.value:
+        from ...syntax.attr_printer import escape_bytes
+
+        p.write(f' as("{escape_bytes(name.value)}")')
+
+
+@parser("SymbolAlias")
+def parse_symbol_alias(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    alias = p.parse_attribute()
+    if not isinstance(alias, FlatSymbolRefAttr):
+        raise p.error("expected a symbol reference")
+    name = alias.root
+    if p.parse_optional_keyword("as"):
+        p.parse_punct("(")
+        value = p.parse_attribute()
+        if not isinstance(value, StringAttr):
+            raise p.error("expected a string")
+        name = value
+        p.parse_punct(")")
+    a.set_attr(0, name)
+    a.set_attr(1, alias)
+    return True

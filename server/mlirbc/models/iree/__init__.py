@@ -28,3 +28,7 @@ def register(registry: Registry, origin: str) -> None:
     from ..asm.data import register_syntax_data
 
     register_syntax_data(registry, origin, ASM_DATA_DIR)
+    from .asm_ports import MODELS
+
+    for model in MODELS:
+        registry.register_op_syntax(model, origin)
