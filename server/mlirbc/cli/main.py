@@ -120,9 +120,11 @@ def _print_info(info: dict[str, object]) -> None:
         out(f"  {d['name']}{v}\n")
     out(f"ops ({info['op_count']})\n")
     models: dict[str, str] = info["models"]  # type: ignore[assignment]
+    syntax: dict[str, str] = info.get("syntax") or {}  # type: ignore[assignment]
     for name, n in info["ops"].items():  # type: ignore[attr-defined]
         by = f"  [{models[name]}]" if name in models else ""
-        out(f"  {n:>8}  {name}{by}\n")
+        form = f"  syntax: {syntax[name]}" if name in syntax else ""
+        out(f"  {n:>8}  {name}{by}{form}\n")
     entry_models = info.get("entry_models") or []
     if entry_models:
         out("attributes and types decoded by models\n")

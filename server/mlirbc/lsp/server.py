@@ -26,7 +26,7 @@ from ..files.mapped import FileTooLarge
 from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.edits import printed_state
-from ..view.printer import print_module
+from ..view.printer import print_module, resolve_form
 from ..yielding import Gate, in_background
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
@@ -251,6 +251,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         registry = self.registry()
         elide = self.settings.elide_larger_than
+        form_setting, aliases = self.settings.view_form, self.settings.view_aliases
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (files.mapped).
@@ -263,7 +264,9 @@ class MlirbcServer(GuardedTransport, LanguageServer):
                 raise RequestFailed(f"cannot read {exc}") from None
             except OSError as exc:
                 raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-            state = printed_state(module, print_module(module, elide_larger_than=elide))
+            form = resolve_form(form_setting, module)
+            state = printed_state(module, print_module(module, elide_larger_than=elide, form=form,
+                                                       registry=registry, aliases=aliases))
             src = template_of(module)
             data = src.data if src is not None else b""
             return Decoded(key, data, module, state, registry, TextLines(state.text),

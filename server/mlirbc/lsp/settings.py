@@ -56,6 +56,10 @@ class Settings:
     inlay_hints: bool = True
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
+    view_form: str = "auto"
+    """`auto`, `pretty` or `generic`: the form of a view (see `view.printer.resolve_form`)."""
+    view_aliases: bool = True
+    """Pretty views print aliases (`#map = ...`) as mlir-opt does; False prints everything inline."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
         return (self.models_disabled, self.models_ods_json, self.models_plugins,
@@ -88,7 +92,16 @@ def parse_settings(obj: Any) -> Settings:
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
+        view_form=_form(_get(obj, "view.form")),
+        view_aliases=_get(obj, "view.aliases") is not False,
     )
+
+
+def _form(v: Any) -> str:
+    """`view.form`: auto, pretty or generic (anything else: auto)."""
+    if isinstance(v, str) and v.strip().lower() in ("pretty", "generic"):
+        return v.strip().lower()
+    return "auto"
 
 
 def _model_set(v: Any) -> str | None:

@@ -19,7 +19,7 @@ from ..ir.operation import PROPS_DECODED, Block, Operation, OpResult, Properties
 from ..ir.types import Type
 from ..models.asm import api as asm
 from ..syntax.lexer import BARE, BLOCK, HASH, INT, STRING, SYMBOL, VALUE, Token, int_literal, string_value
-from .sourcemap import PIECE_ATTRIBUTES, PIECE_LOCATION, NameHandle
+from .sourcemap import PIECE_ATTRIBUTES, PIECE_CUSTOM, PIECE_LOCATION, NameHandle
 
 if TYPE_CHECKING:
     from .parser import OpParser
@@ -297,6 +297,7 @@ def parse_custom_op(p: OpParser, block: Block, start: Token, results: ResultName
         p.dialects.pop()
     loc: Attribute = UnknownLoc.get()
     loc_start = -1
+    m.piece(PIECE_CUSTOM, name_tok.end, p.prev_end)
     if p.at_keyword("loc"):
         loc_start = p.tok.start
         loc = p._loc()

@@ -54,10 +54,26 @@ class ViewState:
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
+MAX_PRETTY_NOTES = 200
+"""Information diagnostics about ops printed generic although a syntax model knows them (the first ones)."""
+
+
 def printed_state(module: Module, printed: PrintResult) -> ViewState:
+    """The state of a freshly printed view: no errors; in the pretty form, an Information diagnostic at
+    each op (up to MAX_PRETTY_NOTES) a syntax model refused to print, saying why."""
     from .printer import header_facts
 
-    return ViewState(printed.text, module, printed.map, [], header_facts(module), how="printed")
+    diagnostics: list[TextDiagnostic] = []
+    if printed.notes:
+        lines = TextLines(printed.text)
+        for note in printed.notes[:MAX_PRETTY_NOTES]:
+            span = printed.map.op_name_span(note.op) or printed.map.op_span(note.op)
+            if span is None:
+                continue
+            diagnostics.append(TextDiagnostic(
+                f"printed in generic form: {note.message}", lines.span(span.start, span.end),
+                "information"))
+    return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module), how="printed")
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,

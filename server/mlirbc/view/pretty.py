@@ -436,8 +436,8 @@ class _PrettyPrinter(_Printer):
         loc_at = self.pos + 1
         self.line(loc)
         end = loc_at + len(loc) - 1
-        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end),
-                   name=(name_at, name_end))
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end,
+                                loc_at - 1), name=(name_at, name_end))
 
     # -- regions and blocks -------------------------------------------------------------------------
     def block(self, block: Block, index: int, indent: int) -> None:

@@ -250,3 +250,25 @@ def block_arg_names(model: object, op: Operation, region: Region) -> list[tuple[
 def default_dialect(model: object, op: Operation) -> str:
     f = getattr(model, "default_dialect", None)
     return str(f(op)) if callable(f) else ""
+
+
+def describe(model: object) -> str:
+    """What kind of syntax model this is, for people (`mlirbc info`, hover): "declarative format",
+    "hand-written (ScfForOp)", or the class name of a plugin's model."""
+    if model is None:
+        return "generic form (no syntax model)"
+    kind = getattr(model, "kind", None)
+    if isinstance(kind, str) and kind:
+        return kind
+    return f"{type(model).__name__}"
+
+
+def expected_keywords(model: object) -> list[str]:
+    """The keywords an op's custom form may contain after its name (completion offers them)."""
+    words = getattr(model, "keywords", None)
+    if callable(words):
+        try:
+            return [str(w) for w in words()]
+        except Exception:  # a model's bug only costs completion items
+            return []
+    return []

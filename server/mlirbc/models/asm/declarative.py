@@ -62,8 +62,23 @@ class DeclarativeSyntax(SyntaxBase):
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
 
+    kind = "declarative format (ODS assemblyFormat)"
+
     def __repr__(self) -> str:
         return f"DeclarativeSyntax({self.name!r})"
+
+    def keywords(self) -> list[str]:
+        """The format's keyword literals, in format order."""
+        from .format import walk
+
+        out: list[str] = []
+        for el in walk(self.format):
+            if el[0] == "lit" and _is_keyword(el[1]) and el[1] not in out:
+                out.append(el[1])
+        for el in walk(self.format):
+            if el[0] == "oilist":
+                out.extend(lit for lit, _ in el[1] if lit not in out)
+        return out
 
     # -- OpAsmOpInterface ---------------------------------------------------------------------------
     def result_names(self, op: Operation) -> list[tuple[int, str]]:

@@ -26,8 +26,17 @@ class Port(SyntaxBase):
             self.data_dir = data_dir
         self._data: dict[str, Any] | None = None
 
+    keywords_list: tuple[str, ...] = ()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+    @property
+    def kind(self) -> str:
+        return f"hand-written ({type(self).__module__.rsplit('.', 1)[-1]}.{type(self).__name__})"
+
+    def keywords(self) -> list[str]:
+        return list(self.keywords_list)
 
     @property
     def data(self) -> dict[str, Any]:
