@@ -41,7 +41,8 @@ from ..ir.operation import (
 from ..ir.types import Type
 from ..models.asm import api as asm
 from ..models.asm.api import SyntaxModelError
-from ..models.registry import Registry, default_registry
+from ..models.build import default_registry
+from ..models.registry import Registry
 from ..syntax.attr_printer import (
     elision_scope,
     keyword_or_string,

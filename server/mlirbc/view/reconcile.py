@@ -55,13 +55,15 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
         y, x = stack.pop()
         if not _same_shape(y, x):
             continue
-        if id(y) in custom and (y.properties is not x.properties or y.attributes is not x.attributes):
-            if not _same_text(y, x, facts):
-                continue
-            y.properties = x.properties
-            y.attributes = x.attributes
-            y.op_name = x.op_name
-            count += 1
+        if id(y) in custom:
+            # Uniqued attribute dictionaries (versions before properties) can be the original's already.
+            if y.properties is not x.properties or y.attributes is not x.attributes:
+                if not _same_text(y, x, facts):
+                    continue
+                y.properties = x.properties
+                y.attributes = x.attributes
+                y.op_name = x.op_name
+                count += 1
             if elided:
                 _take_bodies(y, x, elided)
         if len(y.regions) != len(x.regions):
