@@ -113,11 +113,18 @@ def test_pretty_view_reads_back_to_the_original_bytes(folder: str) -> None:
 # the op's optional `reductionOp` attribute (its generated parser tries any attribute there).
 ORACLE_MISREADS = {"Target__LLVMIR__nvvmir.mlirbc"}
 _STDIN_LOC = re.compile(r' loc\("<stdin>":\d+:\d+\)$')
+_STDIN_ARG_LOC = re.compile(r'loc\("<stdin>":\d+:\d+\)')
+_MEMOIZED_MAPS = re.compile(r' \{linalg\.memoized_indexing_maps = \[[^\]]*\]\}')
 
 
 def _same_but_implicit_locations(ours: bytes, theirs: bytes) -> bool:
-    """Equal, except where mlir-opt gave a terminator the text leaves out (an implicit `scf.yield`) the
-    position of its op in its input (`loc("<stdin>":32:5)`): we give it the op's own location."""
+    """Equal, except for what mlir-opt makes up while it reads and we do not (listed as left to do):
+    * a terminator the text leaves out (an implicit `scf.yield`) gets the position of its op in the
+      input (`loc("<stdin>":32:5)`), we give it the op's own location;
+    * a region argument the form prints without a location (`scf.for`'s induction variable) gets the
+      position of its name in the input, we give it `loc(unknown)`;
+    * a linalg named op whose indexing maps depend on its strides and dilations memoizes them in a
+      discardable `linalg.memoized_indexing_maps` when it is verified; we do not compute them."""
     from mlirbc.bytecode.reader import decode_bytecode
 
     a = print_module(decode_bytecode(ours)).text.split("\n")
@@ -125,8 +132,16 @@ def _same_but_implicit_locations(ours: bytes, theirs: bytes) -> bool:
     if len(a) != len(b):
         return False
     for x, y in zip(a, b, strict=True):
-        if x != y and not (_STDIN_LOC.search(y) and _STDIN_LOC.sub("", y) == re.sub(r" loc\(.*\)$", "", x)):
-            return False
+        if x == y:
+            continue
+        y = _MEMOIZED_MAPS.sub("", y)
+        if x == y:
+            continue
+        if _STDIN_LOC.search(y) and _STDIN_LOC.sub("", y) == re.sub(r" loc\(.*\)$", "", x):
+            continue
+        if x.lstrip().startswith("^") and _STDIN_ARG_LOC.sub("loc(unknown)", y) == x:
+            continue
+        return False
     return True
 
 

@@ -64,6 +64,8 @@ class Naming:
         self._next_conflict = 0
         self._used: dict[str, int] = {}
         self._scopes: list[list[str]] = [[]]
+        self._texts: dict[int, str] = {}
+        """id(value) -> its full name, for the values whose name is a plain lookup."""
         self._number(root)
 
     # -- numbering ----------------------------------------------------------------------------------
@@ -153,6 +155,9 @@ class Naming:
     # -- names ----------------------------------------------------------------------------------
     def value(self, v: Value, with_number: bool = True) -> str:
         """`%name`, `%3`, or `%x#1` for a result inside a group of several."""
+        text = self._texts.get(id(v))
+        if text is not None:
+            return text
         head: Value = v
         number = -1
         if isinstance(v, OpResult):
@@ -174,8 +179,11 @@ class Naming:
         if found is None:
             return "%<<UNKNOWN SSA VALUE>>"
         text = f"%{found}"
-        if number >= 0 and with_number:
+        if number >= 0:
+            if not with_number:
+                return text
             text += f"#{number}"
+        self._texts[id(v)] = text
         return text
 
     def result_groups(self, op: Operation) -> list[tuple[int, int]]:

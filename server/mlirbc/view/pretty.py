@@ -35,6 +35,7 @@ from ..ir.operation import (
     Block,
     BlockArgument,
     Operation,
+    OpName,
     Region,
     Value,
 )
@@ -54,7 +55,7 @@ from ..syntax.attr_printer import (
 from ..syntax.elision import Elider
 from ..syntax.floats import print_float_bits
 from .naming import Naming
-from .printer import BLOCK_USELIST_PREFIX, _order_text, _Printer
+from .printer import BLOCK_USELIST_PREFIX, USELIST_PREFIX, _order_text, _Printer, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
 
 
@@ -91,6 +92,9 @@ class _OpWriter:
         """(chunk number, offset in chunk, length, value) of each operand printed."""
         self.succs: list[tuple[int, int, int, Block]] = []
         self.attr_dict: tuple[int, int, int] | None = None
+        self.cacheable = True
+        """Whether the op's text is a function of its kind, attributes and types alone (no regions, no
+        names read back by the model): then ops of the same shape reuse it (`_Template`)."""
 
     # -- raw ----------------------------------------------------------------------------------
     def write(self, text: str) -> None:
@@ -102,6 +106,7 @@ class _OpWriter:
 
     # -- AsmPrinter ------------------------------------------------------------------------------
     def value_name(self, value: Value) -> str:
+        self.cacheable = False
         return self.pp.naming.value(value)
 
     def operand(self, value: Value) -> None:
@@ -164,6 +169,7 @@ class _OpWriter:
 
     def region(self, region: Region, print_entry_block_args: bool = True,
                print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
+        self.cacheable = False
         self.chunks.append("".join(self.buf))
         self.buf = []
         self.length = 0
@@ -193,6 +199,7 @@ class _OpWriter:
 
     def operand_def(self, value: Value) -> None:
         """A value's name where the op's text defines it (a region argument in its signature)."""
+        self.cacheable = False
         text = self.pp.naming.value(value)
         self.uses.append((self._chunk(), self.length, -len(text), value))
         self.write(text)
@@ -247,6 +254,77 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
     return "[" + text[colon + 2:-1] + "]"
 
 
+_UNKNOWN = object()
+
+
+def _template_key(op: Operation) -> tuple[object, ...] | None:
+    """What an op's text is a function of, besides the names of its operands and successors (None when
+    an operand or successor repeats: a template's slots are by position)."""
+    operands = op.operands
+    if len(operands) > 1 and len({id(v) for v in operands}) != len(operands):
+        return None
+    succ = op.successors
+    if len(succ) > 1 and len({id(b) for b in succ}) != len(succ):
+        return None
+    return (id(op.op_name), id(op.properties), id(op.attributes), tuple([v.type for v in operands]),
+            tuple([r.type for r in op.results]), len(succ))
+
+
+class _Template:
+    """The text of an op without regions with holes for its operand and successor names."""
+
+    __slots__ = ("pieces", "slots", "attr_dict")
+
+    def __init__(self, pieces: list[str], slots: list[tuple[bool, int]],
+                 attr_dict: tuple[int, int, int] | None) -> None:
+        self.pieces = pieces
+        self.slots = slots
+        """(is a successor, index) of each hole, in text order."""
+        self.attr_dict = attr_dict
+        """(piece, start, end) of the attribute dictionary."""
+
+    @classmethod
+    def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
+        holes: list[tuple[int, int, bool, int]] = []
+        if w.uses:
+            index = {id(v): i for i, v in enumerate(op.operands)}
+            for _, off, length, v in w.uses:
+                i = index.get(id(v))
+                if i is None or length < 0:
+                    return None
+                holes.append((off, length, False, i))
+        if w.succs:
+            bindex = {id(b): i for i, b in enumerate(op.successors)}
+            for _, off, length, b in w.succs:
+                i = bindex.get(id(b))
+                if i is None:
+                    return None
+                holes.append((off, length, True, i))
+        holes.sort()
+        pieces: list[str] = []
+        slots: list[tuple[bool, int]] = []
+        at = 0
+        attr_dict = None
+        for off, length, is_succ, i in holes:
+            if off < at:
+                return None
+            pieces.append(text[at:off])
+            slots.append((is_succ, i))
+            at = off + length
+        pieces.append(text[at:])
+        if w.attr_dict is not None:
+            _, start, end = w.attr_dict
+            at = 0
+            for k, (off, length, _, _) in enumerate([*holes, (len(text), 0, False, 0)]):
+                if start >= at and end <= off:
+                    attr_dict = (k, start - at, end - at)
+                    break
+                at = off + length
+            else:
+                return None
+        return cls(pieces, slots, attr_dict)
+
+
 class _PrettyPrinter(_Printer):
     """The text view in pretty form; generic ops and the view's own parts as `_Printer` writes them."""
 
@@ -256,17 +334,25 @@ class _PrettyPrinter(_Printer):
         self.registry = registry
         self.notes: list[PrettyNote] = []
         self.dialects: list[str] = ["builtin"]
-        self._syntax: dict[tuple[str, bool], asm.OpSyntax | None] = {}
+        self._syntax: dict[int, asm.OpSyntax | None] = {}
+        """id(op name) -> its model (the op names of a module are a few shared objects)."""
+        self._names_kept: list[OpName] = []
+        self._op_text: dict[tuple[int, str], str] = {}
+        """(id(op name), default dialect) -> the name as printed."""
+        self._templates: dict[tuple[object, ...], _Template] = {}
         self.naming: Naming
 
     # -- models ---------------------------------------------------------------------------------
     def syntax_of(self, op: Operation) -> asm.OpSyntax | None:
         name = op.op_name
+        key = id(name)
+        found = self._syntax.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
+        self._names_kept.append(name)
         if not name.registered:
+            self._syntax[key] = None
             return None
-        key = (name.full, True)
-        if key in self._syntax:
-            return self._syntax[key]
         model = self.registry.op_syntax(name.full).model
         if model is not None and self.registry.op(name.full).model is None:
             model = None  # an op mlirbc cannot decode is unregistered to it: generic
@@ -304,23 +390,23 @@ class _PrettyPrinter(_Printer):
         self.naming = Naming(root, result_names, block_arg_names)
         self.block_names = {k: v for k, v in self.naming.block_names.items()}
         self.block_order = self.naming.block_order
-        naming = self.naming
-        # The generic printer reads names from `names`: the full name of each value.
-        names = self.names
-        for op in root.walk():
-            for r in op.results:
-                names[id(r)] = naming.value(r)
-            for region in op.regions:
-                for block in region.blocks:
-                    for a in block.arguments:
-                        names[id(a)] = naming.value(a)
+        # The generic printer reads names from `names`, which `_generic` fills for the ops it prints.
 
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
         model = self.syntax_of(op)
-        if model is None or (op.properties is not None and op.properties.kind == PROPS_FALLBACK):
+        props = op.properties
+        if model is None or (props is not None and props.kind == PROPS_FALLBACK):
             self._generic(op, indent)
             return
+        key = None
+        if not op.regions:
+            key = _template_key(op)
+            if key is not None:
+                tpl = self._templates.get(key)
+                if tpl is not None:
+                    self._commit_template(op, tpl, indent)
+                    return
         writer = _OpWriter(self, op, indent)
         try:
             model.print_op(op, writer)
@@ -333,14 +419,54 @@ class _PrettyPrinter(_Printer):
             self.notes.append(PrettyNote(op, f"{type(exc).__name__}: {exc}"))
             self._generic(op, indent)
             return
+        if key is not None and writer.cacheable and len(chunks) == 1 and isinstance(chunks[0], str):
+            tpl = _Template.of(op, writer, chunks[0])
+            if tpl is not None:
+                self._templates[key] = tpl
+                self._commit_template(op, tpl, indent)
+                return
         self._commit(op, model, writer, chunks, indent)
 
+    def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
+        """An op whose text is a template's: its operand and successor names in the template's slots."""
+        name_at, name_end = self._head(op, indent)
+        value = self.naming.value
+        operands, successors = op.operands, op.successors
+        pieces = tpl.pieces
+        parts = [pieces[0]]
+        n = name_end + len(pieces[0])
+        uses: list[tuple[int, int, Value]] = []
+        m = self.map
+        for i, (is_succ, index) in enumerate(tpl.slots, 1):
+            if is_succ:
+                b = successors[index]
+                text = self.block_names.get(id(b), "^INVALIDBLOCK")
+                m.occurrence(b, n, n + len(text), False, True)
+            else:
+                v = operands[index]
+                text = value(v)
+                uses.append((n, n + len(text), v))
+            parts.append(text)
+            piece = pieces[i]
+            parts.append(piece)
+            n += len(text) + len(piece)
+        if uses:
+            m.value_uses(uses)
+        dict_piece = (-1, -1)
+        if tpl.attr_dict is not None:
+            where, start, end = tpl.attr_dict
+            at = name_end + sum(len(x) for x in parts[:2 * where])
+            dict_piece = (at + start, at + end)
+        self.emit("".join(parts))
+        self._tail(op, name_at, name_end, dict_piece)
+
     def _generic(self, op: Operation, indent: int) -> None:
-        groups = self.naming.result_groups(op)
-        if len(groups) > 1:
-            # Several result groups (names an op gave itself) print as `%a, %b:2 = `: the generic
-            # printer writes one head, so its results are named by their first group here.
-            pass
+        # The generic printer reads the names of the values it prints from `names`.
+        names, value = self.names, self.naming.value
+        for v in op.operands:
+            names[id(v)] = value(v)
+        for r in op.results:
+            names[id(r)] = value(r)
         self.dialects.append(self._default_dialect(op))
         try:
             super().op(op, indent)
@@ -357,8 +483,6 @@ class _PrettyPrinter(_Printer):
             return ""
 
     def _uselist(self, op: Operation, pad: str) -> None:
-        from .printer import USELIST_PREFIX
-
         orders = [f"{r.index}={_order_text(r.use_order)}" for r in op.results if r.use_order is not None]
         if orders:
             at = self.pos + len(pad)
@@ -366,18 +490,18 @@ class _PrettyPrinter(_Printer):
             self.map.part(PART_USELIST, at, at + len(comment), None)
             self.line(pad + comment)
 
-    def _commit(self, op: Operation, model: asm.OpSyntax, w: _OpWriter,
-                chunks: list[str | _RegionMark], indent: int) -> None:
+    def _head(self, op: Operation, indent: int) -> tuple[int, int]:
+        """Use-list comment, result names and op name; returns where the name starts and ends."""
         pad = "  " * indent
         m = self.map
-        self._uselist(op, pad)
+        if op.results:
+            self._uselist(op, pad)
         start = self.pos + len(pad)
         m.open_op(start, op)
-        self.emit(pad)
         naming = self.naming
         groups = naming.result_groups(op)
+        parts = [pad]
         if groups:
-            parts = []
             n = start
             for i, (first, count) in enumerate(groups):
                 if i:
@@ -390,14 +514,35 @@ class _PrettyPrinter(_Printer):
                 parts.append(text + suffix)
                 n += len(text) + len(suffix)
             parts.append(" = ")
-            self.emit("".join(parts))
-        name = op.op_name.full
         dd = self.dialects[-1]
-        if dd and name.startswith(dd + ".") and name.count(".") == 1:
-            name = name[len(dd) + 1:]
+        name = self._op_text.get((id(op.op_name), dd))
+        if name is None:
+            name = op.op_name.full
+            if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == "." and name.count(".") == 1:
+                name = name[len(dd) + 1:]
+            self._op_text[(id(op.op_name), dd)] = name
+        self.emit("".join(parts))
         name_at = self.pos
         self.emit(name)
-        name_end = self.pos
+        return name_at, self.pos
+
+    def _tail(self, op: Operation, name_at: int, name_end: int, dict_piece: tuple[int, int]) -> None:
+        m = self.map
+        sym = symbol_of(op) if op.regions or op.attributes is not None or op.properties is not None \
+            else None
+        if sym is not None:
+            m.symbol(sym)
+        loc = " loc(" + print_location(op.location) + ")"
+        loc_at = self.pos + 1
+        self.line(loc)
+        end = loc_at + len(loc) - 1
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end,
+                                loc_at - 1), name=(name_at, name_end))
+
+    def _commit(self, op: Operation, model: asm.OpSyntax, w: _OpWriter,
+                chunks: list[str | _RegionMark], indent: int) -> None:
+        m = self.map
+        name_at, name_end = self._head(op, indent)
         chunk_starts: list[int] = []
         dict_piece = (-1, -1)
         self.dialects.append(self._default_dialect(op))
@@ -428,17 +573,7 @@ class _PrettyPrinter(_Printer):
         for ci, off, length, b in w.succs:
             at = chunk_starts[ci] + off
             m.occurrence(b, at, at + length, False, True)
-        from .printer import symbol_of
-
-        sym = symbol_of(op)
-        if sym is not None:
-            m.symbol(sym)
-        loc = " loc(" + print_location(op.location) + ")"
-        loc_at = self.pos + 1
-        self.line(loc)
-        end = loc_at + len(loc) - 1
-        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end,
-                                loc_at - 1), name=(name_at, name_end))
+        self._tail(op, name_at, name_end, dict_piece)
 
     # -- regions and blocks -------------------------------------------------------------------------
     def block(self, block: Block, index: int, indent: int) -> None:

@@ -9,9 +9,11 @@ the parse says it cannot build it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ....ir.attributes import ArrayAttr, Attribute, DialectAttr, DictionaryAttr, StringAttr
 from ....ir.operation import Block, BlockArgument, Operation, Region
-from ....ir.types import FloatType, IntegerType, Type
+from ....ir.types import FloatType, IntegerType, Type, bit_width
 from ....syntax.attr_parser import parse_attribute_text
 from ..adaptor import OpView, dict_attr
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
@@ -272,37 +274,146 @@ def _fill_body(region: Region, inputs: list[Type], outputs: list[Type]) -> None:
     block.append(_op("linalg.yield", [block.arguments[0]]))
 
 
-def _mul_add_body(region: Region, inputs: list[Type], outputs: list[Type]) -> None:
-    """`out + a * b` over one element type (no casts), as the matmul family's region builder makes it."""
-    elements = {_element(t) for t in [*inputs, *outputs]}
-    if len(elements) != 1 or len(inputs) != 2:
-        region.blocks.clear()
-        return
-    t = elements.pop()
-    block = _body_block(region, inputs, outputs)
-    a, b, out = block.arguments
-    if isinstance(t, FloatType):
-        from ....ir.attributes import DialectAttr as _DA
-
-        none = _DA.get("arith", "#arith.fastmath<none>")
-        mul = _op("arith.mulf", [a, b], (t,), {"fastmath": none})
-        add = _op("arith.addf", [out, mul.results[0]], (t,), {"fastmath": none})
-    elif isinstance(t, IntegerType):
-        none = DialectAttr.get("arith", "#arith.overflow<none>")
-        mul = _op("arith.muli", [a, b], (t,), {"overflowFlags": none})
-        add = _op("arith.addi", [out, mul.results[0]], (t,), {"overflowFlags": none})
-    else:
-        region.blocks.clear()
-        return
-    block.append(mul)
-    block.append(add)
-    block.append(_op("linalg.yield", [add.results[0]]))
+_FASTMATH_NONE = "#arith.fastmath<none>"
+_OVERFLOW_NONE = "#arith.overflow<none>"
 
 
-BODIES = {
+class _Body:
+    """Builds a named op's body as its region builder does: block arguments of the operands' element
+    types, casts to the output's element type, the op's arithmetic, `linalg.yield`."""
+
+    def __init__(self, region: Region, inputs: list[Type], outputs: list[Type]) -> None:
+        self.block = _body_block(region, inputs, outputs)
+        self.args = list(self.block.arguments)
+
+    def emit(self, name: str, operands: list[object], result: Type) -> BlockArgument:
+        props: dict[str, Attribute] = {}
+        if name in _FASTMATH_OPS:
+            props["fastmath"] = DialectAttr.get("arith", _FASTMATH_NONE)
+        elif name in _OVERFLOW_OPS:
+            props["overflowFlags"] = DialectAttr.get("arith", _OVERFLOW_NONE)
+        op = _op(name, operands, (result,), props or None)
+        self.block.append(op)
+        return op.results[0]  # type: ignore[return-value]
+
+    def cast(self, v: BlockArgument, to: Type) -> BlockArgument:
+        """`linalg`'s `cast` (signed): nothing for the same type, else the arith conversion."""
+        frm = v.type
+        if frm is to:
+            return v
+        if isinstance(to, FloatType) and isinstance(frm, IntegerType):
+            return self.emit("arith.sitofp", [v], to)
+        if isinstance(to, IntegerType) and isinstance(frm, FloatType):
+            return self.emit("arith.fptosi", [v], to)
+        if isinstance(to, FloatType) and isinstance(frm, FloatType):
+            wider = bit_width(to) > bit_width(frm)
+            return self.emit("arith.extf" if wider else "arith.truncf", [v], to)
+        if isinstance(to, IntegerType) and isinstance(frm, IntegerType):
+            wider = to.width > frm.width
+            return self.emit("arith.extsi" if wider else "arith.trunci", [v], to)
+        raise _NoBody
+
+    def binary(self, kind: str, a: BlockArgument, b: BlockArgument) -> BlockArgument:
+        t = a.type
+        if isinstance(t, FloatType):
+            name = _FLOAT_BINARY[kind]
+        elif isinstance(t, IntegerType):
+            name = _INT_BINARY[kind]
+        else:
+            raise _NoBody
+        return self.emit(name, [a, b], t)
+
+    def done(self, v: BlockArgument) -> None:
+        self.block.append(_op("linalg.yield", [v]))
+
+
+class _NoBody(Exception):
+    """Element types this port's region builders do not cover."""
+
+
+_FLOAT_BINARY = {"add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf", "div": "arith.divf",
+                 "max": "arith.maximumf", "min": "arith.minimumf"}
+_INT_BINARY = {"add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli", "div": "arith.divsi",
+               "max": "arith.maxsi", "min": "arith.minsi"}
+_FASTMATH_OPS = frozenset({"arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.maximumf",
+                           "arith.minimumf", "arith.negf", "math.absf", "math.exp", "math.log",
+                           "math.sqrt", "math.tanh"})
+_OVERFLOW_OPS = frozenset({"arith.addi", "arith.subi", "arith.muli"})
+_UNARY = {"abs": "math.absf", "exp": "math.exp", "log": "math.log", "negf": "arith.negf",
+          "sqrt": "math.sqrt", "tanh": "math.tanh"}
+
+
+def _built(build: Callable[[_Body], None]) -> Callable[[Region, list[Type], list[Type]], None]:
+    def body(region: Region, inputs: list[Type], outputs: list[Type]) -> None:
+        try:
+            b = _Body(region, inputs, outputs)
+            build(b)
+        except _NoBody:
+            region.blocks.clear()
+    return body
+
+
+def _mul_add(b: _Body) -> None:
+    """`out + cast(a) * cast(b)` (matmul, conv, contraction families)."""
+    if len(b.args) != 3:
+        raise _NoBody
+    x, y, out = b.args
+    prod = b.binary("mul", b.cast(x, out.type), b.cast(y, out.type))
+    b.done(b.binary("add", out, prod))
+
+
+def _pool(kind: str) -> Callable[[_Body], None]:
+    def build(b: _Body) -> None:
+        if len(b.args) != 3:
+            raise _NoBody
+        x, _, out = b.args
+        b.done(b.binary(kind, out, b.cast(x, out.type)))
+    return build
+
+
+def _unary(name: str) -> Callable[[_Body], None]:
+    def build(b: _Body) -> None:
+        if len(b.args) != 2 or not isinstance(b.args[1].type, FloatType):
+            raise _NoBody
+        x, out = b.args
+        b.done(b.emit(name, [b.cast(x, out.type)], out.type))
+    return build
+
+
+def _binary(kind: str) -> Callable[[_Body], None]:
+    def build(b: _Body) -> None:
+        if len(b.args) != 3:
+            raise _NoBody
+        x, y, out = b.args
+        b.done(b.binary(kind, b.cast(x, out.type), b.cast(y, out.type)))
+    return build
+
+
+def _copy(b: _Body) -> None:
+    if len(b.args) != 2:
+        raise _NoBody
+    x, out = b.args
+    b.done(b.cast(x, out.type))
+
+
+_MUL_ADD = ["matmul", "batch_matmul", "matvec", "vecmat", "dot", "batch_matvec", "batch_vecmat",
+            "batch_reduce_matmul", "conv_1d", "conv_2d", "conv_3d", "conv_1d_nwc_wcf", "conv_1d_ncw_fcw",
+            "conv_2d_nhwc_hwcf", "conv_2d_nhwc_fhwc", "conv_2d_nchw_fchw", "conv_2d_ngchw_fgchw",
+            "conv_2d_ngchw_gfchw", "conv_2d_nhwgc_gfhwc", "conv_3d_ndhwc_dhwcf", "conv_3d_ncdhw_fcdhw",
+            "depthwise_conv_1d_nwc_wc", "depthwise_conv_1d_ncw_cw", "depthwise_conv_1d_nwc_wcm",
+            "depthwise_conv_2d_nhwc_hwc", "depthwise_conv_2d_nchw_chw", "depthwise_conv_2d_nhwc_hwcm",
+            "depthwise_conv_3d_ndhwc_dhwc", "depthwise_conv_3d_ncdhw_cdhw", "depthwise_conv_3d_ndhwc_dhwcm",
+            "mmt4d", "batch_mmt4d", "contract"]
+_POOLS = {"sum": "add", "max": "max", "min": "min"}
+
+BODIES: dict[str, Callable[[Region, list[Type], list[Type]], None]] = {
     "linalg.fill": _fill_body,
-    "linalg.matmul": _mul_add_body,
-    "linalg.batch_matmul": _mul_add_body,
+    "linalg.copy": _built(_copy),
+    **{f"linalg.{n}": _built(_mul_add) for n in _MUL_ADD},
+    **{f"linalg.pooling_{layout}_{kind}": _built(_pool(fn)) for layout in
+       ("nhwc", "nchw", "nwc", "ncw", "ndhwc") for kind, fn in _POOLS.items()},
+    **{f"linalg.{n}": _built(_unary(name)) for n, name in _UNARY.items()},
+    **{f"linalg.{n}": _built(_binary(n)) for n in ("add", "sub", "mul", "div", "max", "min")},
 }
 
 NAMED = ["fill", "matmul", "batch_matmul", "matvec", "vecmat", "dot", "batch_matvec", "batch_vecmat",
