@@ -1,8 +1,9 @@
 """The pretty view against the oracles, file by file, and its faithfulness.
 
-* `--form pretty` (local scope) of each default-version corpus file equals `mlir-opt --mlir-print-debuginfo
+* `--form pretty --local-scope` of each default-version corpus file equals `mlir-opt --mlir-print-debuginfo
   --mlir-print-local-scope` (IREE files: `iree-opt` with the same flags) apart from the view's own
-  `// mlirbc:` lines; a floor on the number of identical files, with the ones that differ listed;
+  `// mlirbc:` lines, and the view with aliases equals `mlir-opt --mlir-print-debuginfo`; a floor on the
+  number of identical files per mode, with the ones that differ listed;
 * the pretty view of every corpus file (every bytecode version) reads back and encodes to the original
   bytes;
 * without a template, the pretty view of an upstream file encodes to what mlir-opt writes for that same
@@ -25,24 +26,24 @@ from mlirbc.models.build import models
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
-from pretty_oracle import LOCAL, default_version_files, first_difference, oracle_prints, view_lines
+from pretty_oracle import ALIASED, LOCAL, default_version_files, first_difference, oracle_prints, view_lines
 
 REGISTRY = models()
 
-# Identical files with --mlir-print-local-scope (raise as the syntax models grow).
-UPSTREAM_FLOOR = 314
-IREE_FLOOR = 0
+# Identical files per mode (raise as the syntax models grow).
+FLOORS = {("upstream", "local"): 370, ("upstream", "aliased"): 375,
+          ("iree", "local"): 4, ("iree", "aliased"): 4}
 
 
-def _pretty(path: str) -> str:
+def _pretty(path: str, aliases: bool) -> str:
     m = read_bytecode_file(path, REGISTRY)
     assert m.error is None, m.error
-    return print_module(m, form="pretty", registry=REGISTRY, with_map=False).text
+    return print_module(m, form="pretty", registry=REGISTRY, with_map=False, aliases=aliases).text
 
 
-def _compare(folder: str) -> tuple[int, list[str], Counter[str]]:
+def _compare(folder: str, aliases: bool) -> tuple[int, list[str], Counter[str]]:
     files = default_version_files(folder)
-    prints = oracle_prints(files, LOCAL)
+    prints = oracle_prints(files, ALIASED if aliases else LOCAL)
     same = 0
     differing: list[str] = []
     by_op: Counter[str] = Counter()
@@ -51,7 +52,7 @@ def _compare(folder: str) -> tuple[int, list[str], Counter[str]]:
         if theirs is None:
             differing.append(f"{path.name}: the oracle refuses it")
             continue
-        ours = view_lines(_pretty(str(path)))
+        ours = view_lines(_pretty(str(path), aliases))
         if "{-#" in ours and "{-#" not in theirs:  # a trailer the oracle drops (external resources)
             ours = ours[:ours.index("\n\n{-#")] if "\n\n{-#" in ours else ours
         diff = first_difference(ours, theirs)
@@ -66,35 +67,40 @@ def _compare(folder: str) -> tuple[int, list[str], Counter[str]]:
     return same, differing, by_op
 
 
-def _report(folder: str, same: int, differing: list[str], by_op: Counter[str]) -> None:
-    print(f"\n{folder}: {same} of {same + len(differing)} identical to the oracle's local-scope print")
+def _report(folder: str, mode: str, same: int, differing: list[str], by_op: Counter[str]) -> None:
+    print(f"\n{folder}: {same} of {same + len(differing)} identical to the oracle's {mode} print")
     print("first differing line by op: " + ", ".join(f"{op} {n}" for op, n in by_op.most_common(30)))
     for d in differing:
         print("  " + d)
 
 
 @pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
-def test_upstream_local_scope_view_equals_mlir_opt() -> None:
-    same, differing, by_op = _compare("upstream")
-    _report("upstream", same, differing, by_op)
-    assert same >= UPSTREAM_FLOOR, f"{same} identical, floor {UPSTREAM_FLOOR}"
+@pytest.mark.parametrize("mode", ["local", "aliased"])
+def test_upstream_view_equals_mlir_opt(mode: str) -> None:
+    """`--local-scope` against `mlir-opt --mlir-print-debuginfo --mlir-print-local-scope`, the default
+    view (aliases) against `mlir-opt --mlir-print-debuginfo`."""
+    same, differing, by_op = _compare("upstream", mode == "aliased")
+    _report("upstream", mode, same, differing, by_op)
+    assert same >= FLOORS["upstream", mode], f"{same} identical, floor {FLOORS['upstream', mode]}"
 
 
 @pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
-def test_iree_local_scope_view_equals_iree_opt() -> None:
-    same, differing, by_op = _compare("iree")
-    _report("iree", same, differing, by_op)
-    assert same >= IREE_FLOOR, f"{same} identical, floor {IREE_FLOOR}"
+@pytest.mark.parametrize("mode", ["local", "aliased"])
+def test_iree_view_equals_iree_opt(mode: str) -> None:
+    same, differing, by_op = _compare("iree", mode == "aliased")
+    _report("iree", mode, same, differing, by_op)
+    assert same >= FLOORS["iree", mode], f"{same} identical, floor {FLOORS['iree', mode]}"
 
 
+@pytest.mark.parametrize("aliases", [False, True], ids=["local", "aliased"])
 @pytest.mark.parametrize("folder", ["upstream", "iree"])
-def test_pretty_view_reads_back_to_the_original_bytes(folder: str) -> None:
+def test_pretty_view_reads_back_to_the_original_bytes(folder: str, aliases: bool) -> None:
     files = sorted((CORPUS / folder).glob("*.mlirbc"))
     failures = []
     for path in files:
         m = read_bytecode_file(str(path), REGISTRY)
         assert m.error is None, f"{path.name}: {m.error}"
-        text = print_module(m, form="pretty", registry=REGISTRY, with_map=False).text
+        text = print_module(m, form="pretty", registry=REGISTRY, with_map=False, aliases=aliases).text
         result = parse_module(text, template=m, registry=REGISTRY, with_map=False)
         if result.module is None:
             d = result.errors[0]

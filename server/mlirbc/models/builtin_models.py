@@ -48,6 +48,7 @@ def register_builtin_syntax(reg: Registry) -> None:
     """The custom assembly forms of upstream ops: declarative formats from the generated data (read per
     dialect when a pretty view first needs it), MLIR 24's changed ones for that set, and the hand-written
     models of ops whose form upstream writes in C++ (`models/asm/ports`)."""
+    from .asm.aliases import register_alias_rules
     from .asm.data import DATA_DIR as SYNTAX_DIR
     from .asm.data import MLIR24_DIR as SYNTAX24_DIR
     from .asm.data import register_syntax_data
@@ -56,6 +57,7 @@ def register_builtin_syntax(reg: Registry) -> None:
     base = register_syntax_data(reg, BUILTIN_ORIGIN, SYNTAX_DIR)
     register_syntax_data(reg, MLIR24_ORIGIN, SYNTAX24_DIR, base, MLIR24)
     register_ports(reg, BUILTIN_ORIGIN)
+    register_alias_rules(reg, BUILTIN_ORIGIN)
 
 
 def _tosa() -> KindDialect:

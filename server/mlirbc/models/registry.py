@@ -34,7 +34,9 @@ from .api import AttrTypeCodec, OpModel
 from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, WriteCheck
 
 if TYPE_CHECKING:
+    from ..ir.attributes import Attribute
     from ..ir.module import Module
+    from ..ir.types import Type
     from ..syntax.attr_parser import DialectSyntax
     from .asm.api import OpSyntax
     from .kinds import KindModel
@@ -43,6 +45,9 @@ OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
 SyntaxProvider = Callable[[str], "OpSyntax | None"]
 """A dialect's lazy source of op syntax models (custom assembly forms): full op name -> model or None."""
+AliasRule = Callable[["Attribute | Type"], "str | None"]
+"""A dialect's alias names (OpAsmDialectInterface::getAlias): the name an attribute or type of the
+dialect is printed as (`#name = ...` once, `#name` at each use) in a view with aliases, or None."""
 
 
 class Kind(enum.Enum):
@@ -57,6 +62,7 @@ class Kind(enum.Enum):
     TYPE_KIND = "type-kind"
     OP_SYNTAX = "op-syntax"
     SYNTAX_PROVIDER = "syntax-provider"
+    ALIAS_RULE = "alias-rule"
 
 
 M = TypeVar("M")
@@ -210,6 +216,7 @@ class Registry:
         self._type_kinds: _Table[KindModel] = _Table()
         self._op_syntaxes: _Table[OpSyntax] = _Table()
         self._syntax_providers: _Table[SyntaxProvider] = _Table()
+        self._alias_rules: _Table[AliasRule] = _Table()
         self._syntax_cache: dict[tuple[str | None, str], SyntaxLookup] = {}
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
@@ -302,6 +309,16 @@ class Registry:
         """A dialect's lazy source of op syntax models (generated syntax data), asked per op name."""
         return self._put(self._syntax_providers, Registration(Kind.SYNTAX_PROVIDER, dialect, provider,
                                                               origin, model_set=model_set))
+
+    def register_alias_rule(self, dialect: str, rule: AliasRule, origin: str,
+                            model_set: str | None = None) -> Registration[AliasRule]:
+        """How the values of `dialect` are aliased in a view with aliases (replacing an earlier rule)."""
+        return self._put(self._alias_rules, Registration(Kind.ALIAS_RULE, dialect, rule, origin,
+                                                         model_set=model_set))
+
+    def alias_rule(self, dialect: str) -> AliasRule | None:
+        reg = self._alias_rules.get(dialect, self.model_set)
+        return reg.model if reg is not None else None
 
     def op_syntax(self, full_name: str) -> SyntaxLookup:
         """The custom assembly form of an op (model None: the op prints generic).  A disabled op or
@@ -511,7 +528,7 @@ class Registry:
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
                                         | Registration[KindModel] | Registration[OpSyntax]
-                                        | Registration[SyntaxProvider]]:
+                                        | Registration[SyntaxProvider] | Registration[AliasRule]]:
         """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
@@ -522,6 +539,7 @@ class Registry:
         yield from self._type_kinds.values()
         yield from self._op_syntaxes.values()
         yield from self._syntax_providers.values()
+        yield from self._alias_rules.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return self._dialects.get(dialect, self.model_set) is not None

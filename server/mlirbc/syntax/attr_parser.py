@@ -119,6 +119,8 @@ _TENSOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\?){_WS}x{_WS})*")
 _VECTOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\[{_WS}[0-9]+{_WS}\]){_WS}x{_WS})*")
 _DIM_RE = re.compile(rf"([0-9]+)|(\?)|\[{_WS}([0-9]+){_WS}\]")
 _FUTURE_FLOAT_RE = re.compile(r"f[0-9]+E[0-9]+M[0-9]+[A-Z]*")
+_ALIAS_USE = re.compile(r'("(?:[^"\\]|\\.)*")|([#!])([A-Za-z_][A-Za-z0-9_$-]*)(?![A-Za-z0-9_$.<-])')
+"""A string literal (skipped) or an alias use: `#name`/`!name` without a dialect prefix or a body."""
 _UNRANKED_RE = re.compile(rf"\*{_WS}x{_WS}")
 _BODY_CHARS_RE = re.compile(rf'[<>\[\](){{}}"\-{BAD_SURROGATES}]')
 _HEX_RE = re.compile(r"0x((?:[0-9A-Fa-f]{2})*)")
@@ -553,7 +555,7 @@ class Parser:
         end = self._skip_body(self.tok.start) if has_body else tok.end
         if has_body:
             self.reset(end)
-        return DialectType.get(ident.split(".", 1)[0], self.text[tok.start : end])
+        return DialectType.get(ident.split(".", 1)[0], self._expanded(self.text[tok.start : end]))
 
     # ============================================================================================
     # Attributes
@@ -752,7 +754,41 @@ class Parser:
             self.advance()
             self._type()
             end = self.prev_end
-        return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], self.text[tok.start : end])
+        text = self._expanded(self.text[tok.start : end])
+        return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0], text)
+
+    def _expanded(self, text: str) -> str:
+        """A dialect value's text with the aliases it uses (`#map`, `!t`) written out: the value is known
+        by its text, which must be the same whether or not a view printed it with aliases."""
+        if not (self.attr_aliases or self.type_aliases) or ("#" not in text[1:] and "!" not in text[1:]):
+            return text
+        out: list[str] = []
+        at = 0
+        for m in _ALIAS_USE.finditer(text, 1):
+            if m.group(1) is not None:
+                continue  # a string literal
+            sigil, name = m.group(2), m.group(3)
+            if sigil == "#":
+                alias_attr = self.attr_aliases.get(name)
+                if alias_attr is None:
+                    continue
+                from .attr_printer import plain_attribute_text
+
+                value = plain_attribute_text(alias_attr)
+            else:
+                alias_type = self.type_aliases.get(name)
+                if alias_type is None:
+                    continue
+                from .attr_printer import plain_type_text
+
+                value = plain_type_text(alias_type)
+            out.append(text[at:m.start()])
+            out.append(value)
+            at = m.end()
+        if not out:
+            return text
+        out.append(text[at:])
+        return "".join(out)
 
     def _dialect_syntax(self, ident: str) -> DialectSyntax | None:
         if self.syntax is None:

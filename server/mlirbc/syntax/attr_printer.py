@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextvars import ContextVar
 from typing import Any, Protocol
 
@@ -143,10 +143,80 @@ def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
         _elision.reset(token)
 
 
-def print_type(t: Type) -> str:
-    """A type as MLIR text (`i32`, `tensor<2x?xf32>`, `(i32) -> i64`, `!llvm.ptr`, ...)."""
+Caches = tuple[MutableMapping[Attribute, str], MutableMapping[Type, str], MutableMapping[Attribute, str]]
+
+
+class AliasHook(Protocol):
+    """What the printers ask while a view prints with aliases (`view.aliases`): the alias of a value
+    (`names`, by id: `#map1`, `!tuple`; absent when it has none or, for a type, before its definition
+    is printed), print caches of its own (per elision hook, None: none), and the text of a value known
+    only by its text with the aliases of the values nested in it."""
+
+    names: dict[int, str]
+
+    def caches(self, el: ElisionHook | None) -> Caches: ...
+    def dialect_text(self, value: DialectAttr | DialectType) -> str: ...
+
+
+_aliases: ContextVar[AliasHook | None] = ContextVar("mlirbc_aliases", default=None)
+
+
+@contextlib.contextmanager
+def alias_scope(hook: AliasHook | None) -> Iterator[None]:
+    """Print with `hook` giving the aliases of values (this thread/context only)."""
+    token = _aliases.set(hook)
+    try:
+        yield
+    finally:
+        _aliases.reset(token)
+
+
+def _caches() -> Caches:
     el = _elision.get()
-    s = (_type_cache if el is None else el.types).get(t)
+    al = _aliases.get()
+    if al is not None:
+        return al.caches(el)
+    if el is not None:
+        return el.attrs, el.types, el.locs
+    return _attr_cache, _type_cache, _loc_cache
+
+
+def plain_attribute_text(a: Attribute) -> str:
+    """An attribute's text without aliases or elided values (for a model that reads the text)."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_attribute(a)
+    ta, te = _aliases.set(None), _elision.set(None)
+    try:
+        return print_attribute(a)
+    finally:
+        _elision.reset(te)
+        _aliases.reset(ta)
+
+
+def plain_type_text(t: Type) -> str:
+    """A type's text without aliases or elided values."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_type(t)
+    ta, te = _aliases.set(None), _elision.set(None)
+    try:
+        return print_type(t)
+    finally:
+        _elision.reset(te)
+        _aliases.reset(ta)
+
+
+def print_type(t: Type) -> str:
+    """A type as MLIR text (`i32`, `tensor<2x?xf32>`, `(i32) -> i64`, `!llvm.ptr`, ...); its alias in a
+    view with aliases."""
+    al = _aliases.get()
+    if al is not None:
+        name = al.names.get(id(t))
+        if name is not None:
+            return name
+        s = al.caches(_elision.get())[1].get(t)
+    else:
+        el = _elision.get()
+        s = (_type_cache if el is None else el.types).get(t)
     if s is None:
         try:
             s = _render_type(t)
@@ -161,14 +231,23 @@ def _render_type(t: Type) -> str:
     if printer is None:
         raise TypeError(f"cannot print type {t!r}")
     el = _elision.get()
-    if el is None:
+    if el is None and _aliases.get() is None:
         s = printer(t)
         _type_cache[t] = s
         return s
-    placeholder = el.type(t) if type(t) in _ELIDABLE_TYPES else None
+    placeholder = el.type(t) if el is not None and type(t) in _ELIDABLE_TYPES else None
     s = printer(t) if placeholder is None else placeholder
-    el.types[t] = s
+    _caches()[1][t] = s
     return s
+
+
+def print_type_definition(t: Type) -> str:
+    """A type in full where its alias is defined (`!name = ...`): only what it holds is aliased."""
+    try:
+        return _render_type(t)
+    except RecursionError:
+        _warm(t)
+        return _render_type(t)
 
 
 def _dims(shape: tuple[int, ...]) -> str:
@@ -242,7 +321,7 @@ _TYPE_PRINTERS: dict[type, Callable[[Any], str]] = {
     MemRefType: _print_memref,
     UnrankedMemRefType: _print_unranked_memref,
     VectorType: _print_vector,
-    DialectType: lambda t: t.text,
+    DialectType: lambda t: t.text if _aliases.get() is None else _aliases.get().dialect_text(t),  # type: ignore[union-attr]
     FallbackType: _print_fallback_type,
     StructuredType: lambda t: t.kind.print_value(t),
 }
@@ -257,9 +336,17 @@ _UNCACHED_SIZE = 4096  # big payloads (dense data, long strings) are printed on 
 
 
 def print_attribute(a: Attribute) -> str:
-    """An attribute as MLIR text, with its `: type` suffix where MLIR prints one."""
-    el = _elision.get()
-    s = (_attr_cache if el is None else el.attrs).get(a)
+    """An attribute as MLIR text, with its `: type` suffix where MLIR prints one; its alias in a view
+    with aliases."""
+    al = _aliases.get()
+    if al is not None:
+        name = al.names.get(id(a))
+        if name is not None:
+            return name
+        s = al.caches(_elision.get())[0].get(a)
+    else:
+        el = _elision.get()
+        s = (_attr_cache if el is None else el.attrs).get(a)
     if s is None:
         try:
             s = _render_attribute(a)
@@ -274,10 +361,9 @@ def _render_attribute(a: Attribute) -> str:
     if printer is None:
         raise TypeError(f"cannot print attribute {a!r}")
     el = _elision.get()
-    cache = _attr_cache
+    cache = _attr_cache if el is None and _aliases.get() is None else _caches()[0]
     s = None
     if el is not None:
-        cache = el.attrs
         if type(a) in _BULKY or type(a) is FallbackAttr:
             s = el.attribute(a)
     if s is None:
@@ -285,6 +371,16 @@ def _render_attribute(a: Attribute) -> str:
     if len(s) <= _UNCACHED_SIZE or type(a) not in _BULKY:
         cache[a] = s
     return s
+
+
+def print_attribute_definition(a: Attribute) -> str:
+    """An attribute in full where its alias is defined (`#name = ...`): only what it holds is aliased
+    (a location prints as `loc(...)`)."""
+    try:
+        return _render_attribute(a)
+    except RecursionError:
+        _warm(a)
+        return _render_attribute(a)
 
 
 def _print_attr_elided(a: Attribute) -> str:
@@ -627,7 +723,7 @@ _ATTR_PRINTERS: dict[type, Callable[[Any], str]] = {
     DenseResourceElementsAttr: _print_dense_resource,
     SparseElementsAttr: _print_sparse,
     DistinctAttr: _print_distinct,
-    DialectAttr: lambda a: a.text,
+    DialectAttr: lambda a: a.text if _aliases.get() is None else _aliases.get().dialect_text(a),  # type: ignore[union-attr]
     FallbackAttr: _print_fallback_attr,
     StructuredAttr: lambda a: a.kind.print_value(a),
     UnknownLoc: _print_loc_attr,
@@ -677,7 +773,10 @@ def print_location(loc: Attribute) -> str:
         # for text that is cheaper to make again.
         return f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
     el = _elision.get()
-    s = (_loc_cache if el is None else el.locs).get(loc)
+    if el is None and _aliases.get() is None:
+        s = _loc_cache.get(loc)
+    else:
+        s = _caches()[2].get(loc)
     if s is None:
         try:
             s = _render_location(loc)
@@ -687,20 +786,30 @@ def print_location(loc: Attribute) -> str:
     return s
 
 
+def print_location_ref(loc: Attribute) -> str:
+    """The inside of `loc(...)` where an alias may stand for the whole location (`#loc3`)."""
+    al = _aliases.get()
+    if al is not None:
+        name = al.names.get(id(loc))
+        if name is not None:
+            return name
+    return print_location(loc)
+
+
 def _render_location(loc: Attribute) -> str:
     if isinstance(loc, FileLineColLoc):
         s = f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
     elif isinstance(loc, NameLoc):
         s = _quoted_name(loc.name)
         if not isinstance(loc.child, UnknownLoc):
-            s += "(" + print_location(loc.child) + ")"
+            s += "(" + print_location_ref(loc.child) + ")"
     elif isinstance(loc, UnknownLoc):
         s = "unknown"
     elif isinstance(loc, CallSiteLoc):
-        s = f"callsite({print_location(loc.callee)} at {print_location(loc.caller)})"
+        s = f"callsite({print_location_ref(loc.callee)} at {print_location_ref(loc.caller)})"
     elif isinstance(loc, FusedLoc):
         meta = "" if loc.metadata is None else "<" + print_attribute(loc.metadata) + ">"
-        s = f"fused{meta}[{', '.join([print_location(x) for x in loc.locations])}]"
+        s = f"fused{meta}[{', '.join([print_location_ref(x) for x in loc.locations])}]"
     elif isinstance(loc, FileLineColRange):
         sl, sc, el, ec = range_positions(loc.numbers)
         s = f"{_quoted_name(loc.filename)}:{sl}:{sc}"
@@ -717,8 +826,10 @@ def _render_location(loc: Attribute) -> str:
     else:
         # Any other attribute in a location slot (mlir-opt rejects those): print it as one.
         s = print_attribute(loc)
-    hook = _elision.get()
-    (_loc_cache if hook is None else hook.locs)[loc] = s
+    if _elision.get() is None and _aliases.get() is None:
+        _loc_cache[loc] = s
+    else:
+        _caches()[2][loc] = s
     return s
 
 

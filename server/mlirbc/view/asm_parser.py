@@ -18,6 +18,7 @@ from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
 from ..ir.operation import PROPS_DECODED, Block, Operation, OpResult, Properties, Region
 from ..ir.types import Type
 from ..models.asm import api as asm
+from ..models.sets import SETS
 from ..syntax.lexer import BARE, BLOCK, HASH, INT, STRING, SYMBOL, VALUE, Token, int_literal, string_value
 from .sourcemap import PIECE_ATTRIBUTES, PIECE_CUSTOM, PIECE_LOCATION, NameHandle
 
@@ -51,6 +52,8 @@ class _AsmParser:
         self.successors: list[_Ref] = []
         self.implicit: list[Operation] = []
         self.attr_dict: tuple[int, int] | None = None
+        self.keyvalue_props = SETS.get(p.registry.model_set or "", 22) >= 24
+        """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
 
     # -- errors and tokens --------------------------------------------------------------------------
     def error(self, message: str) -> Exception:

@@ -180,9 +180,7 @@ class Naming:
             return "%<<UNKNOWN SSA VALUE>>"
         text = f"%{found}"
         if number >= 0:
-            if not with_number:
-                return text
-            text += f"#{number}"
+            return text + f"#{number}" if with_number else text
         self._texts[id(v)] = text
         return text
 

@@ -14,7 +14,7 @@ committed only when the model succeeded, so a refused op leaves nothing behind a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..ir.attributes import (
@@ -44,16 +44,22 @@ from ..models.asm import api as asm
 from ..models.asm.api import SyntaxModelError
 from ..models.build import default_registry
 from ..models.registry import Registry
+from ..models.sets import SETS
 from ..syntax.attr_printer import (
+    alias_scope,
     elision_scope,
     keyword_or_string,
     print_attribute,
+    print_attribute_definition,
     print_location,
+    print_location_ref,
     print_type,
+    print_type_definition,
     symbol_ref,
 )
 from ..syntax.elision import Elider
 from ..syntax.floats import print_float_bits
+from .aliases import AliasCollector, AliasState
 from .naming import Naming
 from .printer import BLOCK_USELIST_PREFIX, USELIST_PREFIX, _order_text, _Printer, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
@@ -96,6 +102,10 @@ class _OpWriter:
         """Whether the op's text is a function of its kind, attributes and types alone (no regions, no
         names read back by the model): then ops of the same shape reuse it (`_Template`)."""
 
+    @property
+    def keyvalue_props(self) -> bool:
+        return self.pp.keyvalue_props
+
     # -- raw ----------------------------------------------------------------------------------
     def write(self, text: str) -> None:
         self.buf.append(text)
@@ -126,6 +136,12 @@ class _OpWriter:
             self.write(attribute_without_type(a))
 
     def stripped(self, value: Attribute | Type, prefix: str) -> None:
+        state = self.pp.alias_state
+        if state is not None:
+            name = state.names.get(id(value))
+            if name is not None:  # printStrippedAttrOrType prints an alias when there is one
+                self.write(name)
+                return
         if isinstance(value, DenseArrayAttr):
             if prefix != "array":
                 raise SyntaxModelError(f"a dense array where {prefix} is expected")
@@ -217,6 +233,52 @@ class _OpWriter:
         self.chunks.append("".join(self.buf))
         self.buf = []
         return self.chunks
+
+
+_ATTR, _TYPE, _ARG, _REGION = range(4)
+Event = tuple[int, object, bool]
+
+
+class _Recorder(_OpWriter):
+    """An op writer that also records, in order, what aliases are made of: attributes and types printed,
+    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`)."""
+
+    def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
+        super().__init__(pp, op, indent)
+        self.events: list[Event] = []
+
+    def type(self, t: Type) -> None:
+        self.events.append((_TYPE, t, False))
+        super().type(t)
+
+    def attribute(self, a: Attribute, slot: str | None = None) -> None:
+        self.events.append((_ATTR, a, False))
+        super().attribute(a, slot)
+
+    def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
+        self.events.append((_ATTR, a, True))
+        super().attribute_without_type(a, slot)
+
+    def stripped(self, value: Attribute | Type, prefix: str) -> None:
+        self.events.append((_TYPE if isinstance(value, Type) else _ATTR, value, False))
+        super().stripped(value, prefix)
+
+    def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
+                           with_keyword: bool = False) -> None:
+        skip = set(elided)
+        self.events.extend((_ATTR, v, False) for k, v in entries if k not in skip)
+        super().optional_attr_dict(entries, elided, with_keyword)
+
+    def region(self, region: Region, print_entry_block_args: bool = True,
+               print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
+        super().region(region, print_entry_block_args, print_block_terminators, print_empty_block)
+        self.events.append((_REGION, self.chunks[-1], False))
+
+    def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
+                        omit_type: bool = False) -> None:
+        # The alias pass sees a signature's argument's type and location, not its attributes.
+        self.events.append((_ARG, arg, False))
+        super().region_argument(arg, attrs, omit_type)
 
 
 def attribute_without_type(a: Attribute) -> str:
@@ -329,9 +391,14 @@ class _PrettyPrinter(_Printer):
     """The text view in pretty form; generic ops and the view's own parts as `_Printer` writes them."""
 
     def __init__(self, module: Module, registry: Registry, elider: Elider | None = None,
-                 with_map: bool = True, sink: Callable[[str], object] | None = None) -> None:
+                 with_map: bool = True, sink: Callable[[str], object] | None = None,
+                 aliases: bool = False) -> None:
         super().__init__(module, elider, with_map, sink)
         self.registry = registry
+        self.aliases = aliases
+        self.alias_state: AliasState | None = None
+        self.keyvalue_props = SETS.get(registry.model_set or "", 22) >= 24
+        """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
         self.notes: list[PrettyNote] = []
         self.dialects: list[str] = ["builtin"]
         self._syntax: dict[int, asm.OpSyntax | None] = {}
@@ -374,7 +441,10 @@ class _PrettyPrinter(_Printer):
             if model is None:
                 return []
             try:
-                return asm.result_names(model, op)
+                names = asm.result_names(model, op)
+                if not names and self.keyvalue_props:
+                    names = asm.ods_result_names(model, op)
+                return names
             except Exception:  # a model that cannot name an op leaves it numbered
                 return []
 
@@ -391,6 +461,108 @@ class _PrettyPrinter(_Printer):
         self.block_names = {k: v for k, v in self.naming.block_names.items()}
         self.block_order = self.naming.block_order
         # The generic printer reads names from `names`, which `_generic` fills for the ops it prints.
+
+    # -- aliases --------------------------------------------------------------------------------------
+    def body(self, root: Operation) -> None:
+        self.number(root)
+        if not self.aliases:
+            self.op(root, 0)
+            return
+        collector = AliasCollector(self.registry)
+        self._collect(root, collector)
+        state = AliasState()
+        defs = collector.aliases()
+        for value, name, _ in defs:
+            state.keep.append(value)
+            if not isinstance(value, Type):
+                state.names[id(value)] = name
+        self.alias_state = state
+        with alias_scope(state):
+            self._definitions(state, [(v, n) for v, n, deferred in defs if not deferred])
+            self.op(root, 0)
+            self._definitions(state, [(v, n) for v, n, deferred in defs if deferred])
+
+    def _definitions(self, state: AliasState, defs: list[tuple[Attribute | Type, str]]) -> None:
+        for value, name in defs:
+            if isinstance(value, Type):
+                self.line(f"{name} = {print_type_definition(value)}")
+                state.names[id(value)] = name  # a type's alias is used once it is defined
+            else:
+                self.line(f"{name} = {print_attribute_definition(value)}")
+
+    def _collect(self, root: Operation, c: AliasCollector) -> None:
+        """Visit what printing `root` prints, in order (AliasInitializer's walk of the module)."""
+        events_of: dict[tuple[object, ...], list[Event]] = {}
+        work: list[tuple[int, object]] = [(0, root)]  # (0, op) | (1, region mark) | (2, event list)
+        while work:
+            kind, item = work.pop()
+            if kind == 0:
+                op = item
+                assert isinstance(op, Operation)
+                c.visit(op.location, deferred=True)
+                events = self._events(op, events_of)
+                if events is None:
+                    self._collect_generic(op, c, work)
+                else:
+                    work.append((2, iter(events)))
+            elif kind == 1:
+                assert isinstance(item, _RegionMark)
+                self._collect_region(item, c, work)
+            else:
+                it = item
+                assert isinstance(it, Iterator)
+                for what, value, elide in it:
+                    if what == _ATTR or what == _TYPE:
+                        c.visit(value, False, elide)
+                    elif what == _ARG:
+                        assert isinstance(value, BlockArgument)
+                        c.visit(value.type)
+                        c.visit(value.location)
+                    else:
+                        work.append((2, it))
+                        work.append((1, value))
+                        break
+
+    def _events(self, op: Operation, cache: dict[tuple[object, ...], list[Event]]) -> list[Event] | None:
+        """What the op's syntax model prints, or None when the op prints generic."""
+        model = self.syntax_of(op)
+        props = op.properties
+        if model is None or (props is not None and props.kind == PROPS_FALLBACK):
+            return None
+        key = _template_key(op) if not op.regions else None
+        if key is not None:
+            found = cache.get(key)
+            if found is not None:
+                return found
+        rec = _Recorder(self, op, 0)
+        try:
+            model.print_op(op, rec)
+            rec.finish()
+        except Exception:  # the op prints generic (the print pass says why)
+            return None
+        if key is not None:
+            cache[key] = rec.events
+        return rec.events
+
+    def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
+        tail: list[Event] = [(_TYPE, v.type, False) for v in op.operands]
+        tail.extend((_TYPE, r.type, False) for r in op.results)
+        if op.attributes is not None:
+            tail.extend((_ATTR, v, False) for _, v in op.attributes.entries)
+        work.append((2, iter(tail)))
+        for region in reversed(op.regions):
+            work.append((1, _RegionMark(region, True, True, False)))
+
+    def _collect_region(self, mark: _RegionMark, c: AliasCollector, work: list[tuple[int, object]]) -> None:
+        items: list[tuple[int, object]] = []
+        for bi, block in enumerate(mark.region.blocks):
+            if bi or mark.entry_args:
+                items.append((2, iter([(_ARG, a, False) for a in block.arguments])))
+            ops = block.operations
+            if bi == 0 and not mark.terminators and ops and self._is_terminator(ops[-1]):
+                ops = ops[:-1]
+            items.extend((0, o) for o in ops)
+        work.extend(reversed(items))
 
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
@@ -532,7 +704,7 @@ class _PrettyPrinter(_Printer):
             else None
         if sym is not None:
             m.symbol(sym)
-        loc = " loc(" + print_location(op.location) + ")"
+        loc = " loc(" + print_location_ref(op.location) + ")"
         loc_at = self.pos + 1
         self.line(loc)
         end = loc_at + len(loc) - 1
@@ -656,7 +828,7 @@ def pretty_printer(module: Module, registry: Registry | None = None, elider: Eli
     reg = registry if registry is not None else default_registry()
     if reg.model_set is None and module.model_set is not None:
         reg = reg.with_set(module.model_set, module.model_set_note)
-    return _PrettyPrinter(module, reg, elider, with_map, sink)
+    return _PrettyPrinter(module, reg, elider, with_map, sink, aliases)
 
 
 __all__ = ["PrettyNote", "pretty_printer", "PIECE_ATTRIBUTES", "PIECE_LOCATION", "PROPS_DECODED"]

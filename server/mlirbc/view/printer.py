@@ -38,6 +38,7 @@ from ..syntax.attr_printer import (
     keyword_or_string,
     print_attribute,
     print_location,
+    print_location_ref,
     print_type,
     quote_bytes,
 )
@@ -302,7 +303,7 @@ class _Printer:
         if _FALLBACK_MARK in sig:
             self._find_parts(sig, ts)
         n += 3 + len(sig)
-        loc = "loc(" + print_location(op.location) + ")"
+        loc = "loc(" + print_location_ref(op.location) + ")"
         if _FALLBACK_MARK in loc:
             self._find_parts(loc, n + 1)
         tail.append(" : ")
@@ -400,6 +401,11 @@ class _Printer:
                                                       for p in preds)
 
     # -- resources -----------------------------------------------------------------------------
+    def body(self, root: Operation) -> None:
+        """The module's op (after the header, before the resources)."""
+        self.number(root)
+        self.op(root, 0)
+
     def resources(self, groups: list[ResourceGroup]) -> None:
         dialect = [g for g in groups if g.is_dialect and _printable(g)]
         external = [g for g in groups if not g.is_dialect and _printable(g)]
@@ -561,8 +567,7 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
             p.line(PARTIAL_PREFIX + " ".join(str(module.error).split()))
     with elision_scope(elider):
         if module.root is not None:
-            p.number(module.root)
-            p.op(module.root, 0)
+            p.body(module.root)
         p.resources(module.resources)
     return p
 

@@ -242,6 +242,13 @@ def result_names(model: object, op: Operation) -> list[tuple[int, str]]:
     return f(op) if callable(f) else []
 
 
+def ods_result_names(model: object, op: Operation) -> list[tuple[int, str]]:
+    """The names MLIR 24 gives the results of an op its OpAsmOpInterface does not name (declarative
+    models only: their results' ODS names)."""
+    f = getattr(model, "ods_result_names", None)
+    return f(op) if callable(f) else []
+
+
 def block_arg_names(model: object, op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
     f = getattr(model, "block_arg_names", None)
     return f(op, region) if callable(f) else []

@@ -12,11 +12,15 @@ from __future__ import annotations
 import gzip
 import json
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry import Registry
 from .api import OpSyntax
+
+if TYPE_CHECKING:
+    from .names import NamesFn
 
 DATA_DIR = Path(__file__).with_name("data")
 MLIR24_DIR = DATA_DIR / "mlir24"
@@ -62,9 +66,12 @@ class DataSyntaxProvider:
     """A dialect's syntax models from generated data: full op name -> `DeclarativeSyntax` (or None when
     the op's form is generic or written in C++ without a port)."""
 
-    def __init__(self, dataset: SyntaxDataset, dialect: str) -> None:
+    def __init__(self, dataset: SyntaxDataset, dialect: str,
+                 names: Mapping[str, NamesFn] | None = None) -> None:
         self.dataset = dataset
         self.dialect = dialect
+        self.names = names
+        """Result names of ops (`getAsmResultNames` ports); None: upstream's (`names.RESULT_NAMES`)."""
         self._models: dict[str, OpSyntax | None] = {}
 
     def __call__(self, full_name: str) -> OpSyntax | None:
@@ -78,7 +85,8 @@ class DataSyntaxProvider:
             from .declarative import DeclarativeSyntax
             from .names import DEFAULT_DIALECTS, RESULT_NAMES
 
-            model = DeclarativeSyntax(full_name, data, RESULT_NAMES.get(full_name),
+            names = self.names if self.names is not None else RESULT_NAMES
+            model = DeclarativeSyntax(full_name, data, names.get(full_name),
                                       default_dialect=DEFAULT_DIALECTS.get(full_name, ""))
         self._models[full_name] = model
         return model
@@ -114,9 +122,11 @@ def op_data(full_name: str, data_dir: Path = DATA_DIR) -> dict[str, Any]:
 
 
 def register_syntax_data(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
-                         base: SyntaxDataset | None = None, model_set: str | None = None) -> SyntaxDataset:
-    """One lazy syntax provider per dialect of a data folder (nothing is read here)."""
+                         base: SyntaxDataset | None = None, model_set: str | None = None,
+                         names: Mapping[str, NamesFn] | None = None) -> SyntaxDataset:
+    """One lazy syntax provider per dialect of a data folder (nothing is read here); `names`: the result
+    names of its ops (default: upstream's)."""
     ds = SyntaxDataset(data_dir, base) if base is not None else dataset(data_dir)
     for name in sorted(ds.dialects):
-        reg.register_syntax_provider(name, DataSyntaxProvider(ds, name), origin, model_set=model_set)
+        reg.register_syntax_provider(name, DataSyntaxProvider(ds, name, names), origin, model_set=model_set)
     return ds

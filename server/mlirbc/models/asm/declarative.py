@@ -86,6 +86,14 @@ class DeclarativeSyntax(SyntaxBase):
             return []
         return self.names_hook(OpView(op, self.data))
 
+    def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
+        """The results' ODS names, for an op of several results none variadic (how MLIR 24 names the
+        results of an op whose OpAsmOpInterface names none)."""
+        decl = self.data.get("results", [])
+        if len(decl) < 2 or len(op.results) != len(decl) or any(k != "single" for _, k, _ in decl):
+            return []
+        return [(i, str(n)) for i, (n, _, _) in enumerate(decl) if n]
+
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect
 
@@ -327,6 +335,14 @@ class DeclarativeSyntax(SyntaxBase):
     def _print_attr_dict(self, view: OpView, p: AsmPrinter, with_keyword: bool) -> None:
         elided = set(self._elided_common()) | self.used_attrs
         has_prop_dict = any(el[0] == "prop-dict" for el in self.format)
+        if getattr(p, "keyvalue_props", False) and view.op.properties is not None:
+            # MLIR 24: the properties `attr-dict` covers print as a key-value list before the
+            # discardable dictionary.
+            if not has_prop_dict:
+                self._print_prop_dict(view, p, space_always=False)
+            out = [(k, v) for k, v in view.discardable() if k not in elided]
+            p.optional_attr_dict(out, (), with_keyword)
+            return
         entries = view.discardable() if has_prop_dict else view.all_attrs()
         props = self.data.get("props", {})
         out = []
@@ -358,8 +374,9 @@ class DeclarativeSyntax(SyntaxBase):
                 out.append(kind[4:])
         return out
 
-    def _print_prop_dict(self, view: OpView, p: AsmPrinter) -> None:
-        p.write(" ")
+    def _print_prop_dict(self, view: OpView, p: AsmPrinter, space_always: bool = True) -> None:
+        if space_always:
+            p.write(" ")
         elided = set(self._elided_common()) | self.used_attrs | self.used_props
         entries = []
         for k, v in view.inherent():
@@ -369,6 +386,21 @@ class DeclarativeSyntax(SyntaxBase):
                 continue
             entries.append((k, v))
         if not entries:
+            return
+        if getattr(p, "keyvalue_props", False):
+            # MLIR 24: `<name = value, ...>` in the properties' declaration order, each value as its
+            # declaration prints it.
+            order = {n: i for i, n in enumerate(self.data.get("arg_order", ()))}
+            entries.sort(key=lambda kv: order.get(kv[0], len(order)))
+            p.write("<" if space_always else " <")
+            for i, (k, v) in enumerate(entries):
+                if i:
+                    p.write(", ")
+                p.keyword_or_string(k.encode("utf-8", "surrogateescape"))
+                if not isinstance(v, UnitAttr):
+                    p.write(" = ")
+                    print_attr_value(p, v, self.data.get("attrs", {}).get(k, {}), False, k)
+            p.write(">")
             return
         p.write("<{")
         for i, (k, v) in enumerate(entries):
@@ -616,6 +648,32 @@ def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str) -> None:
     stripped(value, prefix)
 
 
+def bit_enum_words(bits: int, enum: dict[str, Any]) -> list[str]:
+    """The words of a non-zero bit enum value as its generated symbolizer writes them: every case whose
+    bits are all set, in declaration order; with `printBitEnumPrimaryGroups`, the groups first (the
+    largest, declared last, first), each taking its bits away."""
+    cases: list[list[Any]] = enum["cases"]
+    words: list[str] = []
+    covered = 0
+    left = bits
+    if enum.get("primary_groups"):
+        for name, v, group in reversed(cases):
+            if v and (group or v & (v - 1)) and (v & left) == v:
+                words.append(str(name))
+                covered |= v
+                left &= ~v
+        singles = [(n, v) for n, v, g in cases if v and not (g or v & (v - 1))]
+    else:
+        singles = [(n, v) for n, v, _ in cases if v]
+    for name, v in singles:
+        if (v & left) == v:
+            words.append(str(name))
+            covered |= v
+    if covered != bits:
+        raise SyntaxModelError(f"bit enum value {bits} has bits no case names")
+    return words
+
+
 def enum_text(value: Attribute, enum: dict[str, Any]) -> str:
     """The keyword (or quoted string) of an integer enum attribute (its symbolizer's text)."""
     if not isinstance(value, IntegerAttr):
@@ -629,15 +687,7 @@ def enum_text(value: Attribute, enum: dict[str, Any]) -> str:
                 raise SyntaxModelError("no case for the empty bit enum")
             text = str(zero[0][0])
         else:
-            parts = [str(c[0]) for c in cases if c[1] and not c[2] and (c[1] & bits) == c[1]
-                     and c[1] & (c[1] - 1) == 0]
-            covered = 0
-            for c in cases:
-                if c[1] and not c[2] and (c[1] & bits) == c[1] and c[1] & (c[1] - 1) == 0:
-                    covered |= c[1]
-            if covered != bits:
-                raise SyntaxModelError(f"bit enum value {bits} has bits no case names")
-            text = str(enum.get("sep", "|")).join(parts)
+            text = str(enum.get("sep", "|")).join(bit_enum_words(bits, enum))
         single = [c for c in cases if c[1] == bits]
         keyword = bool(single) and _is_keyword(text) and bits > 0 and bits & (bits - 1) == 0
         return text if keyword else '"' + text + '"'

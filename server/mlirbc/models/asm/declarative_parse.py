@@ -91,12 +91,17 @@ class _Reader:
         elif kind == "successor":
             self.successor(el[1])
         elif kind == "attr-dict":
+            if getattr(p, "keyvalue_props", False) and p.parse_optional_punct("<"):
+                self.keyvalue_props()
             d = p.parse_optional_attr_dict_with_keyword() if el[1] else p.parse_optional_attr_dict()
             if d is not None:
                 for k, v in d.entries:
                     parsed.attrs[k.text] = v
         elif kind == "prop-dict":
             if p.parse_optional_punct("<"):
+                if getattr(p, "keyvalue_props", False) and p.peek_text() != "{":
+                    self.keyvalue_props()
+                    return
                 props = p.parse_attribute()
                 p.parse_punct(">")
                 from ...ir.attributes import DictionaryAttr
@@ -210,6 +215,23 @@ class _Reader:
             self.element(el)
             return len(parsed.attrs) > before
         raise p.error(f"an optional group cannot start with {kind}")
+
+    def keyvalue_props(self) -> None:
+        """MLIR 24's `name = value, ...>` of properties (after the `<`), values as their declarations
+        read them."""
+        p = self.p
+        attrs = self.model.data.get("attrs", {})
+        while True:
+            key = p.parse_keyword_or_string().decode("utf-8", "surrogateescape")
+            if p.parse_optional_punct("="):
+                value = read_attr_value(p, attrs.get(key, {}), False, True)
+                assert value is not None
+            else:
+                value = UnitAttr.get()
+            self.parsed.attrs[key] = value
+            if p.parse_optional_punct(">"):
+                return
+            p.parse_punct(",")
 
     def oilist(self, el: Element) -> None:
         clauses = {lit: body for lit, body in el[1]}

@@ -188,6 +188,8 @@ def _enum_info(d: Records, base: Record) -> dict[str, Any] | None:
     if any(s.startswith("BitEnum") for s in supers):
         info["bit"] = True
         info["sep"] = str(base.get("separator") or "|")
+        if base.get("printBitEnumPrimaryGroups"):
+            info["primary_groups"] = True
     return info
 
 
@@ -325,6 +327,9 @@ def derive_syntax(d: Records, op_def: str, attrs: dict[str, str], types: dict[st
         out["attrs"] = attr_infos
     if props:
         out["props"] = props
+    order = [n for n, k in kinds.items() if k in ("attr", "prop")]
+    if len(order) > 1:
+        out["arg_order"] = order  # the properties struct's order (MLIR 24's key-value printing)
     if regions:
         out["regions"] = regions
     if successors:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, StringAttr, SymbolRefAttr, TypeAttr
 from ...ir.types import DYNAMIC as DYN_DIM
 from ...ir.types import RankedTensorType, Type
+from .aliases import literal_type
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
@@ -174,7 +175,7 @@ def print_type_or_attr(p: AsmPrinter, a: PrintArgs) -> None:
     value = a.attr(1)
     if not isinstance(t, TypeAttr):
         raise SyntaxModelError("the global's type is not a type attribute")
-    typed = getattr(value, "type", None) if value is not None else None
+    typed = literal_type(value) if value is not None else None
     needs_space = False
     if not isinstance(typed, Type) or typed is not t.type:
         p.write(": ")
@@ -191,7 +192,7 @@ def print_type_or_attr(p: AsmPrinter, a: PrintArgs) -> None:
 def parse_type_or_attr(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     if p.parse_optional_punct("="):
         value = p.parse_attribute()
-        typed = getattr(value, "type", None)
+        typed = literal_type(value)
         if isinstance(typed, Type):
             a.set_attr(0, TypeAttr.get(typed))
         a.set_attr(1, value)

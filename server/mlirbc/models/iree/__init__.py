@@ -26,9 +26,13 @@ def register(registry: Registry, origin: str) -> None:
     """The plugin entry point: `(registry, origin)` as for every `mlirbc.models` plugin."""
     register_ods_plugin_data(registry, origin, DATA_DIR)
     from ..asm.data import register_syntax_data
+    from .asm_names import RESULT_NAMES
 
-    register_syntax_data(registry, origin, ASM_DATA_DIR)
+    register_syntax_data(registry, origin, ASM_DATA_DIR, names=RESULT_NAMES)
     from .asm_ports import MODELS
 
     for model in MODELS:
         registry.register_op_syntax(model, origin)
+    from .asm_aliases import register_alias_rules
+
+    register_alias_rules(registry, origin)
