@@ -26,24 +26,35 @@ from ..ir.attributes import (
     ArrayAttr,
     Attribute,
     CallSiteLoc,
+    DenseArrayAttr,
     DenseElementsAttr,
     DenseResourceElementsAttr,
     DenseStringElementsAttr,
     DialectAttr,
     DictionaryAttr,
     DistinctAttr,
+    FileLineColLoc,
+    FileLineColRange,
+    FlatSymbolRefAttr,
+    FloatAttr,
     FusedLoc,
+    IntegerAttr,
     NameLoc,
     SparseElementsAttr,
     StringAttr,
+    SymbolRefAttr,
     TypeAttr,
+    UnitAttr,
     UnknownLoc,
 )
 from ..ir.structured import StructuredAttr, StructuredType
 from ..ir.types import (
     ComplexType,
     DialectType,
+    FloatType,
     FunctionType,
+    IndexType,
+    IntegerType,
     MemRefType,
     NoneType,
     RankedTensorType,
@@ -122,6 +133,12 @@ def children(value: Value, elide_type: bool = False) -> list[Value]:
                                      DenseResourceElementsAttr | StringAttr):
         return _typed_children(a)
     return []
+
+
+_LEAVES = frozenset([FileLineColLoc, FileLineColRange, UnknownLoc, IntegerAttr, FloatAttr, UnitAttr,
+                     DenseArrayAttr, FlatSymbolRefAttr, SymbolRefAttr, IntegerType, IndexType, FloatType,
+                     NoneType])
+"""Classes that hold no attribute or type the printer prints (nothing to visit inside)."""
 
 
 def _field_values(fields: tuple[object, ...]) -> list[Value]:
@@ -212,6 +229,7 @@ class AliasCollector:
         self.registry = registry
         self.infos: dict[int, _Info] = {}
         self._rules: dict[str, object] = {}
+        self._sanitized: dict[str, str] = {}
 
     def _alias_name(self, value: Value) -> str | None:
         dialect = value_dialect(value)
@@ -225,18 +243,25 @@ class AliasCollector:
             name = rule(value)  # type: ignore[operator]
         except Exception:  # a rule that fails on a value gives it no alias
             return None
-        return sanitize_alias(name) if isinstance(name, str) and name else None
+        if not isinstance(name, str) or not name:
+            return None
+        clean = self._sanitized.get(name)
+        if clean is None:
+            clean = self._sanitized[name] = sanitize_alias(name)
+        return clean
 
     def visit(self, value: Value, deferred: bool = False, elide_type: bool = False) -> None:
         """Visit `value` and, the first time, everything it holds (without recursion: location chains
         can be long)."""
         info = self.infos.get(id(value))
         if info is not None:
-            if not deferred:
+            if not deferred and info.deferred:
                 _non_deferred(info)
             return
         root = _Info(value, self._alias_name(value), deferred)
         self.infos[id(value)] = root
+        if type(value) in _LEAVES:
+            return
         stack: list[tuple[_Info, Iterator[Value]]] = [(root, iter(children(value, elide_type)))]
         while stack:
             info, todo = stack[-1]

@@ -23,6 +23,7 @@ from ..ir.attributes import (
     DenseElementsAttr,
     DenseStringElementsAttr,
     DictionaryAttr,
+    FileLineColLoc,
     FloatAttr,
     IntegerAttr,
     StringAttr,
@@ -407,6 +408,8 @@ class _PrettyPrinter(_Printer):
         self._op_text: dict[tuple[int, str], str] = {}
         """(id(op name), default dialect) -> the name as printed."""
         self._templates: dict[tuple[object, ...], _Template] = {}
+        self._keys: dict[int, tuple[object, ...]] = {}
+        """id(op) -> its template key, computed by the alias pass for the print pass."""
         self.naming: Naming
 
     # -- models ---------------------------------------------------------------------------------
@@ -484,7 +487,9 @@ class _PrettyPrinter(_Printer):
 
     def _definitions(self, state: AliasState, defs: list[tuple[Attribute | Type, str]]) -> None:
         for value, name in defs:
-            if isinstance(value, Type):
+            if type(value) is FileLineColLoc:  # most definitions: one per op
+                self.line(f"{name} = loc({print_location(value)})")
+            elif isinstance(value, Type):
                 self.line(f"{name} = {print_type_definition(value)}")
                 state.names[id(value)] = name  # a type's alias is used once it is defined
             else:
@@ -493,18 +498,26 @@ class _PrettyPrinter(_Printer):
     def _collect(self, root: Operation, c: AliasCollector) -> None:
         """Visit what printing `root` prints, in order (AliasInitializer's walk of the module)."""
         events_of: dict[tuple[object, ...], list[Event]] = {}
+        replayed: set[int] = set()
+        visit = c.visit
         work: list[tuple[int, object]] = [(0, root)]  # (0, op) | (1, region mark) | (2, event list)
         while work:
             kind, item = work.pop()
             if kind == 0:
                 op = item
                 assert isinstance(op, Operation)
-                c.visit(op.location, deferred=True)
+                visit(op.location, True)
                 events = self._events(op, events_of)
                 if events is None:
                     self._collect_generic(op, c, work)
-                else:
+                elif op.regions:
                     work.append((2, iter(events)))
+                elif id(events) not in replayed:
+                    # Ops of one template print the same values: once visited (not deferred), visiting
+                    # them again changes nothing.
+                    replayed.add(id(events))
+                    for _, value, elide in events:
+                        visit(value, False, elide)  # type: ignore[arg-type]
             elif kind == 1:
                 assert isinstance(item, _RegionMark)
                 self._collect_region(item, c, work)
@@ -531,6 +544,7 @@ class _PrettyPrinter(_Printer):
             return None
         key = _template_key(op) if not op.regions else None
         if key is not None:
+            self._keys[id(op)] = key
             found = cache.get(key)
             if found is not None:
                 return found
@@ -573,7 +587,9 @@ class _PrettyPrinter(_Printer):
             return
         key = None
         if not op.regions:
-            key = _template_key(op)
+            key = self._keys.pop(id(op), None) if self._keys else None
+            if key is None:
+                key = _template_key(op)
             if key is not None:
                 tpl = self._templates.get(key)
                 if tpl is not None:
@@ -666,13 +682,24 @@ class _PrettyPrinter(_Printer):
         """Use-list comment, result names and op name; returns where the name starts and ends."""
         pad = "  " * indent
         m = self.map
-        if op.results:
-            self._uselist(op, pad)
+        results = op.results
+        if results:
+            for r in results:
+                if r.use_order is not None:
+                    self._uselist(op, pad)
+                    break
         start = self.pos + len(pad)
         m.open_op(start, op)
         naming = self.naming
-        groups = naming.result_groups(op)
         parts = [pad]
+        if len(results) == 1:
+            text = naming.value(results[0])
+            m.results(results, start, start + len(text))
+            parts.append(text)
+            parts.append(" = ")
+            groups = None
+        else:
+            groups = naming.result_groups(op)
         if groups:
             n = start
             for i, (first, count) in enumerate(groups):

@@ -33,6 +33,7 @@ from ...ir.types import TupleType, Type
 AliasRule = Callable[[Attribute | Type], str | None]
 
 _LOCATIONS = (UnknownLoc, FileLineColLoc, FileLineColRange, NameLoc, CallSiteLoc, FusedLoc)
+_BUILTIN_CLASSES = frozenset(_LOCATIONS)
 _MNEMONIC = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$]*\.([A-Za-z_][A-Za-z0-9_$.]*)")
 
 
@@ -162,6 +163,8 @@ def register_alias_rules(registry: object, origin: str) -> None:
 
 def value_dialect(value: Attribute | Type) -> str:
     """The dialect whose rule names `value` (builtin classes: `builtin`)."""
+    if type(value) in _BUILTIN_CLASSES:
+        return "builtin"
     d = getattr(value, "dialect_name", None)
     if isinstance(d, str):
         return d
