@@ -57,15 +57,16 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
             continue
         if id(y) in custom:
             # Uniqued attribute dictionaries (versions before properties) can be the original's already.
-            if y.properties is not x.properties or y.attributes is not x.attributes:
-                if not _same_text(y, x, facts):
-                    continue
+            same = y.properties is x.properties and y.attributes is x.attributes
+            if not same and _same_text(y, x, facts):
                 y.properties = x.properties
                 y.attributes = x.attributes
                 y.op_name = x.op_name
                 count += 1
-            if elided:
+                same = True
+            if same and elided:
                 _take_bodies(y, x, elided)
+            # An op whose own text changed (an attribute edited) may hold ops that did not: go on.
         if len(y.regions) != len(x.regions):
             continue
         for ry, rx in zip(y.regions, x.regions, strict=True):

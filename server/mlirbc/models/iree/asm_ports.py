@@ -34,6 +34,8 @@ def _tied(view_attr: Attribute | None, n: int) -> list[int]:
 
 
 class UtilFuncOp(_IreePort):
+    keywords_list = ("attributes",)
+
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         view = self.view(op)
         ft = view.attr("function_type")

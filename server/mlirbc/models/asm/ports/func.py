@@ -8,6 +8,8 @@ from .base import Port, parse_function_op, print_function_op
 
 
 class FuncOp(Port):
+    keywords_list = ("attributes",)
+
     dialect_default = "func"
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:

@@ -77,6 +77,8 @@ def _tensor_results(p: AsmParser) -> list[Type]:
 class _Structured(Port):
     """Block arguments of a structured op's body are `%in` and `%out` (getAsmBlockArgumentNames)."""
 
+    keywords_list = ("ins", "outs")
+
     def block_arg_names(self, op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
         if not region.blocks:
             return []

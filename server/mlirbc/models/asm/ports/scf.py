@@ -50,6 +50,8 @@ def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
 
 
 class IfOp(Port):
+    keywords_list = ("else",)
+
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         if len(op.operands) != 1 or len(op.regions) != 2:
             raise SyntaxModelError("scf.if needs one condition and two regions")
@@ -90,6 +92,8 @@ class IfOp(Port):
 
 
 class ForOp(Port):
+    keywords_list = ("to", "step", "iter_args")
+
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         view = self.view(op)
         if len(op.operands) < 3 or len(op.regions) != 1 or not op.regions[0].blocks:
@@ -165,6 +169,8 @@ class ForOp(Port):
 
 
 class WhileOp(Port):
+    keywords_list = ("do",)
+
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         if len(op.regions) != 2 or not op.regions[0].blocks:
             raise SyntaxModelError("scf.while needs two regions")
