@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..ir.attributes import (
     Attribute,
@@ -247,6 +248,12 @@ class _Recorder(_OpWriter):
     def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
         super().__init__(pp, op, indent)
         self.events: list[Event] = []
+        self.broke_lines = False
+        """Whether the text has line breaks (indented for the depth it was printed at)."""
+
+    def newline(self) -> None:
+        self.broke_lines = True
+        super().newline()
 
     def type(self, t: Type) -> None:
         self.events.append((_TYPE, t, False))
@@ -409,6 +416,9 @@ class _PrettyPrinter(_Printer):
         """(id(op name), default dialect) -> the name as printed."""
         self._templates: dict[tuple[object, ...], _Template] = {}
         self._keys: dict[int, tuple[object, ...]] = {}
+        self._written: dict[int, _Recorder] = {}
+        self._alias_infos: dict[int, Any] = {}
+        """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
         """id(op) -> its template key, computed by the alias pass for the print pass."""
         self.naming: Naming
 
@@ -473,6 +483,7 @@ class _PrettyPrinter(_Printer):
             return
         collector = AliasCollector(self.registry)
         self._collect(root, collector)
+        self._alias_infos = collector.infos
         state = AliasState()
         defs = collector.aliases()
         for value, name, _ in defs:
@@ -556,6 +567,8 @@ class _PrettyPrinter(_Printer):
             return None
         if key is not None:
             cache[key] = rec.events
+        elif op.regions:
+            self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
         return rec.events
 
     def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
@@ -595,6 +608,11 @@ class _PrettyPrinter(_Printer):
                 if tpl is not None:
                     self._commit_template(op, tpl, indent)
                     return
+        if self._written:
+            done = self._written.pop(id(op), None)
+            if done is not None and self._same_without_aliases(done):
+                self._commit(op, model, done, done.chunks, indent)
+                return
         writer = _OpWriter(self, op, indent)
         try:
             model.print_op(op, writer)
@@ -614,6 +632,27 @@ class _PrettyPrinter(_Printer):
                 self._commit_template(op, tpl, indent)
                 return
         self._commit(op, model, writer, chunks, indent)
+
+    def _same_without_aliases(self, rec: _Recorder) -> bool:
+        """Whether an op's text from the alias pass (printed before aliases were known) is its text now:
+        none of the values it printed has an alias, nor any argument location printed inline holds
+        something that may."""
+        infos = self._alias_infos
+        if rec.broke_lines:
+            return False
+        for what, value, _ in rec.events:
+            if what == _REGION:
+                continue
+            if what == _ARG:
+                assert isinstance(value, BlockArgument)
+                values: tuple[object, ...] = (value.type, value.location)
+            else:
+                values = (value,)
+            for v in values:
+                info = infos.get(id(v))
+                if info is None or info.depth:  # an alias, or one inside
+                    return False
+        return True
 
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
         """An op whose text is a template's: its operand and successor names in the template's slots."""
