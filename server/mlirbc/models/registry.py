@@ -310,6 +310,11 @@ class Registry:
         return self._put(self._syntax_providers, Registration(Kind.SYNTAX_PROVIDER, dialect, provider,
                                                               origin, model_set=model_set))
 
+    def syntax_provider(self, dialect: str, model_set: str | None = None) -> SyntaxProvider | None:
+        """The dialect's current lazy source of op syntax models (for a plugin that adds ops to it)."""
+        reg = self._syntax_providers.get(dialect, model_set)
+        return reg.model if reg is not None else None
+
     def register_alias_rule(self, dialect: str, rule: AliasRule, origin: str,
                             model_set: str | None = None) -> Registration[AliasRule]:
         """How the values of `dialect` are aliased in a view with aliases (replacing an earlier rule)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -128,5 +128,30 @@ def register_syntax_data(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
     names of its ops (default: upstream's)."""
     ds = SyntaxDataset(data_dir, base) if base is not None else dataset(data_dir)
     for name in sorted(ds.dialects):
-        reg.register_syntax_provider(name, DataSyntaxProvider(ds, name, names), origin, model_set=model_set)
+        own = DataSyntaxProvider(ds, name, names)
+        earlier = reg.syntax_provider(name, model_set)
+        if earlier is not None and base is None:
+            # Ops added to a dialect that already has its data (IREE's transform extension ops): asked
+            # first, the dialect's own ops still come from the earlier provider.
+            reg.register_syntax_provider(name, _Chained(own, earlier), origin, model_set=model_set)
+        else:
+            reg.register_syntax_provider(name, own, origin, model_set=model_set)
     return ds
+
+
+class _Chained:
+    """A syntax provider asked first, then an earlier one of the same dialect."""
+
+    def __init__(self, first: DataSyntaxProvider, then: Callable[[str], OpSyntax | None]) -> None:
+        self.first = first
+        self.then = then
+
+    def __call__(self, full_name: str) -> OpSyntax | None:
+        model = self.first(full_name)
+        return model if model is not None else self.then(full_name)
+
+    def data(self, full_name: str) -> dict[str, Any] | None:
+        return self.first.data(full_name)
+
+    def __repr__(self) -> str:
+        return f"{self.first!r} before {self.then!r}"

@@ -61,7 +61,13 @@ def _fixed(*names: str) -> NamesFn:
     return fn
 
 
+def _shape_const_size(v: OpView) -> list[tuple[int, str]]:
+    value = v.attr("value")
+    return [(0, f"c{int_value(value)}")] if isinstance(value, IntegerAttr) and v.op.results else []
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
+    "shape.const_size": _shape_const_size,
     "arith.constant": _arith_constant,
     "index.constant": _index_constant,
     "memref.alloc": _fixed("alloc"),
