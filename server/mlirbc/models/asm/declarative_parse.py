@@ -608,6 +608,8 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
     # Operands, in ODS order.
     if parsed.all_operands is not None:
         all_types = parsed.all_operand_types
+        if all_types is None and not parsed.all_operands:
+            all_types = []  # no operands: no types to find
         if all_types is None:
             all_types = []
             for name, _kind, _ in operand_decl:
