@@ -31,7 +31,7 @@ from pretty_oracle import ALIASED, LOCAL, default_version_files, first_differenc
 REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
-FLOORS = {("upstream", "local"): 370, ("upstream", "aliased"): 375,
+FLOORS = {("upstream", "local"): 419, ("upstream", "aliased"): 423,
           ("iree", "local"): 4, ("iree", "aliased"): 4}
 
 

@@ -14,6 +14,7 @@ committed only when the model succeeded, so a refused op leaves nothing behind a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -153,6 +154,15 @@ class _OpWriter:
             self.write(text)
             return
         text = print_type(value) if isinstance(value, Type) else print_attribute(value)
+        dialect, _, mnemonic = prefix[1:].partition(".")
+        short = f"{prefix[:1]}{dialect}<{mnemonic} "
+        if mnemonic and text.startswith(short) and text.endswith(">") and \
+                _BARE_WORD.fullmatch(text, len(short), len(text) - 1):
+            # `#index<cmp_predicate eq>`: the dialect's short spelling of `#index.cmp_predicate` whose own
+            # print is ` eq` (a parameter after the mnemonic, its space included); only one word, which
+            # the parser knows to be the whole value
+            self.write(text[len(short) - 1:-1])
+            return
         if not text.startswith(prefix) or (len(text) > len(prefix) and text[len(prefix)] not in "<"):
             # Not of the class the format names (dyn_cast fails): printed in full.
             if isinstance(value, Type):
@@ -325,6 +335,7 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
+_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def _template_key(op: Operation) -> tuple[object, ...] | None:
@@ -416,10 +427,11 @@ class _PrettyPrinter(_Printer):
         """(id(op name), default dialect) -> the name as printed."""
         self._templates: dict[tuple[object, ...], _Template] = {}
         self._keys: dict[int, tuple[object, ...]] = {}
-        self._written: dict[int, _Recorder] = {}
-        self._alias_infos: dict[int, Any] = {}
-        """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
         """id(op) -> its template key, computed by the alias pass for the print pass."""
+        self._written: dict[int, _Recorder] = {}
+        """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
+        self._alias_infos: dict[int, Any] = {}
+        """id(value) -> what the alias pass found of it (its depth: 0 when no alias is in it)."""
         self.naming: Naming
 
     # -- models ---------------------------------------------------------------------------------
@@ -455,7 +467,7 @@ class _PrettyPrinter(_Printer):
                 return []
             try:
                 names = asm.result_names(model, op)
-                if not names and self.keyvalue_props:
+                if not names:
                     names = asm.ods_result_names(model, op)
                 return names
             except Exception:  # a model that cannot name an op leaves it numbered
@@ -699,6 +711,25 @@ class _PrettyPrinter(_Printer):
             super().op(op, indent)
         finally:
             self.dialects.pop()
+
+    def _result_head(self, op: Operation, at: int) -> str:
+        """The results of an op printed generic as MLIR names them: `%a, %b:2 = ` by result group."""
+        groups = self.naming.result_groups(op)
+        if len(groups) < 2:
+            return super()._result_head(op, at)
+        parts = []
+        n = at
+        for i, (first, count) in enumerate(groups):
+            if i:
+                parts.append(", ")
+                n += 2
+            text = self.naming.value(op.results[first], with_number=False)
+            self.map.results(op.results[first:first + count], n, n + len(text))
+            suffix = f":{count}" if count > 1 else ""
+            parts.append(text + suffix)
+            n += len(text) + len(suffix)
+        parts.append(" = ")
+        return "".join(parts)
 
     def _default_dialect(self, op: Operation) -> str:
         model = self.syntax_of(op)

@@ -176,9 +176,7 @@ class _Printer:
         n = start
         results = op.results
         if results:
-            first = self.names.get(id(results[0]), "%?").partition("#")[0]
-            m.results(results, n, n + len(first))
-            head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
+            head = self._result_head(op, n)
             parts.append(head)
             n += len(head)
         name_text = self._op_names.get(op.op_name)
@@ -314,6 +312,13 @@ class _Printer:
         end = n + 1 + len(loc)
         m.close_op(end, pieces=(ps, pe, ds, de, ts, ts + len(sig), n + 1, end),
                    name=(name_at, name_at + len(name_text)))
+
+    def _result_head(self, op: Operation, at: int) -> str:
+        """`%0 = ` / `%0:2 = ` before an op written at `at`, its results' names recorded in the map."""
+        results = op.results
+        first = self.names.get(id(results[0]), "%?").partition("#")[0]
+        self.map.results(results, at, at + len(first))
+        return f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
 
     def _attr_dict_text(self, op: Operation, attrs: DictionaryAttr) -> str:
         """The op's attribute dictionary; with elision, an op mlir-opt registers reads its inherent

@@ -243,8 +243,8 @@ def result_names(model: object, op: Operation) -> list[tuple[int, str]]:
 
 
 def ods_result_names(model: object, op: Operation) -> list[tuple[int, str]]:
-    """The names MLIR 24 gives the results of an op its OpAsmOpInterface does not name (declarative
-    models only: their results' ODS names)."""
+    """The names mlir-opt gives the results of an op of several fixed results its OpAsmOpInterface does
+    not name (declarative models only: their results' ODS names)."""
     f = getattr(model, "ods_result_names", None)
     return f(op) if callable(f) else []
 

@@ -87,8 +87,8 @@ class DeclarativeSyntax(SyntaxBase):
         return self.names_hook(OpView(op, self.data))
 
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
-        """The results' ODS names, for an op of several results none variadic (how MLIR 24 names the
-        results of an op whose OpAsmOpInterface names none)."""
+        """The results' ODS names, for an op of several results none variadic (how mlir-opt names the
+        results of such an op whose OpAsmOpInterface names none: `%sum, %overflow`)."""
         decl = self.data.get("results", [])
         if len(decl) < 2 or len(op.results) != len(decl) or any(k != "single" for _, k, _ in decl):
             return []

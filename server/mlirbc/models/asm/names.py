@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...ir.attributes import IntegerAttr
+from ...ir.attributes import IntegerAttr, StringAttr
 from ...ir.types import IntegerType, Type
 from .adaptor import OpView
 
@@ -66,8 +66,38 @@ def _shape_const_size(v: OpView) -> list[tuple[int, str]]:
     return [(0, f"c{int_value(value)}")] if isinstance(value, IntegerAttr) and v.op.results else []
 
 
+def _bool_constant(attr: str) -> NamesFn:
+    def fn(v: OpView) -> list[tuple[int, str]]:
+        value = v.attr(attr)
+        if not isinstance(value, IntegerAttr):
+            return []
+        bits = value.bits
+        return [(0, "true" if bits else "false")] if v.op.results else []
+    return fn
+
+
+def _name_prefix(v: OpView) -> list[tuple[int, str]]:
+    prefix = v.attr("namePrefix")
+    if isinstance(prefix, StringAttr) and v.op.results:
+        return [(0, prefix.value.decode("utf-8", "surrogateescape"))]
+    return []
+
+
+def _address_of(v: OpView) -> list[tuple[int, str]]:
+    var = v.attr("variable")
+    root = getattr(var, "root", None)
+    if isinstance(root, StringAttr) and v.op.results:
+        return [(0, root.value.decode("utf-8", "surrogateescape") + "_addr")]
+    return []
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
     "shape.const_size": _shape_const_size,
+    "index.bool.constant": _bool_constant("value"),
+    "smt.constant": _bool_constant("value"),
+    "smt.declare_fun": _name_prefix,
+    "spirv.mlir.addressof": _address_of,
+    "tensor.generate": _fixed("generated"),
     "arith.constant": _arith_constant,
     "index.constant": _index_constant,
     "memref.alloc": _fixed("alloc"),

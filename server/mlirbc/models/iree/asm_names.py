@@ -205,7 +205,32 @@ def _vm_names() -> dict[str, NamesFn]:
     return out
 
 
-RESULT_NAMES: dict[str, NamesFn] = {
+def _vm_dialect(v: OpView) -> list[tuple[int, str]]:
+    """The VM dialect's OpAsmDialectInterface names the first result of its other ops by type: `%ref`,
+    `%buffer`, `%list` for references, a `v` before a vector's (numbered otherwise)."""
+    if not v.op.results:
+        return []
+    t = v.op.results[0].type
+    name = "v" if isinstance(t, VectorType) else ""
+    text = type_suffix(t)
+    if text.startswith("!vm.ref<"):
+        inner = text[len("!vm.ref<"):]
+        name += "buffer" if inner.startswith("!vm.buffer") else \
+            "list" if inner.startswith("!vm.list") else "ref"
+    return [(0, name)] if name else []
+
+
+class _Names(dict[str, NamesFn]):
+    """IREE's result names; the VM dialect's ops without a method of their own get its dialect's."""
+
+    def get(self, key: str, default: NamesFn | None = None) -> NamesFn | None:  # type: ignore[override]
+        found = super().get(key)
+        if found is None and key.startswith("vm."):
+            return _vm_dialect
+        return found if found is not None else default
+
+
+RESULT_NAMES: dict[str, NamesFn] = _Names({
     **{op: _named(pairs) for op, pairs in SIMPLE.items()},
     **_vm_names(),
     **{f"{d}.dispatch.workgroup.{k}": _dimension(f"workgroup_{k}_", False)
@@ -219,4 +244,4 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "util.buffer.constant": _first(_buffer_constant),
     "util.global.load": _first(lambda v: _symbol(v, "global")),
     "util.global.address": _first(_global_address),
-}
+})
