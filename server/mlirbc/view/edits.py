@@ -114,7 +114,7 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     if target is None or not _unit(reg, target):
         return None
     piece = parse_op_in_place(text, span_start, span_end + delta, template, reg, lines,
-                              base.aliases)
+                              base.aliases, base.header)
     new_op = piece.op
     if new_op is None or not piece.whole or not _unit(reg, new_op):
         return None

@@ -1643,20 +1643,25 @@ class OpInPlace:
 
 def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                       registry: Registry | None = None, lines: TextLines | None = None,
-                      aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None
-                      ) -> OpInPlace:
+                      aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
+                      header: dict[str, object] | None = None) -> OpInPlace:
     """Read text[start:end] as one op directly inside the root op (a function, say), with the offsets of
     the whole text.  Its names are its own: only an op whose regions are isolated from above and that
-    has no operands, results or successors means the same here as in a full parse."""
+    has no operands, results or successors means the same here as in a full parse.  `header`: the facts
+    of the view's header (its bytecode version decides where an op in a custom form keeps its inherent
+    attributes)."""
     with building():  # a keystroke's re-read must not pay for a walk over the whole module's objects
-        return _parse_op_in_place(text, start, end, template, registry, lines, aliases)
+        return _parse_op_in_place(text, start, end, template, registry, lines, aliases, header)
 
 
 def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                        registry: Registry | None, lines: TextLines | None,
-                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None) -> OpInPlace:
+                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None,
+                       header: dict[str, object] | None = None) -> OpInPlace:
     reg = registry if registry is not None else default_registry()
     p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
+    if header:
+        p.result.header.update(header)
     p.region_depth = 1  # inside the root op's region, as in a full parse: the nesting limit counts it
     whole = _ALIAS_LINE_RE.search(text, start, end) is None
     op: Operation | None = None
