@@ -32,3 +32,23 @@ def test_an_edit_inside_a_function_splices_as_a_full_parse_reads(version: str, a
     assert print_module(spliced.module).text == print_module(full.module).text
     assert encode_bytecode(spliced.module) == encode_bytecode(full.module)
     assert "math.sqrt" in print_module(spliced.module).text
+
+
+@pytest.mark.parametrize("aliases", [False, True], ids=["local", "aliased"])
+def test_an_edit_of_a_printed_view_is_read_in_place(aliases: bool) -> None:
+    """As the server holds a file's view (its printed state, with the aliases the text defines), a
+    keystroke inside a function re-reads that function alone, to what a full parse gives."""
+    from mlirbc.view.edits import printed_state
+
+    path = CORPUS / "upstream" / "Dialect__Arith__ops.mlirbc"
+    m = read_bytecode_file(str(path))
+    printed = print_module(m, form="pretty", aliases=aliases)
+    base = printed_state(m, printed)
+    text = printed.text
+    at = text.index("\n", len(text) // 2) + 1
+    edited = text[:at] + "    // a comment line\n" + text[at:]
+    spliced = reparse_edit(base, edited, at, at, m)
+    full = parse_state(edited, m)
+    assert spliced is not None and spliced.how == "spliced" and spliced.module is not None
+    assert full.module is not None
+    assert encode_bytecode(spliced.module, template=m) == encode_bytecode(full.module, template=m)

@@ -73,7 +73,8 @@ def printed_state(module: Module, printed: PrintResult) -> ViewState:
             diagnostics.append(TextDiagnostic(
                 f"printed in generic form: {note.message}", lines.span(span.start, span.end),
                 "information"))
-    return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module), how="printed")
+    return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module), printed.aliases,
+                     how="printed")
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,

@@ -416,6 +416,8 @@ class _PrettyPrinter(_Printer):
         self.registry = registry
         self.aliases = aliases
         self.alias_state: AliasState | None = None
+        self.alias_maps: tuple[dict[str, Attribute], dict[str, Type]] = ({}, {})
+        """The aliases the text defines (name without its sigil -> value), for a re-read of one op."""
         self.keyvalue_props = SETS.get(registry.model_set or "", 22) >= 24
         """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
         self.notes: list[PrettyNote] = []
@@ -503,6 +505,8 @@ class _PrettyPrinter(_Printer):
             if not isinstance(value, Type):
                 state.names[id(value)] = name
         self.alias_state = state
+        self.alias_maps = ({n[1:]: v for v, n, _ in defs if not isinstance(v, Type)},
+                           {n[1:]: v for v, n, _ in defs if isinstance(v, Type)})
         with alias_scope(state):
             self._definitions(state, [(v, n) for v, n, deferred in defs if not deferred])
             self.op(root, 0)

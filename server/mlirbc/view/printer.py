@@ -78,6 +78,8 @@ class PrintResult:
     notes: list[Any] = field(default_factory=list)
     """Pretty form: the ops printed generic although a syntax model knows them, and why
     (`pretty.PrettyNote`)."""
+    aliases: tuple[dict[str, Attribute], dict[str, Type]] = field(default_factory=lambda: ({}, {}))
+    """The aliases the text defines (name without `#`/`!` -> value), as a parse of it finds them."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -546,7 +548,7 @@ def _print_module(module: Module, header: bool, elide_larger_than: int, upstream
     p.done.append("".join(p.out))
     text = "".join(p.done)
     return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0,
-                       list(getattr(p, "notes", [])))
+                       list(getattr(p, "notes", [])), getattr(p, "alias_maps", ({}, {})))
 
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
