@@ -29,6 +29,16 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
                 lookup = registry.op(name)
                 if lookup.model is not None:
                     models[name] = lookup.origin
+    syntax: dict[str, str] = {}
+    if registry is not None:
+        from .models.asm.api import describe
+
+        bound = registry.with_set(module.model_set) if registry.model_set is None and module.model_set \
+            else registry
+        for name in ops:
+            found = bound.op_syntax(name)
+            if found.model is not None:
+                syntax[name] = f"{describe(found.model)} [{found.origin}]"
     src = template_of(module)
     notes = src.fallbacks if src is not None else []
     counts = Counter(n.kind for n in notes)
@@ -57,6 +67,7 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
              "size": (len(e.blob) if e.blob is not None else 0) if e.kind == RESOURCE_BLOB else None}
             for g in module.resources for e in g.entries],
         "models": dict(sorted(models.items())),
+        "syntax": dict(sorted(syntax.items())),
         "error": str(module.error) if module.error is not None else None,
     }
     decoders: Counter[tuple[str, str, str]] = Counter()

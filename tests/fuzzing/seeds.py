@@ -53,18 +53,21 @@ def bytecode_seeds(count: int = 160, max_size: int = 3000) -> tuple[Path, ...]:
 
 @cache
 def text_seeds(count: int = 60, max_chars: int = 1500) -> tuple[str, ...]:
-    """Views of small seed files (the fuzzer's text inputs stay small: the huge cases, 50 MB strings and
-    100,000-deep nesting, are regression tests of their own)."""
+    """Views of small seed files, generic and pretty (the fuzzer's text inputs stay small: the huge cases,
+    50 MB strings and 100,000-deep nesting, are regression tests of their own)."""
     from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.view.aliasing import alias_rules
     from mlirbc.view.printer import print_module
 
     out: list[str] = []
     for p in bytecode_seeds():
         m = read_bytecode(p.read_bytes())
         if m.error is None and not m.fallbacks:
-            text = print_module(m).text
-            if len(text) <= max_chars:
-                out.append(text)
+            # the generic view, and the pretty view (custom forms) with and without aliases
+            for text in (print_module(m).text, print_module(m, form="pretty").text,
+                         print_module(m, form="pretty", aliases=alias_rules(m)).text):
+                if len(text) <= max_chars:
+                    out.append(text)
         if len(out) >= count:
             break
     if FINDINGS.is_dir():

@@ -27,7 +27,15 @@ from ..summary import module_info
 from ..syntax.aliases import AliasRules
 from ..view.aliasing import alias_rules
 from ..view.parser import TextDiagnostic, parse_module
-from ..view.printer import ALIASES_BY_DEFAULT, print_module, stream_module
+from ..view.printer import (
+    ALIASES_BY_DEFAULT,
+    AUTO_FORM,
+    FORM_AUTO,
+    FORMS,
+    print_module,
+    resolve_form,
+    stream_module,
+)
 from .graph_cmd import GraphUsageError, cmd_graph
 from .graph_cmd import add_parser as add_graph_parser
 from .progress import Progress
@@ -81,9 +89,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
             print(f"{args.file}: error: {module.error}", file=sys.stderr)
         progress.phase("printing")
         # The view goes out piece by piece: a large file's text is never held whole, nor encoded whole.
+        form = resolve_form(args.form, module)
         if not args.output:
-            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than,
-                          aliases=_aliases(args, module, reg))
+            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than, form=form,
+                          registry=reg, aliases=_aliases(args, module, reg))
             return 1 if module.error is not None else 0
         if module.error is not None:
             print(f"{args.file}: not writing {args.output}: the file did not decode completely",
@@ -91,7 +100,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
             return 1
         pieces: list[bytes] = []
         stream_module(module, lambda s: pieces.append(s.encode("utf-8")),
-                      elide_larger_than=args.elide_larger_than, aliases=_aliases(args, module, reg))
+                      elide_larger_than=args.elide_larger_than, form=form, registry=reg,
+                      aliases=_aliases(args, module, reg))
     atomic_write(args.output, pieces)
     return 0
 
@@ -127,9 +137,11 @@ def _print_info(info: dict[str, object]) -> None:
         out(f"  {d['name']}{v}\n")
     out(f"ops ({info['op_count']})\n")
     models: dict[str, str] = info["models"]  # type: ignore[assignment]
+    syntax: dict[str, str] = info.get("syntax") or {}  # type: ignore[assignment]
     for name, n in info["ops"].items():  # type: ignore[attr-defined]
         by = f"  [{models[name]}]" if name in models else ""
-        out(f"  {n:>8}  {name}{by}\n")
+        form = f"  syntax: {syntax[name]}" if name in syntax else ""
+        out(f"  {n:>8}  {name}{by}{form}\n")
     entry_models = info.get("entry_models") or []
     if entry_models:
         out("attributes and types decoded by models\n")
@@ -200,6 +212,7 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
         original = src.data if src is not None else memoryview(b"")
         progress.phase("printing")
         text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False,
+                            form=resolve_form(args.form, module), registry=reg,
                             aliases=_aliases(args, module, reg)).text
         progress.phase("parsing")
         result = parse_module(text, template=module, registry=reg, with_map=False)
@@ -295,8 +308,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="use this model set (mlir22, mlir24) instead of the one the file's producer "
                              "chooses")
 
+    def form_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--form", choices=(FORM_AUTO, *FORMS), default=FORM_AUTO,
+                        help="the view's form: every op in its custom assembly form where mlirbc knows it "
+                             "(pretty), MLIR's generic form (generic), or auto (the default: "
+                             f"{AUTO_FORM})")
+
     d = sub.add_parser("decode", help="print the text view of a .mlirbc file")
     d.add_argument("file")
+    form_opts(d)
     d.add_argument("-o", "--output", help="write the text here (atomically) instead of stdout")
     d.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print values with a payload over N bytes as elided placeholders that "
@@ -324,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("roundtrip", help="decode, print, parse and encode; report identity")
     r.add_argument("file")
+    form_opts(r)
     r.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print the view with elided placeholders (see decode)")
     alias_opts(r)

@@ -27,7 +27,7 @@ from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.aliasing import alias_rules
 from ..view.edits import printed_state
-from ..view.printer import print_module
+from ..view.printer import print_module, resolve_form
 from ..yielding import Gate, in_background
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
@@ -252,7 +252,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         registry = self.registry()
         elide = self.settings.elide_larger_than
-        aliased = self.settings.view_aliases
+        form_setting, aliased = self.settings.view_form, self.settings.view_aliases
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (files.mapped).
@@ -266,7 +266,9 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             except OSError as exc:
                 raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
             rules = alias_rules(module, registry) if aliased else None
-            state = printed_state(module, print_module(module, elide_larger_than=elide, aliases=rules))
+            form = resolve_form(form_setting, module)
+            state = printed_state(module, print_module(module, elide_larger_than=elide, form=form,
+                                                       registry=registry, aliases=rules))
             src = template_of(module)
             data = src.data if src is not None else b""
             return Decoded(key, data, module, state, registry, TextLines(state.text),

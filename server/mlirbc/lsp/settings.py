@@ -57,9 +57,11 @@ class Settings:
     inlay_hints: bool = True
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
+    view_form: str = "auto"
+    """`auto`, `pretty` or `generic`: the form of a view (see `view.printer.resolve_form`)."""
     view_aliases: bool = ALIASES_BY_DEFAULT
-    """`view.aliases`: the view prints aliases (`#map`, `#loc3`) as mlir-opt does without local scope;
-    false prints everything inline."""
+    """`view.aliases`: the view (either form) prints aliases (`#map`, `#loc3`) as mlir-opt does without
+    local scope; false prints everything inline."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
         return (self.models_disabled, self.models_ods_json, self.models_plugins,
@@ -92,12 +94,20 @@ def parse_settings(obj: Any) -> Settings:
         inlay_hints=_get(obj, "inlayHints.enabled") is not False,
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
+        view_form=_form(_get(obj, "view.form")),
         view_aliases=_bool(_get(obj, "view.aliases"), d.view_aliases),
     )
 
 
 def _bool(v: Any, default: bool) -> bool:
     return v if isinstance(v, bool) else default
+
+
+def _form(v: Any) -> str:
+    """`view.form`: auto, pretty or generic (anything else: auto)."""
+    if isinstance(v, str) and v.strip().lower() in ("pretty", "generic"):
+        return v.strip().lower()
+    return "auto"
 
 
 def _model_set(v: Any) -> str | None:

@@ -180,6 +180,34 @@ def alias_scope(scope: AliasHook) -> Iterator[None]:
         _aliases.reset(alias_token)
 
 
+@contextlib.contextmanager
+def _plain() -> Iterator[None]:
+    """Print outside any alias scope or elision hook (a dry run included)."""
+    alias_token, token = _aliases.set(None), _elision.set(None)
+    try:
+        yield
+    finally:
+        _elision.reset(token)
+        _aliases.reset(alias_token)
+
+
+def plain_attribute_text(a: Attribute) -> str:
+    """An attribute's local-scope text (no aliases, nothing elided): what a model or a parser reads
+    from it, the same wherever it is printed."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_attribute(a)
+    with _plain():
+        return print_attribute(a)
+
+
+def plain_type_text(t: Type) -> str:
+    """A type's local-scope text (no aliases, nothing elided)."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_type(t)
+    with _plain():
+        return print_type(t)
+
+
 class _Collecting:
     """The hook of `print_collecting`: every value printed is recorded (not aliased, not elided) and
     printed as it is in local scope."""

@@ -54,11 +54,27 @@ class ViewState:
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
+MAX_PRETTY_NOTES = 200
+"""Information diagnostics about ops printed generic although a syntax model knows them (the first ones)."""
+
+
 def printed_state(module: Module, printed: PrintResult) -> ViewState:
+    """The state of a freshly printed view: no errors; in the pretty form, an Information diagnostic at
+    each op (up to MAX_PRETTY_NOTES) a syntax model refused to print, saying why."""
     from .printer import header_facts
 
-    return ViewState(printed.text, module, printed.map, [], header_facts(module), printed.map.aliases,
-                     how="printed")
+    diagnostics: list[TextDiagnostic] = []
+    if printed.notes:
+        lines = TextLines(printed.text)
+        for note in printed.notes[:MAX_PRETTY_NOTES]:
+            span = printed.map.op_name_span(note.op) or printed.map.op_span(note.op)
+            if span is None:
+                continue
+            diagnostics.append(TextDiagnostic(
+                f"printed in generic form: {note.message}", lines.span(span.start, span.end),
+                "information"))
+    return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module),
+                     printed.map.aliases, how="printed")
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,
@@ -99,10 +115,15 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     if target is None or not _unit(reg, target):
         return None
     piece = parse_op_in_place(text, span_start, span_end + delta, template, reg, lines,
-                              base.aliases)
+                              base.aliases, base.header)
     new_op = piece.op
     if new_op is None or not piece.whole or not _unit(reg, new_op):
         return None
+    # What the text did not change keeps its stored form (pretty forms say less than the bytes).
+    from .reconcile import reconcile
+
+    if piece.custom:
+        reconcile(new_op, target, reg, piece.implicit, piece.custom)
     new_root = _replace_child(root, target, new_op)
     if new_root is None:
         return None

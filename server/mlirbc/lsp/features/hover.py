@@ -20,6 +20,7 @@ from ...ir.operation import (
     Value,
 )
 from ...ir.types import FallbackType, Type
+from ...models.asm.api import describe
 from ...models.registry import Registry
 from ...syntax.attr_printer import print_attribute, print_location, print_type
 from ...view.edits import ViewState
@@ -104,6 +105,9 @@ def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str
         parts.append(f"Model: {lookup.origin}{_set_text(registry)}")
     else:
         parts.append(f"No model: {lookup.reason}{_set_text(registry)}")
+    syntax = registry.op_syntax(op.name)
+    if syntax.model is not None:
+        parts.append(f"Syntax: {describe(syntax.model)} [{syntax.origin}]")
     parts.extend(line for note in registry.op_notes(op, op.name) for line in note.lines)
     parts.append(_props_section(op, module))
     if op.operands:
