@@ -566,8 +566,8 @@ def _print(c: Codec, v: FieldValue) -> str:
     if op == "apfloat":
         return f"0x{_int(v, 'a payload'):X}"
     if op == "apint" and _int(v, "a payload").bit_length() > 64:
-        return f"0x{_int(v, 'a payload'):X}"  # a wide payload in hex: decimal text of it costs quadratic time, and beyond
-        # Python's digit limit fails
+        # A wide payload in hex: its decimal text costs quadratic time, and fails beyond Python's digit limit.
+        return f"0x{_int(v, 'a payload'):X}"
     if op in ("varint", "svarint", "apint"):
         return str(v)
     if op == "list":
