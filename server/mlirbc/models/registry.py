@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..syntax.attr_parser import DialectSyntax
     from .asm.api import OpSyntax
     from .kinds import KindModel
+    from .views import DialectView, ViewHook
 
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
@@ -63,6 +64,7 @@ class Kind(enum.Enum):
     OP_SYNTAX = "op-syntax"
     SYNTAX_PROVIDER = "syntax-provider"
     ALIAS_RULE = "alias-rule"
+    VIEW = "view"
 
 
 M = TypeVar("M")
@@ -218,6 +220,8 @@ class Registry:
         self._syntax_providers: _Table[SyntaxProvider] = _Table()
         self._alias_rules: _Table[AliasRule] = _Table()
         self._syntax_cache: dict[tuple[str | None, str], SyntaxLookup] = {}
+        self._views: _Table[DialectView] = _Table()
+        self._view_hooks: dict[str, list[HookRecord[ViewHook]]] = {}
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
@@ -363,6 +367,35 @@ class Registry:
         name = f"{kind.dialect}.{kind.name}"
         return self._put(self._type_kinds, Registration(Kind.TYPE_KIND, name, kind, origin))
 
+    def register_view(self, view: DialectView, origin: str,
+                      model_set: str | None = None) -> Registration[DialectView]:
+        """A dialect-level view (`models.views`), by its name (`stablehlo`): `--form auto` shows a module
+        in the first registered view that applies to it."""
+        return self._put(self._views, Registration(Kind.VIEW, view.name, view, origin, model_set=model_set))
+
+    def view(self, name: str) -> tuple[DialectView, str] | None:
+        """The view of that name and its origin (None: none, or its stored dialect is disabled)."""
+        reg = self._views.get(name, self.model_set)
+        if reg is None or reg.model.stored_dialect in self._disabled_dialects:
+            return None
+        return reg.model, reg.origin
+
+    def view_for(self, module: Module) -> tuple[DialectView, str] | None:
+        """The first view that applies to `module` (None: the module is shown as stored)."""
+        for name in self._views.names(self.model_set):
+            hit = self.view(name)
+            if hit is not None and hit[0].applies(module):
+                return hit
+        return None
+
+    def add_view_hook(self, view: str, hook: ViewHook, origin: str) -> None:
+        """Call `hook` after the view `view` converts each op (see `models.views.ViewHook`)."""
+        with self._lock:
+            self._view_hooks.setdefault(view, []).append(HookRecord(f"view:{view}", hook, origin))
+
+    def view_hooks(self, view: str) -> list[HookRecord[ViewHook]]:
+        return list(self._view_hooks.get(view, ()))
+
     def add_decode_hook(self, op_name: str, hook: DecodeHook, origin: str) -> None:
         """Wrap the property decoding of one op (`vhlo.add_v1`): the hook gets the reader and the model's
         own decode, and returns the values (see `models.hooks`).  Hooks stack, the latest outermost."""
@@ -486,15 +519,19 @@ class Registry:
                 out.append(note)
         return out
 
-    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]]:
+    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                            | HookRecord[ViewHook]]:
         """Every hook with its origin and how often it ran (and failed), for `mlirbc info`."""
-        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]] = []
+        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                  | HookRecord[ViewHook]] = []
         for d in self._decode_hooks.values():
             out.extend(d)
         for n in self._note_hooks.values():
             out.extend(n)
         for c in self._write_checks.values():
             out.extend(c)
+        for v in self._view_hooks.values():
+            out.extend(v)
         return out
 
     # -- what is registered (for this view's set) ------------------------------------------------
@@ -533,7 +570,8 @@ class Registry:
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
                                         | Registration[KindModel] | Registration[OpSyntax]
-                                        | Registration[SyntaxProvider] | Registration[AliasRule]]:
+                                        | Registration[SyntaxProvider] | Registration[AliasRule]
+                                        | Registration[DialectView]]:
         """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
@@ -545,6 +583,7 @@ class Registry:
         yield from self._op_syntaxes.values()
         yield from self._syntax_providers.values()
         yield from self._alias_rules.values()
+        yield from self._views.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return self._dialects.get(dialect, self.model_set) is not None

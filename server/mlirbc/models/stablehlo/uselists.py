@@ -13,7 +13,7 @@ result is moved, the new ops' too.)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ...ir.operation import Operation, Value
 
@@ -22,10 +22,12 @@ Token = tuple[int, Operation, int]
 OLD, NEW = 0, 1
 
 
-def replay_downgrades(root: Operation, downgraded: Iterable[Operation], moved: Iterable[Value] = ()) -> None:
+def replay_downgrades(root: Operation, downgraded: Iterable[Operation], moved: Iterable[Value] = (),
+                      keep: Collection[Value] = ()) -> None:
     """Set the use-list orders left by downgrading `downgraded` (final ops, in program order); `moved` are
     values whose uses were all moved once before (the casts of a mixed serialization: the conversion
-    makes each as a placeholder that it replaces by the cast when it finishes)."""
+    makes each as a placeholder that it replaces by the cast when it finishes); `keep` are values whose
+    order is already known (a file's own)."""
     replaced = list(downgraded)
     reversed_once = list(moved)
     if not replaced and not reversed_once:
@@ -58,6 +60,8 @@ def replay_downgrades(root: Operation, downgraded: Iterable[Operation], moved: I
         for i, v in enumerate(op.operands):
             uses(v).remove((OLD, op, i))
     for v, final_uses in lists.items():
+        if v in keep:
+            continue
         order = program.get(v, [])
         if len(order) < 2:
             continue

@@ -28,8 +28,8 @@ class TargetError(Exception):
         self.feature = feature
         self.target = target
         self.since = since
-        oldest = f"; the oldest target that has it is {version_text(since)}" if since is not None else ""
-        super().__init__(f"{op}: {feature} cannot be written for StableHLO {version_text(target)}{oldest}")
+        oldest = f" (the oldest target that has it is {version_text(since)})" if since is not None else ""
+        super().__init__(f"{op}: {feature} is not in StableHLO {version_text(target)}{oldest}")
 
 
 def opset(target: Version) -> Version:
@@ -129,5 +129,18 @@ def check_target(state: OpState, version: OpVersion, target: Version,
         seen.add(id(x))
         since = _since(x)
         if since is not None and t < since[0]:
-            raise TargetError(version.view_name, since[1], target, since[0])
+            raise TargetError(version.view_name, _spelled(x, since[1]), target, since[0])
         stack.extend(_children(x))
+
+
+def _spelled(value: object, vhlo: str) -> str:
+    """A VHLO attribute or type as the StableHLO view shows it, with its VHLO name."""
+    from ...syntax.attr_printer import print_type
+    from .shlo_types import Unconvertible, to_view_type
+
+    if isinstance(value, Type):
+        try:
+            return f"the type {print_type(to_view_type(value))} ({vhlo})"
+        except (Unconvertible, ValueError):
+            return f"the type {vhlo}"
+    return f"the attribute {vhlo}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...ir.attributes import Attribute, DictionaryAttr, StringAttr
 from ...ir.module import Module
@@ -38,14 +39,27 @@ from ...ir.operation import (
 from ...ir.structured import StructuredType
 from ...ir.types import Type
 from ..api import ModelError
+from ..views import ViewError
 from .legalize import Unconvertible, vhlo_attr, vhlo_op, view_op
 from .optable import OpTable, OpVersion
 from .rules import INHERENT_OF_OTHERS
 from .shlo_types import to_vhlo_type, to_view_type
 from .uselists import replay_downgrades
 from .versioning import OpState, TargetError, check_target, downgrade, opset, upgrade
-from .versions import SERIALIZER_VERSION, Version, bytecode_version_for, target_of, version_text
+from .versions import (
+    KNOWN_VERSION,
+    MINIMUM_VERSION,
+    SERIALIZER_VERSION,
+    Version,
+    bytecode_version_for,
+    parse_version,
+    target_of,
+    version_text,
+)
 from .vhlo_types import vhlo_kind
+
+if TYPE_CHECKING:
+    from ..registry import Registry
 
 CAST = "builtin.unrealized_conversion_cast"
 VIEW_MODEL = "stablehlo view"
@@ -65,9 +79,10 @@ Stored = tuple[OpName, "Properties | None", "DictionaryAttr | None", tuple[Type,
 
 
 @dataclass
-class ViewConversion:
-    """A module's StableHLO view and what saving it back needs."""
+class StablehloConversion:
+    """A module's StableHLO view and what saving it back needs (a `models.views.StablehloConversion`)."""
 
+    owner: StablehloView
     module: Module
     source: Module
     target: Version
@@ -80,10 +95,14 @@ class ViewConversion:
     origin_of: dict[int, Operation] = field(default_factory=dict)
     """id(view op) -> the VHLO op it shows (for hover)."""
 
+    def stored_op(self, op: Operation) -> Operation | None:
+        return self.origin_of.get(id(op))
 
-ConversionHook = Callable[[Operation, Operation], Operation | None]
-"""Called with (source op, converted op) after each op is converted, in either direction: returns a
-replacement for the converted op, or None to keep it."""
+    def notes(self) -> list[tuple[Operation, str]]:
+        return [(k.op, k.reason) for k in self.kept]
+
+    def back(self, view: Module) -> Module:
+        return self.owner.to_vhlo(view, self.target, self)
 
 
 def _props_values(op: Operation, attrs_of: OpVersion | None
@@ -122,48 +141,67 @@ def _copy_uses(old: Value, new: Value) -> None:
 
 
 class StablehloView:
-    """The dialect-level view of StableHLO portable artifacts (registered as the `stablehlo` view)."""
+    """The dialect-level view of StableHLO portable artifacts (a `models.views.DialectView`, registered as
+    `stablehlo`)."""
 
     name = "stablehlo"
+    stored_dialect = "vhlo"
 
-    def __init__(self, table: OpTable) -> None:
+    def __init__(self, table: OpTable, registry: Registry | None = None) -> None:
         self.table = table
-        self.hooks: list[tuple[str, ConversionHook]] = []
-
-    def add_hook(self, op_name: str, hook: ConversionHook) -> None:
-        """Call `hook` after each op named `op_name` (either side's name, `*` for all) is converted."""
-        self.hooks.append((op_name, hook))
+        self.registry = registry
+        """Where the view's hooks are registered (`Registry.add_view_hook`)."""
 
     def _hooked(self, source: Operation, converted: Operation) -> Operation:
-        for name, hook in self.hooks:
-            if name in ("*", source.name, converted.name):
-                replacement = hook(source, converted)
-                if replacement is not None:
-                    converted = replacement
+        if self.registry is None:
+            return converted
+        for rec in self.registry.view_hooks(self.name):
+            replacement = rec.call_view(source, converted)
+            if replacement is not None:
+                converted = replacement
         return converted
 
     def applies(self, module: Module) -> bool:
-        """Whether `module` is a portable artifact this view shows (producer `StableHLO_vX.Y.Z`)."""
-        return target_of(module.producer) is not None and module.root is not None
+        """Whether `module` is a portable artifact this view shows (producer `StableHLO_vX.Y.Z`, decoded)."""
+        return module.view is None and target_of(module.producer) is not None and module.root is not None
 
     # -- VHLO -> StableHLO ------------------------------------------------------------------------
-    def to_view(self, module: Module) -> ViewConversion:
+    def convert(self, module: Module) -> StablehloConversion:
         target = target_of(module.producer)
         if target is None or module.root is None:
-            raise ModelError("not a StableHLO portable artifact (its producer is not StableHLO_vX.Y.Z)")
+            raise ViewError("not a StableHLO portable artifact (its producer is not StableHLO_vX.Y.Z)")
         view = Module(None, version=module.version, producer=module.producer, dialects=list(module.dialects),
                       resources=module.resources, source=module.source, error=module.error,
-                      model_set=module.model_set, model_set_note=module.model_set_note)
-        conv = ViewConversion(view, module, target)
+                      model_set=module.model_set, model_set_note=module.model_set_note, view=self.name)
+        conv = StablehloConversion(self, view, module, target)
         view.root = _ToView(self, conv).run(module.root)
         return conv
 
     # -- StableHLO -> VHLO ------------------------------------------------------------------------
-    def to_vhlo(self, view: Module, target: Version, origin: ViewConversion | None = None) -> Module:
-        """The VHLO module of a view at `target`; raises `TargetError` for what the target cannot hold and
-        `ModelError` (`Unconvertible`) for what has no VHLO form."""
+    def fresh(self, view: Module, target: str | None) -> Module:
+        """A view parsed without its original, written for `target` (None: its producer's)."""
+        if target is None:
+            t = target_of(view.producer)
+            if t is None:
+                raise ViewError(f"the view's producer {view.producer!r} names no StableHLO target; give one")
+        else:
+            try:
+                t = parse_version(target)
+            except ValueError as exc:
+                raise ViewError(f"{exc} (a target is X.Y.Z, such as 1.15.0)") from None
+        return self.to_vhlo(view, t)
+
+    def to_vhlo(self, view: Module, target: Version, origin: StablehloConversion | None = None) -> Module:
+        """The VHLO module of a view at `target`; raises `ViewError` (with the view op) for what the target
+        cannot hold or what has no VHLO form."""
         if view.root is None:
-            raise ModelError("the view has no module")
+            raise ViewError("the view has no module")
+        if target < MINIMUM_VERSION:
+            raise ViewError(f"StableHLO {version_text(target)} is older than the oldest target, "
+                            f"{version_text(MINIMUM_VERSION)}")
+        if target > KNOWN_VERSION:
+            raise ViewError(f"StableHLO {version_text(target)} is newer than the {version_text(KNOWN_VERSION)} "
+                            "this model knows")
         same = origin is not None and origin.target == target
         out = Module(None, version=origin.source.version if same and origin is not None
                      else bytecode_version_for(target),
@@ -174,6 +212,14 @@ class StablehloView:
             out.dialects = list(origin.source.dialects)
         out.root = _ToVhlo(self, target, origin if same else None).run(view.root)
         return out
+
+    def describe(self, conversion: object, op: Operation) -> list[str]:
+        """Hover paragraphs: the StableHLO op's summary, the VHLO op it is stored as, its version and the
+        file's target."""
+        from .notes import describe_view_op
+
+        assert isinstance(conversion, StablehloConversion)
+        return describe_view_op(self, conversion, op)
 
 
 # -- the walks -----------------------------------------------------------------------------------------------
@@ -251,7 +297,7 @@ class _Walk:
 
 
 class _ToView(_Walk):
-    def __init__(self, owner: StablehloView, conv: ViewConversion) -> None:
+    def __init__(self, owner: StablehloView, conv: StablehloConversion) -> None:
         super().__init__()
         self.owner = owner
         self.table = owner.table
@@ -392,7 +438,7 @@ def _signature(op: Operation) -> tuple[object, ...]:
 
 
 class _ToVhlo(_Walk):
-    def __init__(self, owner: StablehloView, target: Version, origin: ViewConversion | None) -> None:
+    def __init__(self, owner: StablehloView, target: Version, origin: StablehloConversion | None) -> None:
         super().__init__()
         self.owner = owner
         self.table = owner.table
@@ -407,11 +453,15 @@ class _ToVhlo(_Walk):
         self.downgraded: list[Operation] = []
         """The view ops whose VHLO op was downgraded (in program order; their new ops are `values`')."""
         self.new_of: dict[Operation, Operation] = {}
+        self.keep_orders = origin is not None
+        """Saving to the file's own target keeps the use-list orders the file stored (they came through
+        the view); a fresh artifact has the orders StableHLO's serializer leaves (`uselists`)."""
 
     def run(self, root: Operation) -> Operation:
         new_root = self.walk(root)
         self._materialize()
-        replay_downgrades(new_root, [self.new_of[op] for op in self.downgraded], self.casts.values())
+        kept = {v for v in self.values.values() if v.use_order is not None} if self.keep_orders else set()
+        replay_downgrades(new_root, [self.new_of[op] for op in self.downgraded], self.casts.values(), kept)
         return new_root
 
     def regions(self, old: Operation, new: Operation, convert: bool) -> list[tuple[Block, Block]]:
@@ -422,6 +472,8 @@ class _ToVhlo(_Walk):
                 nb = nr.add_block()
                 for arg in block.arguments:
                     na = nb.add_argument(_vhlo(arg.type) if convert else arg.type, arg.location)
+                    if self.keep_orders:
+                        _copy_uses(arg, na)
                     self.values[arg] = na
                     self.view_types[na] = arg.type
                 out.append((block, nb))
@@ -441,7 +493,10 @@ class _ToVhlo(_Walk):
         if base is None:
             new = self._plain(op)
         else:
-            new = self.owner._hooked(op, self._stablehlo_op(op, base))
+            try:
+                new = self.owner._hooked(op, self._stablehlo_op(op, base))
+            except (TargetError, ModelError) as exc:
+                raise ViewError(str(exc), op) from None
         for o, n in zip(op.results, new.results, strict=True):
             self.values[o] = n
             self.view_types[n] = o.type
@@ -463,7 +518,7 @@ class _ToVhlo(_Walk):
             merged = {k.text: v for k, v in attrs.entries} if attrs is not None else {}
             merged.update(props.values)
             props, attrs = None, _dict(merged)
-        return _new_op(op, op.op_name, [r.type for r in op.results], props, attrs, uses=False)
+        return _new_op(op, op.op_name, [r.type for r in op.results], props, attrs, uses=self.keep_orders)
 
     def _stablehlo_op(self, op: Operation, base: str) -> Operation:
         if self.origin is not None:
@@ -472,7 +527,7 @@ class _ToVhlo(_Walk):
                 name, stored_props, stored_attrs, stored_results = hit
                 if name.full != self._serializer_current(base):
                     self.downgraded.append(op)
-                return _new_op(op, name, list(stored_results), stored_props, stored_attrs, uses=False)
+                return _new_op(op, name, list(stored_results), stored_props, stored_attrs, uses=self.keep_orders)
         current = self.table.current(base)
         attrs: dict[str, Attribute] = {}
         p = op.properties
@@ -496,7 +551,7 @@ class _ToVhlo(_Walk):
             props, attr_dict = _props(state.attrs, VIEW_MODEL), _dict(discardable)
         else:  # before properties (bytecode version 5), inherent attributes are in the dictionary
             props, attr_dict = None, _dict({**state.attrs, **discardable})
-        return _new_op(op, _op_name(version.name), results, props, attr_dict, uses=False)
+        return _new_op(op, _op_name(version.name), results, props, attr_dict, uses=self.keep_orders)
 
     def _serializer_current(self, base: str) -> str:
         """The name of the op version a serializer writing this target starts from (`SERIALIZER_VERSION`):
