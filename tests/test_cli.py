@@ -106,6 +106,7 @@ def test_readme_lists_every_command_and_its_example_runs() -> None:
     assert example.is_file() and example.stat().st_size < 100_000
     proc = run("decode", str(example))
     assert proc.returncode == 0, proc.stderr
-    # The StableHLO models ship with the package: the export reads as VHLO, nothing kept opaque.
-    assert '"vhlo.func_v1"' in proc.stdout and "!vhlo.tensor_v1<" in proc.stdout
+    # The StableHLO models ship with the package: the export reads as StableHLO, nothing kept opaque.
+    assert '"func.func"' in proc.stdout and '"stablehlo.dot_general"' in proc.stdout
+    assert '"view": "stablehlo"' in proc.stdout.split("\n", 1)[0]
     assert "mlirbc.fallback" not in proc.stdout and "mlirbc.properties" not in proc.stdout

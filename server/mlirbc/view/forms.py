@@ -93,7 +93,7 @@ def to_stored(module: Module, registry: Registry, printed: Shown | None = None,
         raise ViewError(f"the text is the {module.view} view, and no {module.view} view model is available "
                         "(a disabled model?)")
     view = hit[0]
-    if target is None and printed is not None and printed.conversion is not None and printed.view is not None \
-            and printed.view.name == module.view:
+    same_view = printed is not None and printed.view is not None and printed.view.name == module.view
+    if target is None and same_view and printed is not None and printed.conversion is not None:
         return printed.conversion.back(module)
     return view.fresh(module, target)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ...ir.attributes import Attribute
 from ...ir.types import Type
+from ..api import ModelError
 from .ops import _children, _since
 from .optable import OpTable, OpVersion
 from .rules import CONSTRAINTS, STEPS_BY_BASE, Step
@@ -104,7 +105,8 @@ def _check_down(state: OpState, step: Step, newer: OpVersion, target: Version) -
     for name, (_, is_default) in step.added.items():
         value = state.attrs.get(name)
         if value is not None and not is_default(value):
-            raise TargetError(newer.view_name, f"{step.feature} ({name})", target, newer.since)
+            raise TargetError(newer.view_name, f"{step.feature} ({_view_text(name, value)})", target,
+                              newer.since)
     if step.variadic and (len(state.operands) != 1 or len(state.results) != 1):
         raise TargetError(newer.view_name, f"{step.feature} ({len(state.operands)} operands)", target,
                           newer.since)
@@ -144,3 +146,16 @@ def _spelled(value: object, vhlo: str) -> str:
         except (Unconvertible, ValueError):
             return f"the type {vhlo}"
     return f"the attribute {vhlo}"
+
+
+def _view_text(name: str, value: Attribute) -> str:
+    """`name = value` as the StableHLO view spells the value (shortened)."""
+    from ...syntax.attr_printer import print_attribute
+    from .legalize import view_attr
+
+    try:
+        text = print_attribute(view_attr(value))
+    except (ModelError, ValueError):
+        text = print_attribute(value)
+    text = f"{name} = {text}"
+    return text if len(text) <= 120 else text[:119] + "…"

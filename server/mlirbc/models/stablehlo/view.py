@@ -19,7 +19,6 @@ leaves alone, are shared (uniqued).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -200,8 +199,8 @@ class StablehloView:
             raise ViewError(f"StableHLO {version_text(target)} is older than the oldest target, "
                             f"{version_text(MINIMUM_VERSION)}")
         if target > KNOWN_VERSION:
-            raise ViewError(f"StableHLO {version_text(target)} is newer than the {version_text(KNOWN_VERSION)} "
-                            "this model knows")
+            raise ViewError(f"StableHLO {version_text(target)} is newer than the "
+                            f"{version_text(KNOWN_VERSION)} this model knows")
         same = origin is not None and origin.target == target
         out = Module(None, version=origin.source.version if same and origin is not None
                      else bytecode_version_for(target),
@@ -527,7 +526,8 @@ class _ToVhlo(_Walk):
                 name, stored_props, stored_attrs, stored_results = hit
                 if name.full != self._serializer_current(base):
                     self.downgraded.append(op)
-                return _new_op(op, name, list(stored_results), stored_props, stored_attrs, uses=self.keep_orders)
+                return _new_op(op, name, list(stored_results), stored_props, stored_attrs,
+                               uses=self.keep_orders)
         current = self.table.current(base)
         attrs: dict[str, Attribute] = {}
         p = op.properties
