@@ -180,8 +180,9 @@ class _TextOnly:
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
         skip = set(elided)
-        self.out.append("{" + ", ".join(f"{k} = {print_attribute(v)}" for k, v in entries
-                                        if k not in skip) + "}")
+        kept = [(k, v) for k, v in entries if k not in skip]
+        if kept:  # as the view prints it: an empty dictionary says nothing
+            self.out.append("{" + ", ".join(f"{k} = {print_attribute(v)}" for k, v in kept) + "}")
 
     def region(self, region: Region, *flags: bool) -> None:
         self.out.append("{}")
@@ -198,7 +199,7 @@ class _TextOnly:
     def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
                         omit_type: bool = False) -> None:
         self.out.append(f"%: {print_type(arg.type)} ")
-        if attrs is not None:
+        if attrs is not None and attrs.entries:  # as the view prints it: an empty dictionary says nothing
             self.out.append(print_attribute(attrs))
         self.out.append(print_location(arg.location))
 
