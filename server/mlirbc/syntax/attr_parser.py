@@ -663,6 +663,13 @@ class Parser:
             body = tok.text
             dialect, _, mnemonic = prefix[1:].partition(".")
             return self._reparse(f"{prefix[0]}{dialect}<{mnemonic} {body}>", start)
+        elif tok.kind in ("{", "[", "("):
+            # the body of a `#dialect<mnemonic{...}>` spelling (Shardy's `#sdy<manual_axes{"x"}>`)
+            end = self._skip_body(start)
+            body = self.text[start:end]
+            self.reset(end)
+            dialect, _, mnemonic = prefix[1:].partition(".")
+            return self._reparse(f"{prefix[0]}{dialect}<{mnemonic}{body}>", start)
         else:
             raise self.error(f"expected {prefix} parameters")
         return self._reparse(prefix + body, start)

@@ -79,9 +79,9 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
                     if id(ay) in implicit:  # a region argument whose location the text does not say
                         ay.location = ax.location
                 for oy, ox in _align(by, bx):
-                    if id(oy) in implicit and oy.op_name.full == ox.op_name.full and not ox.operands \
-                            and not ox.results and not oy.operands:
-                        oy.location = ox.location
+                    if id(oy) in implicit and oy.op_name.full == ox.op_name.full and \
+                            len(oy.operands) == len(ox.operands) and len(oy.results) == len(ox.results):
+                        oy.location = ox.location  # an op the text left out (implicit terminators)
                     stack.append((oy, ox))
     return count
 
@@ -174,7 +174,7 @@ class _TextOnly:
 
         self.out.append(attribute_without_type(a))
 
-    def stripped(self, value: Attribute | Type, prefix: str) -> None:
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         self.out.append(print_type(value) if isinstance(value, Type) else print_attribute(value))
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
