@@ -18,6 +18,7 @@ What `register` adds:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..kinds import KindDialect, LazyKindDialect, register_lazy_kind_dialect
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from ..views import ViewConversion
     from .view import StablehloView
 
+ASM_DATA_DIR = Path(__file__).with_name("asm_data")
 ORIGIN = "plugin mlirbc:stablehlo"
 """The origin the registry shows when the package's own entry point registers these models."""
 
@@ -46,6 +48,9 @@ def register(registry: Registry, origin: str = ORIGIN) -> None:
     register_lazy_kind_dialect(registry, "vhlo", _vhlo, origin)
     registry.register_dialect("vhlo", vhlo_ops, origin)
     registry.register_dialect("sdy", dataset.provider("sdy"), origin)
+    # StableHLO's and CHLO's own ops (generated from their ODS): what the StableHLO view shows.
+    registry.register_dialect("stablehlo", dataset.provider("stablehlo"), origin)
+    registry.register_dialect("chlo", dataset.provider("chlo"), origin)
     register_lazy_kind_dialect(registry, "sdy", _sdy, origin)
 
     def check(module: Module, producer: str, version: int) -> list[str]:
@@ -69,6 +74,17 @@ def register(registry: Registry, origin: str = ORIGIN) -> None:
     # StableHLO's own attributes and types are text only (the view converts them to VHLO to save them):
     # their syntax is registered, no codec.
     registry.register_syntax("stablehlo", LazyKindDialect("stablehlo", _stablehlo, registry), origin)
+    # The custom assembly forms of StableHLO's and CHLO's ops (the view prints and reads them): their
+    # declarative formats (generated data), the `custom<...>` directives and the C++ forms ported.
+    from ..asm.data import register_syntax_data
+    from ..asm.directives import add_directive_module
+
+    register_syntax_data(registry, origin, ASM_DATA_DIR)
+    add_directive_module("mlirbc.models.stablehlo.directives")
+    from .asm_ports import MODELS
+
+    for model in MODELS:
+        registry.register_op_syntax(model, origin)
 
 
 class LazyStablehloView:
@@ -116,6 +132,16 @@ def _stablehlo() -> KindDialect:
     from .shlo_syntax import shlo_dialect
 
     return shlo_dialect()
+
+
+_SDY: list[KindDialect] = []
+
+
+def sdy_dialect() -> KindDialect:
+    """One sdy kind dialect of this process (what text builds values with when nothing else says which)."""
+    if not _SDY:
+        _SDY.append(_sdy())
+    return _SDY[0]
 
 
 def _sdy() -> KindDialect:
