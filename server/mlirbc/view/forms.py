@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from ..ir.module import Module
 from ..models.registry import Registry
 from ..models.views import DialectView, ViewConversion, ViewError
+from .printer import FORM_GENERIC, FORM_PRETTY, resolve_form
 
-STORED_FORMS = ("generic",)
-"""Forms that show the module as stored (its own dialects)."""
+STORED_FORMS = (FORM_GENERIC, FORM_PRETTY)
+"""Forms that show the module as stored (its own dialects), in MLIR's generic form or in custom forms."""
 AUTO = "auto"
+VIEW_FORM = FORM_PRETTY
+"""How a dialect-level view is printed: its ops in their custom assembly forms."""
 
 
 @dataclass
@@ -72,6 +75,16 @@ def shown(module: Module, registry: Registry, form: str = AUTO) -> Shown:
             return Shown(module, module)
         raise FormError(f"the {form} view cannot show this file: {exc}") from None
     return Shown(conversion.module, module, conversion, view, origin)
+
+
+def print_form(form: str, view: Shown) -> str:
+    """The print form (`generic` or `pretty`) of what `form` shows: a dialect-level view's custom forms,
+    the stored forms as named, and for `auto` without a view the printer's default."""
+    if form in STORED_FORMS:
+        return form
+    if view.conversion is not None:
+        return VIEW_FORM
+    return resolve_form(AUTO, view.module)
 
 
 def to_stored(module: Module, registry: Registry, printed: Shown | None = None,

@@ -29,8 +29,7 @@ from ...ir.attributes import (
     UnitAttr,
 )
 from ...ir.structured import FieldValue, StructuredAttr, StructuredType
-from ...ir.types import IndexType, IntegerType, NoneType, RankedTensorType, Type
-from ...syntax.attr_printer import num_elements
+from ...ir.types import IndexType, IntegerType, NoneType, RankedTensorType, Type, num_elements
 from ..api import ModelError
 from ..kinds import field_attr, field_attrs, field_bytes, field_int, field_ints, field_tuple, field_type
 from .rules import (

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 
 from ...ir.attributes import Attribute
 from ...ir.structured import FieldValue, StructuredAttr, StructuredType
-from ...ir.types import IntegerType, Type
-from ...syntax.attr_printer import num_elements
+from ...ir.types import IntegerType, Type, num_elements
 from ..kinds import field_int, field_ints
 from .versions import Version
 from .vhlo_attrs import ATTR_BY_NAME, bool_raw

@@ -29,8 +29,9 @@ from ...ir.types import (
     TupleType,
     Type,
     UnrankedTensorType,
+    num_elements,
 )
-from ...syntax.attr_printer import identity_layout_text, is_identity_layout, num_elements, print_type
+from ...syntax.attr_printer import identity_layout_text, is_identity_layout, print_type
 from ..api import ModelError
 from .shlo_syntax import BOUNDS, FUTURE, TOKEN
 from .vhlo_attrs import ATTR_BY_NAME, bool_raw, bool_wire
