@@ -537,7 +537,7 @@ def _padding(value: Attribute) -> list[tuple[int, int]]:
 
 @parser("WindowAttributes")
 def parse_window(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    from ...bytecode.builtin_codec import dense_blob
+    from ...syntax.attr_printer import dense_blob
 
     allowed = set(_WINDOW)
     while True:

@@ -233,7 +233,7 @@ def _dense_array_kind(a: DenseArrayAttr) -> bool:
 
 def dense_array_as_elements(a: DenseArrayAttr) -> DenseElementsAttr:
     """`array<i64: 1, 2>` as the dense elements StableHLO makes of it (`DenseElementsAttr::get`)."""
-    from ...bytecode.builtin_codec import dense_blob
+    from ...syntax.attr_printer import dense_blob
 
     t = RankedTensorType.get((a.count,), a.element_type)
     data: bytes | memoryview = a.data

@@ -206,7 +206,7 @@ def _is_bool(t: Type) -> bool:
 
 def tensor_to_dense(a: StructuredAttr) -> Attribute:
     """`#vhlo.tensor_v1<...>` -> the builtin dense elements StableHLO keeps in it."""
-    from ...bytecode.builtin_codec import dense_blob
+    from ...syntax.attr_printer import dense_blob
 
     vt, blob = a.fields
     assert isinstance(vt, StructuredType) and isinstance(blob, bytes | memoryview)
