@@ -1,6 +1,7 @@
-"""The language server on StableHLO exports with the StableHLO models: hover shows the StableHLO name,
-summary, attribute values and StableHLO types; the outline names vhlo functions; inlay hints give the
-StableHLO spelling; the text stays exact VHLO and an edit saves through the model."""
+"""The language server on StableHLO exports shown as stored (setting `mlirbc.view.form` = generic) with the
+StableHLO models: hover shows the StableHLO name, summary, attribute values and StableHLO types; the outline
+names vhlo functions; inlay hints give the StableHLO spelling; the text stays exact VHLO and an edit saves
+through the model.  (The StableHLO view, the default, is tested in test_stablehlo_view_lsp.py.)"""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ SHARDED = "vhlo/sharded_mlp.mlirbc"
 
 @pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await start(lsp_client)
+    await start(lsp_client, {"view": {"form": "generic"}})
     yield
     await lsp_client.shutdown_session()
 

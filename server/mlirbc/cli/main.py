@@ -26,7 +26,7 @@ from ..models.views import ViewError
 from ..summary import module_info
 from ..syntax.textlines import TextLines
 from ..view.edits import unchanged_ops
-from ..view.forms import AUTO, FormError, Shown, print_form, shown, to_stored
+from ..view.forms import AUTO, FormError, Shown, print_form, shown, to_stored, view_error_diagnostic
 from ..view.parser import ParseResult, TextDiagnostic, parse_module
 from ..view.printer import AUTO_FORM, print_module, stream_module
 from .graph_cmd import GraphUsageError, cmd_graph
@@ -207,11 +207,9 @@ def _stored(path: str, module: Module, reg: Registry, printed: Shown | None, tar
     try:
         return to_stored(module, reg, printed, target)
     except ViewError as exc:
-        span = result.map.op_span(exc.op) if exc.op is not None and result.map is not None else None
-        where = ""
-        if span is not None:
-            line, col = TextLines(_read(path).decode("utf-8", "surrogateescape")).position(span.start)
-            where = f"{line + 1}:{col + 1}:"
+        lines = TextLines(_read(path).decode("utf-8", "surrogateescape"))
+        d = view_error_diagnostic(exc, result.map, lines)
+        where = f"{d.span.start_line + 1}:{d.span.start_col + 1}:" if exc.op is not None else ""
         print(f"{path}:{where} error: {exc}", file=sys.stderr)
         return None
 

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import TextSpan
 from ..ir.module import Module
 from ..models.registry import Registry
 from ..models.views import DialectView, ViewConversion, ViewError
+from ..syntax.textlines import TextLines
+from .parser import TextDiagnostic
 from .printer import FORM_GENERIC, FORM_PRETTY, resolve_form
+from .sourcemap import SourceMap
 
 STORED_FORMS = (FORM_GENERIC, FORM_PRETTY)
 """Forms that show the module as stored (its own dialects), in MLIR's generic form or in custom forms."""
@@ -110,3 +114,13 @@ def to_stored(module: Module, registry: Registry, printed: Shown | None = None,
     if target is None and same_view and printed is not None and printed.conversion is not None:
         return printed.conversion.back(module)
     return view.fresh(module, target)
+
+
+def view_error_diagnostic(exc: ViewError, smap: SourceMap | None, lines: TextLines) -> TextDiagnostic:
+    """A refusal to convert a view back, located at the op's name in the text (the op's whole text when
+    its name has no span; the start of the text when the error names no op)."""
+    span = None
+    if exc.op is not None and smap is not None:
+        span = smap.op_name_span(exc.op) or smap.op_span(exc.op)
+    where: TextSpan = lines.span(span.start, span.end) if span is not None else lines.span(0, 0)
+    return TextDiagnostic(str(exc), where)
