@@ -129,6 +129,10 @@ def _print_info(info: dict[str, object]) -> None:
     ms = info.get("model_set")
     if isinstance(ms, dict) and ms.get("name"):
         out(f"models    {ms['name']} ({ms['why']})\n")
+    view = info.get("view")
+    if isinstance(view, dict):
+        out(f"view      {view['name']} (shows its {view['stored_dialect']} ops; --form auto) "
+            f"[{view['model']}]\n")
     out("sections\n")
     for s in info["sections"]:  # type: ignore[attr-defined]
         out(f"  {s['name']:<16} offset {s['offset']:>9}  size {s['size']:>9}\n")
@@ -324,7 +328,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                   f"{note.reason}", file=sys.stderr)
         if view is not None and view.conversion is not None:
             for op, why in view.conversion.notes():
-                print(f"{args.file}: byte {op.offset}: note: {op.name} shown as stored in the "
+                stored = view.conversion.stored_op(op)
+                at = stored.offset if stored is not None and stored.offset >= 0 else op.offset
+                where = f" byte {at}:" if at >= 0 else ""
+                print(f"{args.file}:{where} note: {op.name} shown as stored in the "
                       f"{view.module.view} view: {why}", file=sys.stderr)
         if module.error is not None:
             print(f"{args.file}: error: {module.error}", file=sys.stderr)

@@ -179,8 +179,12 @@ def register(server: MlirbcServer) -> None:
         result = module_info(decoded.file_module, len(decoded.data), decoded.registry)
         shown_as = decoded.shown
         if shown_as is not None and shown_as.view is not None and shown_as.conversion is not None:
+            # What this server shows (module_info says what `auto` would): the view, and its kept ops.
             result["view"] = {"name": shown_as.view.name, "model": shown_as.origin,
+                              "stored_dialect": shown_as.view.stored_dialect,
                               "kept_ops": len(shown_as.conversion.notes())}
+        else:
+            result["view"] = None
         edited = [v.uri for v in server.views_of(key) if v.text != decoded.text]
         result["sizes"] = {"file": len(decoded.data), "text": len(decoded.text),
                            "lines": decoded.text.count("\n")}
