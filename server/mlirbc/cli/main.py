@@ -84,9 +84,9 @@ def cmd_decode(args: argparse.Namespace) -> int:
         decoded, _ = _decode(args.file, reg, progress)
         if decoded.error is not None:
             print(f"{args.file}: error: {decoded.error}", file=sys.stderr)
+        # Ops a view keeps in their stored form show as such in the text; `check` says why (decode stays
+        # quiet on stderr: it is git's textconv driver).
         view = _shown(decoded, reg, args.form, progress)
-        for op, why in view.conversion.notes() if view.conversion is not None else []:
-            print(f"{args.file}: note: {op.name} shown as stored: {why}", file=sys.stderr)
         module = view.module
         progress.phase("printing")
         # The view goes out piece by piece: a large file's text is never held whole, nor encoded whole.
