@@ -11,9 +11,12 @@ Each measurement runs in a fresh process (its peak RSS is the process's), as the
   with the source map, values larger than 1024 bytes elided; the stored view is `--form generic`, what the
   server showed for these files before the StableHLO view;
 * edit + save: one op's name changed in the text (`add` to `subtract`), the op that holds it re-read
-  (`view.edits.reparse_edit`), converted back (`view.forms.to_stored`) and written with the file as
-  template to a new file (`files.access.atomic_write`, fsynced).
-Times are the median of R runs, wall clock, on whatever else the machine runs: read the ratios.
+  (`view.edits.reparse_edit`; the whole text when that cannot be), converted back
+  (`view.forms.to_stored`) and written with the file as template to a new file
+  (`files.access.atomic_write`, fsynced).
+The open compared is the second in the process (the first also loads the models and syntax data a form
+needs, once per server; its ratio is the `cold ratio` column).  Times are the median of R runs, wall
+clock, on whatever else the machine runs: read the ratios.
 
 Targets (issue 25): open at most 1.5x the stored view's, edit + save of the 200 MB export under 2 s,
 memory as the stored view's.
@@ -35,8 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("MLIRBC_CORPUS", REPO.parent / "shared" / "corpus"))
 ELIDE = 1024
-EDITS = {"stablehlo": ("stablehlo.add ", "stablehlo.subtract "),
-         "generic": ('"vhlo.add_v1"', '"vhlo.subtract_v1"')}
+EDITS = {"stablehlo": ("= stablehlo.add ", "= stablehlo.subtract "),
+         "generic": ('= "vhlo.add_v1"', '= "vhlo.subtract_v1"')}
 
 
 def one(path: str, form: str, out_dir: str) -> dict[str, float | int]:
@@ -46,32 +49,41 @@ def one(path: str, form: str, out_dir: str) -> dict[str, float | int]:
     from mlirbc.bytecode.writer import encode_bytecode_chunks
     from mlirbc.files.access import atomic_write
     from mlirbc.models.build import models
-    from mlirbc.view.edits import printed_state, reparse_edit, unchanged_ops
+    from mlirbc.view.edits import parse_state, printed_state, reparse_edit, unchanged_ops
     from mlirbc.view.forms import print_form, shown, to_stored
     from mlirbc.view.printer import print_module
 
     reg = models()
-    t0 = time.perf_counter()
-    module = read_bytecode_file(path, reg)
-    t1 = time.perf_counter()
-    view = shown(module, reg, form)
-    t2 = time.perf_counter()
-    printed = print_module(view.module, elide_larger_than=ELIDE, form=print_form(form, view), registry=reg,
-                           aliases=True)
-    state = printed_state(view.module, printed)
-    t3 = time.perf_counter()
+
+    def open_once() -> tuple[object, object, object, dict[str, float]]:
+        t0 = time.perf_counter()
+        module = read_bytecode_file(path, reg)
+        t1 = time.perf_counter()
+        view = shown(module, reg, form)
+        t2 = time.perf_counter()
+        printed = print_module(view.module, elide_larger_than=ELIDE, form=print_form(form, view),
+                               registry=reg, aliases=True)
+        state = printed_state(view.module, printed)
+        t3 = time.perf_counter()
+        return module, view, state, {"decode": t1 - t0, "convert": t2 - t1, "print": t3 - t2, "open": t3 - t0}
+
+    # The first open in a process also loads what the form needs (models, syntax data); the server pays
+    # that once, so the second open of the same file is the one compared.
+    _, _, _, cold = open_once()
+    module, view, state, warm = open_once()
+    text = state.text  # type: ignore[attr-defined]
+    result: dict[str, float | int] = {**warm, "cold_open": cold["open"], "chars": len(text)}
     old, new = EDITS["generic" if form == "generic" else "stablehlo"]
-    text = state.text
     at = text.find(old)
-    result: dict[str, float | int] = {"decode": t1 - t0, "convert": t2 - t1, "print": t3 - t2,
-                                      "open": t3 - t0, "chars": len(text)}
     if at < 0:
         return result
     t4 = time.perf_counter()
     edited = text[:at] + new + text[at + len(old):]
-    after = reparse_edit(state, edited, at, at + len(old), view.module, reg)
-    if after is None or after.module is None:
-        raise SystemExit(f"{path}: the edit did not re-read")
+    # as the server checks an edit: the op holding it re-read alone, else the whole text parsed
+    after = reparse_edit(state, edited, at, at + len(old), view.module, reg) or \
+        parse_state(edited, view.module, reg)  # type: ignore[arg-type,attr-defined]
+    if after.module is None:
+        raise SystemExit(f"{path}: the edited text has errors: {after.errors[:1]}")
     t5 = time.perf_counter()
     stored = to_stored(after.module, reg, view)
     t6 = time.perf_counter()
@@ -131,8 +143,8 @@ def main() -> int:
         if not a.no_large:
             files += large(a.jax_dir, tmp / "large")
         print(f"{'file':<24} {'MB':>6} {'stored open':>11} {'shlo open':>9} {'ratio':>5} "
-              f"{'(convert)':>9} {'stored RSS':>10} {'shlo RSS':>8} {'stored edit+save':>16} "
-              f"{'shlo edit+save':>14}")
+              f"{'(convert)':>9} {'cold ratio':>10} {'stored RSS':>10} {'shlo RSS':>8} "
+              f"{'stored edit+save':>16} {'shlo edit+save':>14}")
         for f in files:
             stored, rss0 = measure(f, "generic", a.runs, tmp)
             view, rss1 = measure(f, "auto", a.runs, tmp)
@@ -140,7 +152,8 @@ def main() -> int:
             es1 = f"{view['edit_save']:.3f} s" if "edit_save" in view else "-"
             print(f"{f.name:<24} {f.stat().st_size / 1e6:>6.1f} {stored['open']:>9.3f} s "
                   f"{view['open']:>7.3f} s {view['open'] / stored['open']:>5.2f} {view['convert']:>7.3f} s "
-                  f"{rss0 / 1024:>7.0f} MB {rss1 / 1024:>5.0f} MB {es0:>16} {es1:>14}")
+                  f"{view['cold_open'] / stored['cold_open']:>10.2f} {rss0 / 1024:>7.0f} MB "
+                  f"{rss1 / 1024:>5.0f} MB {es0:>16} {es1:>14}")
     return 0
 
 
