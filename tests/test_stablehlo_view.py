@@ -2,7 +2,8 @@
 `stablehlo`) on every artifact of the shared corpus (`vhlo/`, `jax/`).
 
 * The conversion: our view in MLIR's generic form equals `deserialize_portable_artifact` printed generic
-  (debug info, local scope); in custom forms with local scope it equals jaxlib's print line for line.
+  (debug info, local scope); in custom forms it equals jaxlib's print line for line, with local scope and
+  with aliases.
 * Saving: the unchanged view reads back to the original bytes; a fresh artifact for every target jaxlib
   offers equals `serialize_portable_artifact` at that target, byte for byte, and what jaxlib refuses to
   write for a target we refuse too.
@@ -88,11 +89,12 @@ def test_the_conversion_is_jaxlibs_legalization(name: str) -> None:
 
 
 @needs_jaxlib
+@pytest.mark.parametrize("local_scope", [True, False], ids=["local-scope", "aliases"])
 @pytest.mark.parametrize("name", FILES)
-def test_the_local_scope_view_is_jaxlibs_print(name: str) -> None:
+def test_the_view_is_jaxlibs_print(name: str, local_scope: bool) -> None:
     data, module = _read(name)
-    ours = _text(_view(module)).rstrip("\n").split("\n")
-    theirs = legalized_print(data).rstrip("\n").split("\n")
+    ours = _text(_view(module), local_scope).rstrip("\n").split("\n")
+    theirs = legalized_print(data, local_scope=local_scope).rstrip("\n").split("\n")
     assert len(ours) == len(theirs)
     for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
         assert a == b, f"line {i + 1}"
@@ -102,7 +104,9 @@ def test_the_local_scope_view_is_jaxlibs_print(name: str) -> None:
 def test_the_unchanged_view_saves_the_original_bytes(name: str) -> None:
     data, module = _read(name)
     v = _view(module)
-    assert _save(print_module(v.module, form="pretty", registry=registry()).text, v, module) == data
+    for aliases in (False, True):
+        text = print_module(v.module, form="pretty", registry=registry(), aliases=aliases).text
+        assert _save(text, v, module) == data
 
 
 # -- fresh artifacts for every target --------------------------------------------------------------------

@@ -39,7 +39,7 @@ class GraphUsageError(Exception):
 
 
 def _load(path: str, registry: Registry, progress: Progress,
-          elide: int, form: str = AUTO) -> tuple[Operation, SourceMap, str]:
+          elide: int, form: str = AUTO, local_scope: bool = False) -> tuple[Operation, SourceMap, str]:
     try:
         with open(path, "rb") as f:
             magic = f.read(4)
@@ -59,7 +59,7 @@ def _load(path: str, registry: Registry, progress: Progress,
             raise GraphUsageError(f"{path}: {exc}") from None
         progress.phase("printing")
         printed = print_module(view.module, elide_larger_than=elide, form=print_form(form, view),
-                               registry=registry)
+                               registry=registry, aliases=not local_scope)
         if view.module.root is None:
             raise GraphUsageError(f"{path}: no operations decoded")
         return view.module.root, ViewSourceMap(printed.map, printed.text), printed.text
@@ -104,7 +104,8 @@ def cmd_graph(args: argparse.Namespace, registry: Registry) -> int:
     fmt = args.format or (Path(args.output).suffix[1:] if args.output and
                           Path(args.output).suffix[1:] in FORMATS else "dot")
     with Progress("graph") as progress:
-        root, source, text = _load(args.file, registry, progress, args.elide_larger_than, args.form)
+        root, source, text = _load(args.file, registry, progress, args.elide_larger_than, args.form,
+                                   args.local_scope)
         if args.list:
             for i, f in enumerate(functions(root)):
                 r = source.op_range(f.op)
@@ -186,6 +187,8 @@ def add_parser(sub: Any, model_opts: Any) -> argparse.ArgumentParser:
     g.add_argument("--form", default=AUTO, metavar="FORM",
                    help="for a bytecode file: the view whose ops and ranges the graph shows, as `decode "
                         "--form` (default auto: a portable artifact as StableHLO)")
+    g.add_argument("--local-scope", action="store_true",
+                   help="ranges in the view printed without aliases (as `decode --local-scope`)")
     g.add_argument("-v", "--verbose", action="store_true", help="say which layout made the SVG")
     model_opts(g)
     return g
