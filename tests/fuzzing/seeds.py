@@ -82,10 +82,14 @@ numbers of many C++ types: quantized dimensions, flags, priorities, mesh sizes).
 
 @cache
 def dialect_view_seeds() -> tuple[str, ...]:
-    """The views of a few StableHLO portable artifacts (longer than the other text seeds)."""
+    """The views of a few StableHLO portable artifacts (longer than the other text seeds): as stored (VHLO,
+    generic) and as StableHLO (the dialect-level view in custom forms, aliased and with local scope)."""
     from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.models.build import default_registry
+    from mlirbc.view.forms import print_form, shown
     from mlirbc.view.printer import print_module
 
+    reg = default_registry()
     out: list[str] = []
     for name in DIALECT_VIEW_SEEDS:
         path = CORPUS / "vhlo" / f"{name}.mlirbc"
@@ -93,6 +97,10 @@ def dialect_view_seeds() -> tuple[str, ...]:
             m = read_bytecode(path.read_bytes())
             if m.error is None:
                 out.append(print_module(m).text)
+                view = shown(m, reg, "auto")
+                for aliases in (False, True):
+                    out.append(print_module(view.module, form=print_form("auto", view), registry=reg,
+                                            aliases=aliases).text)
     return tuple(out)
 
 
