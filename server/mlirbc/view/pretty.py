@@ -337,7 +337,6 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
-_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def _template_key(op: Operation) -> tuple[object, ...] | None:

@@ -83,10 +83,10 @@ class DataSyntaxProvider:
         model: OpSyntax | None = None
         if data is not None and "format" in data:
             from .declarative import DeclarativeSyntax
-            from .names import DEFAULT_DIALECTS, RESULT_NAMES, ods_result_names
+            from .names import DEFAULT_DIALECTS, RESULT_NAMES
 
-            table = self.names if self.names is not None else RESULT_NAMES
-            model = DeclarativeSyntax(full_name, data, table.get(full_name) or ods_result_names(data),
+            names = self.names if self.names is not None else RESULT_NAMES
+            model = DeclarativeSyntax(full_name, data, names.get(full_name),
                                       default_dialect=DEFAULT_DIALECTS.get(full_name, ""))
         self._models[full_name] = model
         return model

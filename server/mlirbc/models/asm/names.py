@@ -9,7 +9,6 @@ op's method passes to `setNameFn`), checked against mlir-opt's prints of the cor
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ...ir.attributes import IntegerAttr, StringAttr
 from ...ir.types import IntegerType, Type
@@ -127,27 +126,6 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "arith.addui_extended": _fixed("sum", "overflow"),
     "gpu.shuffle": _fixed("shuffleResult", "valid"),
 }
-
-
-def ods_result_names(data: dict[str, Any]) -> NamesFn | None:
-    """mlir-tblgen's own `getAsmResultNames` (OpDefinitionsGen): an op with more than one ODS result
-    group and no OpAsmOpInterface of its own names the first value of each named group after it."""
-    decl = data.get("results", [])
-    if len(decl) <= 1 or "asm_interface" in data:
-        return None
-    names = [str(n) if n not in (None, "None") else "" for n, _, _ in decl]
-    if not any(names):
-        return None
-
-    def fn(v: OpView) -> list[tuple[int, str]]:
-        out: list[tuple[int, str]] = []
-        at = 0
-        for name, group in zip(names, v.result_groups().values(), strict=True):
-            if name and group:
-                out.append((at, name))
-            at += len(group)
-        return out
-    return fn
 
 
 DEFAULT_DIALECTS: dict[str, str] = {
