@@ -69,7 +69,12 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
         "models": dict(sorted(models.items())),
         "syntax": dict(sorted(syntax.items())),
         "error": str(module.error) if module.error is not None else None,
+        "view": None,
     }
+    hit = registry.view_for(module) if registry is not None and module.error is None else None
+    if hit is not None:
+        # The dialect-level view `--form auto` shows this module in (`models.views`).
+        info["view"] = {"name": hit[0].name, "model": hit[1], "stored_dialect": hit[0].stored_dialect}
     decoders: Counter[tuple[str, str, str]] = Counter()
     if src is not None:
         for kind, entries in (("attribute", src.attrs), ("type", src.types)):

@@ -4,9 +4,11 @@
 Upstream MLIR (the oracle's `.td` files, as `gen_ods_models.py` dumps them with `llvm-tblgen --dump-json`)
 goes to `server/mlirbc/models/asm/data/`; the MLIR 24 overlay (ops whose syntax differs from MLIR 22.1.8,
 from `../shared/ods/newer/upstream-mlir24-approx/`) to `asm/data/mlir24/`; IREE's dialects (from
-`../shared/ods/newer/iree-89ece87b-approx/`) to `server/mlirbc/models/iree/asm_data/`.  Each folder holds
-`catalog.json` (dialect -> file and op names) and one gzip'd JSON file per dialect with the data
-`mlirbc.models.asm.derive` derives per op.  Output is deterministic (sorted keys, gzip mtime 0).
+`../shared/ods/newer/iree-89ece87b-approx/`) to `server/mlirbc/models/iree/asm_data/`; StableHLO's, CHLO's
+and Shardy's (`../shared/ods/stablehlo_ods.json`, `chlo_ods.json`, `sdy_ods.json`) to
+`server/mlirbc/models/stablehlo/asm_data/`.  Each folder holds `catalog.json` (dialect -> file and op
+names) and one gzip'd JSON file per dialect with the data `mlirbc.models.asm.derive` derives per op.
+Output is deterministic (sorted keys, gzip mtime 0).
 
     python server/tools/gen_syntax_data.py [--jobs N] [--check]
 """
@@ -38,6 +40,18 @@ from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
 
 UPSTREAM_OUT = ROOT / "server" / "mlirbc" / "models" / "asm" / "data"
 IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "asm_data"
+STABLEHLO_OUT = ROOT / "server" / "mlirbc" / "models" / "stablehlo" / "asm_data"
+STABLEHLO_ODS = ("stablehlo_ods.json", "chlo_ods.json", "sdy_ods.json")
+"""StableHLO's, CHLO's and Shardy's op definitions (`../shared/ods/`, see its README): the StableHLO view's
+forms."""
+STABLEHLO_DIALECTS = ("stablehlo.", "chlo.", "sdy.")
+STABLEHLO_CPP_DEFAULTS = {
+    # DefaultValuedOptionalAttr<StableHLO_ResultAccuracyAttr, "...ResultAccuracyMode::DEFAULT">: the
+    # attribute its builder makes from the mode alone, as StableHLO prints it
+    "::mlir::stablehlo::ResultAccuracyMode::DEFAULT":
+        "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>",
+}
+"""Attribute defaults StableHLO's ODS gives as C++ expressions, as text (checked against jaxlib's print)."""
 NEWER = SHARED / "ods" / "newer"
 
 
@@ -90,6 +104,27 @@ def json_dir_ops(folder: Path) -> dict[str, dict[str, Any]]:
     return ops
 
 
+def stablehlo_ops() -> dict[str, dict[str, Any]]:
+    """The syntax data of StableHLO's, CHLO's and Shardy's ops, C++ defaults translated where known."""
+    ops: dict[str, dict[str, Any]] = {}
+    for name in STABLEHLO_ODS:
+        with open(SHARED / "ods" / name, encoding="utf-8") as f:
+            for full, data in derive_all_syntax(json.load(f)).items():
+                if full.startswith(STABLEHLO_DIALECTS):
+                    ops.setdefault(full, data)
+    for data in ops.values():
+        for info in data.get("attrs", {}).values():
+            if info.get("kind") == "stripped":
+                # jaxlib's MLIR prints `stablehlo.compare LT`, `gpu.block_dim x`: a dialect enum printed
+                # stripped has no space before its keyword (MLIR 22 writes one: `gpu.block_dim  x`)
+                info["lead_space"] = False
+            text = STABLEHLO_CPP_DEFAULTS.get(info.get("default_cpp", ""))
+            if text is not None:
+                del info["default_cpp"]
+                info["default"] = text
+    return ops
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -110,6 +145,9 @@ def main() -> int:
         n.split(".", 1)[0] for n in upstream} or k not in upstream}
     outputs[IREE_OUT] = folder_files(iree_own, {
         "generator": "server/tools/gen_syntax_data.py", "source": "shared/ods/newer/iree-89ece87b-approx"})
+
+    outputs[STABLEHLO_OUT] = folder_files(stablehlo_ops(), {
+        "generator": "server/tools/gen_syntax_data.py", "source": [f"shared/ods/{n}" for n in STABLEHLO_ODS]})
 
     stale: list[str] = []
     for folder, files in outputs.items():

@@ -6,6 +6,7 @@ wrong types fall back to the defaults, so a bad setting never stops the server.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,9 +59,10 @@ class Settings:
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
     view_form: str = "auto"
-    """`auto`, `pretty` or `generic`: the form of a view (see `view.printer.resolve_form`)."""
+    """`auto`, `pretty`, `generic` or a dialect-level view's name (`stablehlo`): what a view shows and how
+    (see `view.forms`)."""
     view_aliases: bool = ALIASES_BY_DEFAULT
-    """`view.aliases`: the view (either form) prints aliases (`#map`, `#loc3`) as mlir-opt does without
+    """`view.aliases`: the view (any form) prints aliases (`#map`, `#loc3`) as mlir-opt does without
     local scope; false prints everything inline."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
@@ -104,8 +106,10 @@ def _bool(v: Any, default: bool) -> bool:
 
 
 def _form(v: Any) -> str:
-    """`view.form`: auto, pretty or generic (anything else: auto)."""
-    if isinstance(v, str) and v.strip().lower() in ("pretty", "generic"):
+    """`view.form`: auto, pretty, generic or a dialect-level view's name such as `stablehlo` (a name no
+    view has, or one that does not apply to a file, shows the file as `auto` would; anything that is not
+    a name: auto)."""
+    if isinstance(v, str) and re.fullmatch(r"[a-z][a-z0-9_]{0,40}", v.strip().lower()):
         return v.strip().lower()
     return "auto"
 

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ..syntax.attr_parser import DialectSyntax
     from .asm.api import OpSyntax
     from .kinds import KindModel
+    from .views import DialectView, ViewHook
 
 _ALIAS_HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]+")
 
@@ -63,6 +64,7 @@ class Kind(enum.Enum):
     TYPE_KIND = "type-kind"
     OP_SYNTAX = "op-syntax"
     SYNTAX_PROVIDER = "syntax-provider"
+    VIEW = "view"
 
 
 M = TypeVar("M")
@@ -217,6 +219,8 @@ class Registry:
         self._op_syntaxes: _Table[OpSyntax] = _Table()
         self._syntax_providers: _Table[SyntaxProvider] = _Table()
         self._syntax_cache: dict[tuple[str | None, str], SyntaxLookup] = {}
+        self._views: _Table[DialectView] = _Table()
+        self._view_hooks: dict[str, list[HookRecord[ViewHook]]] = {}
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
@@ -352,6 +356,35 @@ class Registry:
         """Replace one type kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""
         name = f"{kind.dialect}.{kind.name}"
         return self._put(self._type_kinds, Registration(Kind.TYPE_KIND, name, kind, origin))
+
+    def register_view(self, view: DialectView, origin: str,
+                      model_set: str | None = None) -> Registration[DialectView]:
+        """A dialect-level view (`models.views`), by its name (`stablehlo`): `--form auto` shows a module
+        in the first registered view that applies to it."""
+        return self._put(self._views, Registration(Kind.VIEW, view.name, view, origin, model_set=model_set))
+
+    def view(self, name: str) -> tuple[DialectView, str] | None:
+        """The view of that name and its origin (None: none, or its stored dialect is disabled)."""
+        reg = self._views.get(name, self.model_set)
+        if reg is None or reg.model.stored_dialect in self._disabled_dialects:
+            return None
+        return reg.model, reg.origin
+
+    def view_for(self, module: Module) -> tuple[DialectView, str] | None:
+        """The first view that applies to `module` (None: the module is shown as stored)."""
+        for name in self._views.names(self.model_set):
+            hit = self.view(name)
+            if hit is not None and hit[0].applies(module):
+                return hit
+        return None
+
+    def add_view_hook(self, view: str, hook: ViewHook, origin: str) -> None:
+        """Call `hook` after the view `view` converts each op (see `models.views.ViewHook`)."""
+        with self._lock:
+            self._view_hooks.setdefault(view, []).append(HookRecord(f"view:{view}", hook, origin))
+
+    def view_hooks(self, view: str) -> list[HookRecord[ViewHook]]:
+        return list(self._view_hooks.get(view, ()))
 
     def add_decode_hook(self, op_name: str, hook: DecodeHook, origin: str) -> None:
         """Wrap the property decoding of one op (`vhlo.add_v1`): the hook gets the reader and the model's
@@ -497,15 +530,19 @@ class Registry:
                 out.append(note)
         return out
 
-    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]]:
+    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                            | HookRecord[ViewHook]]:
         """Every hook with its origin and how often it ran (and failed), for `mlirbc info`."""
-        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]] = []
+        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                  | HookRecord[ViewHook]] = []
         for d in self._decode_hooks.values():
             out.extend(d)
         for n in self._note_hooks.values():
             out.extend(n)
         for c in self._write_checks.values():
             out.extend(c)
+        for v in self._view_hooks.values():
+            out.extend(v)
         return out
 
     # -- what is registered (for this view's set) ------------------------------------------------
@@ -544,7 +581,7 @@ class Registry:
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
                                         | Registration[KindModel] | Registration[OpSyntax]
-                                        | Registration[SyntaxProvider]]:
+                                        | Registration[SyntaxProvider] | Registration[DialectView]]:
         """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
@@ -555,6 +592,7 @@ class Registry:
         yield from self._type_kinds.values()
         yield from self._op_syntaxes.values()
         yield from self._syntax_providers.values()
+        yield from self._views.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return self._dialects.get(dialect, self.model_set) is not None

@@ -667,6 +667,13 @@ class Parser:
             body = tok.text
             dialect, _, mnemonic = prefix[1:].partition(".")
             return self._reparse(f"{prefix[0]}{dialect}<{mnemonic} {body}>", start)
+        elif tok.kind in ("{", "[", "("):
+            # the body of a `#dialect<mnemonic{...}>` spelling (Shardy's `#sdy<manual_axes{"x"}>`)
+            end = self._skip_body(start)
+            body = self.text[start:end]
+            self.reset(end)
+            dialect, _, mnemonic = prefix[1:].partition(".")
+            return self._reparse(f"{prefix[0]}{dialect}<{mnemonic}{body}>", start)
         else:
             raise self.error(f"expected {prefix} parameters")
         return self._reparse(prefix + body, start)
@@ -937,6 +944,27 @@ class Parser:
                 )
             return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
         raise self.error("integer literal not valid for specified type", type_tok or num)
+
+    def parse_bounded_int(self, lo: int, hi: int, what: str, signed: bool = True) -> int:
+        """An integer literal (`-` allowed when `signed`), checked against [lo, hi] before anything else
+        is done with it: a dialect syntax's number slot (a varint, an int64 field) holds no more than its
+        C++ type, and a value beyond it would neither encode nor print (a located error instead)."""
+        tok = self.tok
+        negative = signed and tok.kind == "-"
+        if negative:
+            self.advance()
+        num = self.expect(INT, f"expected an integer for {what}")
+        # Every bound here fits in well under 40 digits: a longer literal is out of range before any
+        # (quadratic) decimal conversion.
+        digits = num.text[2:] if num.text.startswith("0x") else num.text
+        if len(digits.lstrip("0")) > 40:
+            raise self.error(f"integer constant out of range for {what}", num)
+        value = self._int_value(num)
+        if negative:
+            value = -value
+        if not lo <= value <= hi:
+            raise self.error(f"integer constant out of range for {what}", tok if negative else num)
+        return value
 
     def float_literal_bits(self, num: Token, negative: bool, t: FloatType) -> int:
         """The bit pattern of a number token (`1.5`, `1`, `0x3F800000`, `inf`-free) in `t`'s semantics,

@@ -653,6 +653,28 @@ def _repeats(data: Bytes, size: int) -> bool:
     return True
 
 
+def dense_blob(t: Type, data: Bytes) -> Bytes:
+    """The blob an attribute keeps: checked as upstream's isValidRawBuffer (the text form has no spelling
+    for a blob of another size), and made a splat when every element is equal, as upstream's storage does."""
+    shape = static_shape(t)
+    element = getattr(t, "element", None)
+    if shape is None or not isinstance(element, Type):
+        raise ValueError("dense elements need a statically shaped type")
+    count = num_elements(shape)
+    if isinstance(element, IntegerType) and element.width == 1:
+        ok = (len(data) == 1 and (data[0] in (0, 0xFF) or count == 1)) or \
+            len(data) in ((count + 7) // 8, count)
+    else:
+        size = element_storage_bytes(element)
+        if size is None:
+            raise ValueError(f"dense elements of an element type that has no dense storage "
+                             f"({type(element).__name__})")
+        ok = len(data) in (size, size * count)
+    if not ok:
+        raise ValueError(f"dense elements blob of {len(data)} bytes does not fit {count} elements")
+    return dense_storage(data, element, count)
+
+
 def dense_storage(data: Bytes, element: Type, count: int) -> Bytes:
     """The blob upstream's storage keeps for dense elements: one element when all `count` are equal.
 

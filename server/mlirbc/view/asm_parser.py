@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TextError
 from ..ir.attributes import Attribute, DictionaryAttr, StringAttr, UnknownLoc
-from ..ir.operation import PROPS_DECODED, Block, Operation, OpResult, Properties, Region
+from ..ir.operation import PROPS_DECODED, Block, BlockArgument, Operation, OpResult, Properties, Region
 from ..ir.types import Type
 from ..models.asm import api as asm
 from ..models.sets import SETS
@@ -50,7 +50,7 @@ class _AsmParser:
         self.full = full
         self.operands: list[tuple[_Ref, Type]] = []
         self.successors: list[_Ref] = []
-        self.implicit: list[Operation] = []
+        self.implicit: list[Operation | BlockArgument] = []
         self.attr_dict: tuple[int, int] | None = None
         self.keyvalue_props = SETS.get(p.registry.model_set or "", 22) >= 24
         """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
@@ -247,6 +247,9 @@ class _AsmParser:
         term = Operation(self.p._op_name(dialect, short, True), UnknownLoc.get())
         block.append(term)
         self.implicit.append(term)
+
+    def mark_implicit(self, item: Operation | BlockArgument) -> None:
+        self.implicit.append(item)
 
     # -- successors ---------------------------------------------------------------------------------
     def parse_successor(self) -> asm.BlockRef:

@@ -17,7 +17,7 @@ module is written, `writing` makes its top-level ops point at it again.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -58,21 +58,23 @@ MAX_PRETTY_NOTES = 200
 """Information diagnostics about ops printed generic although a syntax model knows them (the first ones)."""
 
 
-def printed_state(module: Module, printed: PrintResult) -> ViewState:
+def printed_state(module: Module, printed: PrintResult,
+                  kept: Sequence[tuple[Operation, str]] = ()) -> ViewState:
     """The state of a freshly printed view: no errors; in the pretty form, an Information diagnostic at
-    each op (up to MAX_PRETTY_NOTES) a syntax model refused to print, saying why."""
+    each op (up to MAX_PRETTY_NOTES) a syntax model refused to print, saying why; in a dialect-level view,
+    one at each op `kept` in its stored form (an op the view's conversion does not know), saying why."""
     from .printer import header_facts
 
     diagnostics: list[TextDiagnostic] = []
-    if printed.notes:
+    notes = [(n.op, f"printed in generic form: {n.message}") for n in printed.notes[:MAX_PRETTY_NOTES]]
+    notes.extend((op, f"shown as stored: {why}") for op, why in kept[:MAX_PRETTY_NOTES])
+    if notes:
         lines = TextLines(printed.text)
-        for note in printed.notes[:MAX_PRETTY_NOTES]:
-            span = printed.map.op_name_span(note.op) or printed.map.op_span(note.op)
+        for op, message in notes:
+            span = printed.map.op_name_span(op) or printed.map.op_span(op)
             if span is None:
                 continue
-            diagnostics.append(TextDiagnostic(
-                f"printed in generic form: {note.message}", lines.span(span.start, span.end),
-                "information"))
+            diagnostics.append(TextDiagnostic(message, lines.span(span.start, span.end), "information"))
     return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module),
                      printed.map.aliases, how="printed")
 

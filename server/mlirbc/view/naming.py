@@ -156,7 +156,7 @@ class Naming:
     def value(self, v: Value, with_number: bool = True) -> str:
         """`%name`, `%3`, or `%x#1` for a result inside a group of several."""
         text = self._texts.get(id(v))
-        if text is not None:
+        if text is not None and (with_number or "#" not in text):
             return text
         head: Value = v
         number = -1

@@ -1524,6 +1524,9 @@ def header_problem(facts: dict[str, object]) -> str | None:
             producer.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError as exc:
             return f"the producer has a character that cannot be written ({exc.reason} at {exc.start})"
+    view = facts.get("view")
+    if view is not None and (not isinstance(view, str) or not view.isidentifier()):
+        return "view must name a dialect-level view (such as \"stablehlo\")"
     versions = facts.get("dialect_versions")
     if versions is not None:
         if not isinstance(versions, dict):
@@ -1641,6 +1644,10 @@ def module_for(root: Operation, header: dict[str, object], template: Module | No
         module.version = template.version
         module.producer = template.producer
         module.dialects = [DialectEntry(d.name, d.version) for d in template.dialects]
+        module.view = template.view
+    view = header.get("view")
+    if isinstance(view, str):
+        module.view = view
     if isinstance(version, int) and 0 <= version <= 6:
         module.version = version
     if isinstance(producer, str):

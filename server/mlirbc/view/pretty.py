@@ -133,7 +133,7 @@ class _OpWriter:
         with elision_scope(self.pp.elider_for(self.op, slot)):
             self.write(attribute_without_type(a))
 
-    def stripped(self, value: Attribute | Type, prefix: str) -> None:
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         scope = self.pp.alias_scope
         if scope is not None:
             name = scope.alias_of(value)
@@ -150,13 +150,15 @@ class _OpWriter:
             return
         text = print_type(value) if isinstance(value, Type) else print_attribute(value)
         dialect, _, mnemonic = prefix[1:].partition(".")
-        short = f"{prefix[:1]}{dialect}<{mnemonic} "
-        if mnemonic and text.startswith(short) and text.endswith(">") and \
-                _BARE_WORD.fullmatch(text, len(short), len(text) - 1):
-            # `#index<cmp_predicate eq>`: the dialect's short spelling of `#index.cmp_predicate` whose own
-            # print is ` eq` (a parameter after the mnemonic, its space included); only one word, which
-            # the parser knows to be the whole value
-            self.write(text[len(short) - 1:-1])
+        pretty = f"{prefix[:1]}{dialect}<{mnemonic}"
+        if mnemonic and text.startswith(pretty) and text.endswith(">") and len(text) > len(pretty) + 1 \
+                and not (text[len(pretty)].isalnum() or text[len(pretty)] in "_.") \
+                and _one_piece(text[len(pretty):-1].lstrip(" ")):
+            # `#dialect<mnemonic body>` (an enum's `#gpu<dim x>`, Shardy's `#sdy<manual_axes{"i"}>`):
+            # stripped, the body (with the space the attribute's printer writes before it, or not), when
+            # the view's parser can tell where it ends (one token or one bracketed group)
+            body = text[len(pretty):-1]
+            self.write(body[1:] if body.startswith(" ") and not lead_space else body)
             return
         if not text.startswith(prefix) or (len(text) > len(prefix) and text[len(prefix)] not in "<"):
             # Not of the class the format names (dyn_cast fails): printed in full.
@@ -272,9 +274,9 @@ class _Recorder(_OpWriter):
         self.events.append((_ATTR, a, True))
         super().attribute_without_type(a, slot)
 
-    def stripped(self, value: Attribute | Type, prefix: str) -> None:
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         self.events.append((_TYPE if isinstance(value, Type) else _ATTR, value, False))
-        super().stripped(value, prefix)
+        super().stripped(value, prefix, lead_space)
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
@@ -330,7 +332,6 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
-_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def _template_key(op: Operation) -> tuple[object, ...] | None:
@@ -889,6 +890,39 @@ class _PrettyPrinter(_Printer):
         if isinstance(data, dict):
             return "Terminator" in data.get("traits", ())
         return bool(getattr(model, "is_terminator", False))
+
+
+_ONE_TOKEN = re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
+_CLOSERS = {"{": "}", "[": "]", "(": ")", "<": ">"}
+
+
+def _one_piece(body: str) -> bool:
+    """Whether a stripped body is one keyword, number or string, or one bracketed group: what the view's
+    parser reads back without the attribute's own grammar (`syntax.attr_parser.Parser.parse_stripped`)."""
+    if _ONE_TOKEN.fullmatch(body):
+        return True
+    if not body or body[0] not in _CLOSERS:
+        return False
+    depth = 0
+    in_string = False
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in _CLOSERS:
+            depth += 1
+        elif c in "}])>" and not (c == ">" and i and body[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                return i == len(body) - 1
+        i += 1
+    return False
 
 
 def pretty_printer(module: Module, registry: Registry | None = None, elider: Elider | None = None,

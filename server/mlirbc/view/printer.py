@@ -93,6 +93,8 @@ def header_facts(module: Module) -> dict[str, object]:
     versions = {d.name: d.version.hex() for d in module.dialects if d.version is not None}
     if versions:
         facts["dialect_versions"] = versions
+    if module.view is not None:
+        facts["view"] = module.view
     return facts
 
 

@@ -23,6 +23,7 @@ from ..ir.types import Type
 from ..models.asm import api as asm
 from ..models.registry import Registry
 from ..syntax.attr_printer import print_attribute, print_location_inline, print_type
+from ..syntax.elision import payload_size
 
 
 class _Facts:
@@ -79,9 +80,9 @@ def reconcile(parsed: Operation, original: Operation, registry: Registry, implic
                     if id(ay) in implicit:  # a region argument whose location the text does not say
                         ay.location = ax.location
                 for oy, ox in _align(by, bx):
-                    if id(oy) in implicit and oy.op_name.full == ox.op_name.full and not ox.operands \
-                            and not ox.results and not oy.operands:
-                        oy.location = ox.location
+                    if id(oy) in implicit and oy.op_name.full == ox.op_name.full and \
+                            len(oy.operands) == len(ox.operands) and len(oy.results) == len(ox.results):
+                        oy.location = ox.location  # an op the text left out (implicit terminators)
                     stack.append((oy, ox))
     return count
 
@@ -147,6 +148,18 @@ def _text(model: asm.OpSyntax, op: Operation) -> str:
     return "".join(w.out)
 
 
+_BIG = 4096
+"""Attributes with a payload over this many bytes stand for themselves in the comparison (by identity):
+printing a weight in full to compare it would cost its size twice over, and the parser gives an elided
+value back as the original's own object."""
+
+
+def _attr_text(a: Attribute) -> str:
+    if payload_size(a) > _BIG:
+        return f"<{type(a).__name__}@{id(a):x}>"
+    return print_attribute(a)
+
+
 class _TextOnly:
     """An op printer that keeps only what an op's text says about its attributes and types."""
 
@@ -167,21 +180,22 @@ class _TextOnly:
         self.out.append(print_type(t))
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
-        self.out.append(print_attribute(a))
+        self.out.append(_attr_text(a))
 
     def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
         from .pretty import attribute_without_type
 
-        self.out.append(attribute_without_type(a))
+        self.out.append(attribute_without_type(a) if payload_size(a) <= _BIG else _attr_text(a))
 
-    def stripped(self, value: Attribute | Type, prefix: str) -> None:
-        self.out.append(print_type(value) if isinstance(value, Type) else print_attribute(value))
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
+        self.out.append(print_type(value) if isinstance(value, Type) else _attr_text(value))
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
         skip = set(elided)
-        self.out.append("{" + ", ".join(f"{k} = {print_attribute(v)}" for k, v in entries
-                                        if k not in skip) + "}")
+        kept = [(k, v) for k, v in entries if k not in skip]
+        if kept:  # as the view prints it: an empty dictionary says nothing
+            self.out.append("{" + ", ".join(f"{k} = {_attr_text(v)}" for k, v in kept) + "}")
 
     def region(self, region: Region, *flags: bool) -> None:
         self.out.append("{}")
@@ -198,7 +212,7 @@ class _TextOnly:
     def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
                         omit_type: bool = False) -> None:
         self.out.append(f"%: {print_type(arg.type)} ")
-        if attrs is not None:
+        if attrs is not None and attrs.entries:  # as the view prints it: an empty dictionary says nothing
             self.out.append(print_attribute(attrs))
         self.out.append(print_location_inline(arg.location))
 

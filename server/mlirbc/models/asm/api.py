@@ -199,6 +199,10 @@ class AsmParser(Protocol):
     def value_type(self, ref: OperandRef) -> Type | None:
         """The type of an already defined value (None: not defined yet)."""
 
+    def mark_implicit(self, item: Operation | BlockArgument) -> None:
+        """`item` (an op or a region argument the model built) stands for what the text leaves out: it
+        takes the op's location, and an unchanged view takes the original's (`view.reconcile`)."""
+
 
 @runtime_checkable
 class OpSyntax(Protocol):

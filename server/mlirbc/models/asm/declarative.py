@@ -17,10 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import TextError
-from ...ir.attributes import Attribute, IntegerAttr, UnitAttr
+from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
 from ...ir.operation import Operation, Region, Value
 from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
+from ...syntax.attr_printer import print_attribute
 from . import typefns
 from .adaptor import OpView
 from .api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, SyntaxBase, SyntaxModelError
@@ -118,7 +119,10 @@ class DeclarativeSyntax(SyntaxBase):
         if "default" not in info and "default_cpp" not in info:
             return False
         d = self.default(name)
-        return d is not None and value is d
+        if d is None:
+            return False
+        # a dialect's attribute the generic parser keeps as text equals a structured one printing alike
+        return value is d or (isinstance(d, DialectAttr) and print_attribute(value) == print_attribute(d))
 
     def _present(self, view: OpView, name: str) -> bool:
         """genNonDefaultValueCheck: an optional attribute that is set, a default-valued one that is not
@@ -639,13 +643,18 @@ def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]
         p.write(")")
 
 
-def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str) -> None:
+def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
     """printStrippedAttrOrType: the value without its `#dialect.mnemonic` / `!dialect.mnemonic` prefix when
-    it is of the class that prefix names (else in full)."""
+    it is of the class that prefix names (else in full).  `lead_space`: whether a value whose full form is
+    `#dialect<mnemonic body>` keeps the space before its body (MLIR 22's generated printers write it; the
+    MLIR of jaxlib does not: its syntax data says `lead_space: false`)."""
     stripped = getattr(p, "stripped", None)
     if not callable(stripped):
         raise SyntaxModelError("the printer cannot print stripped values")
-    stripped(value, prefix)
+    if lead_space:
+        stripped(value, prefix)
+    else:
+        stripped(value, prefix, False)
 
 
 def bit_enum_words(bits: int, enum: dict[str, Any]) -> list[str]:
@@ -715,7 +724,7 @@ def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qual
     elif kind == "generic" or qualified:
         p.attribute(value, slot)
     elif kind == "stripped":
-        print_stripped(p, value, info["strip"])
+        print_stripped(p, value, info["strip"], info.get("lead_space", True))
     else:
         from ...ir.attributes import DenseArrayAttr
 

@@ -219,11 +219,31 @@ def parser(name: str) -> Callable[[ParseFn], ParseFn]:
     return deco
 
 
+EXTRA_MODULES: list[str] = []
+"""Modules of plugins' directive ports, imported with the built-in ones (`add_directive_module`)."""
+
+
+def add_directive_module(name: str) -> None:
+    """A plugin's module of `custom<...>` ports (it registers with `@printer`/`@parser` when imported),
+    imported the first time a directive is needed."""
+    if name not in EXTRA_MODULES:
+        EXTRA_MODULES.append(name)
+        if _LOADED:
+            import importlib
+
+            importlib.import_module(name)
+
+
 def _load() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
+        import importlib
+
         from . import directives_iree, directives_upstream  # noqa: F401  (they register)
+
+        for name in EXTRA_MODULES:
+            importlib.import_module(name)
 
 
 def can_parse(name: str) -> bool:
