@@ -44,7 +44,7 @@ case "$where" in "$work/venv/"*) ;; *) echo "mlirbc imported from $where, not th
 
 bin="$work/venv/bin"
 "$bin/mlirbc" decode "$example" >mlp2.txt
-grep -q '"vhlo.func_v1"' mlp2.txt || { echo "decode: no vhlo.func_v1 in the view" >&2; exit 1; }
+grep -q ' = stablehlo.dot_general ' mlp2.txt || { echo "decode: no stablehlo.dot_general in the view" >&2; exit 1; }
 "$bin/mlirbc" encode mlp2.txt --like "$example" -o mlp2.mlirbc
 cmp "$example" mlp2.mlirbc
 test "$("$bin/mlirbc" roundtrip "$example")" = identical

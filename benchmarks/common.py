@@ -208,8 +208,8 @@ class _LspClient:
                 self.proc.stdin.flush()
 
 
-def lsp_convert(cmd: list[str], env: dict[str, str], path: Path, symbols: bool = False
-                ) -> tuple[float, int, int]:
+def lsp_convert(cmd: list[str], env: dict[str, str], path: Path, symbols: bool = False,
+                options: dict[str, Any] | None = None) -> tuple[float, int, int]:
     """Start a language server, initialize it, time `mlir/convertFromBytecode` on `path`, shut it down:
     (seconds, peak RSS of the server process in KiB, characters of the view).  With `symbols`, the time
     runs on until the editor's first feature: the view opened as vscode-mlir opens it (`didOpen` of the
@@ -220,7 +220,8 @@ def lsp_convert(cmd: list[str], env: dict[str, str], path: Path, symbols: bool =
     # A loaded machine may need longer than the server's default decode timeout for the largest file.
     rid = c.send("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {},
                                 "initializationOptions": {"limits": {"decodeTimeoutSeconds": 3600,
-                                                                     "maxFileMB": 4096}}})
+                                                                     "maxFileMB": 4096},
+                                                          **(options or {})}})
     c.wait_for(rid)
     c.send("initialized", {}, request=False)
     t0 = time.perf_counter()

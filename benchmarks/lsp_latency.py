@@ -1,6 +1,7 @@
 """Latency and memory of the language server next to upstream `mlir-lsp-server`, in one run.
 
     python benchmarks/lsp_latency.py [--large FILE] [--small FILE] [--repeat N] [--skip-upstream]
+                                     [--form generic --form pretty]
 
 Each server is started as a subprocess and driven over stdio the way vscode-mlir drives it:
 `mlir/convertFromBytecode`, `didOpen` of the view, then, with incremental changes and again with whole
@@ -250,13 +251,17 @@ async def measure(server: Server, path: Path, incremental: bool, repeat: int) ->
     return out
 
 
-def servers(debounce_ms: float | None, skip_upstream: bool) -> list[Server]:
+def servers(debounce_ms: float | None, skip_upstream: bool, forms: tuple[str, ...] = ("auto",)
+            ) -> list[Server]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO / "server") + os.pathsep + env.get("PYTHONPATH", "")
-    options: dict[str, Any] = {"limits": {"decodeTimeoutSeconds": 3600}}
-    if debounce_ms is not None:
-        options["diagnostics"] = {"debounceMs": debounce_ms}
-    out = [Server("mlirbc", [sys.executable, "-m", "mlirbc.lsp"], env, options)]
+    out = []
+    for form in forms:
+        options: dict[str, Any] = {"limits": {"decodeTimeoutSeconds": 3600}, "view": {"form": form}}
+        if debounce_ms is not None:
+            options["diagnostics"] = {"debounceMs": debounce_ms}
+        name = "mlirbc" if form == "auto" else f"mlirbc ({form})"
+        out.append(Server(name, [sys.executable, "-m", "mlirbc.lsp"], env, options))
     upstream = mlir_lsp_server()
     if upstream is not None and not skip_upstream:
         exe, uenv = upstream
@@ -274,11 +279,12 @@ def _fmt(key: str, v: float | None) -> str:
     return f"{v * 1000:.0f} ms" if v < 10 else f"{v:.1f} s"
 
 
-async def run(large: Path, small: Path, repeat: int, skip_upstream: bool) -> int:
+async def run(large: Path, small: Path, repeat: int, skip_upstream: bool,
+              forms: tuple[str, ...] = ("auto",)) -> int:
     results: dict[tuple[str, str], dict[str, float]] = {}
     for label, path, debounce in (("large", large, None), ("small", small, None)):
         for sync in (("incremental", True), ("full text", False)):
-            for server in servers(debounce, skip_upstream):
+            for server in servers(debounce, skip_upstream, forms):
                 print(f"... {server.name}, {label} file, {sync[0]} sync", file=sys.stderr, flush=True)
                 try:
                     results[(server.name, f"{label}/{sync[0]}")] = await measure(
@@ -289,7 +295,7 @@ async def run(large: Path, small: Path, repeat: int, skip_upstream: bool) -> int
                 except Exception as exc:  # a server that cannot do a step: say so in the table
                     print(f"    failed: {type(exc).__name__}: {exc}", file=sys.stderr)
                     results[(server.name, f"{label}/{sync[0]}")] = {}
-    names = sorted({n for n, _ in results}, key=lambda n: n != "mlirbc")
+    names = sorted({n for n, _ in results}, key=lambda n: (not n.startswith("mlirbc"), n))
     runs = sorted({r for _, r in results}, key=lambda r: (not r.startswith("large"), r))
     print(f"large: {large.name} ({large.stat().st_size} bytes); small: {small.name}")
     print("default settings; mlir-lsp-server takes whole documents only (— in the incremental rows)\n")
@@ -316,11 +322,14 @@ def main() -> int:
     ap.add_argument("--settle", type=float, default=SETTLE_S,
                     help="seconds between the first save and the keystrokes (a user reading)")
     ap.add_argument("--verbose", action="store_true", help="say each step as it ends")
+    ap.add_argument("--form", action="append", choices=("auto", "generic", "pretty"),
+                    help="the view form of mlirbc's server (repeatable: one column each; default auto)")
     args = ap.parse_args()
     VERBOSE = args.verbose
     SETTLE_S = args.settle
     large = Path(args.large) if args.large else large_file()
-    return asyncio.run(run(large, Path(args.small), args.repeat, args.skip_upstream))
+    forms = tuple(args.form) if args.form else ("auto",)
+    return asyncio.run(run(large, Path(args.small), args.repeat, args.skip_upstream, forms))
 
 
 if __name__ == "__main__":

@@ -82,7 +82,11 @@ def test_dot_and_svg(tmp_path: Path) -> None:
     root = ET.parse(out).getroot()
     assert root.tag == SVG + "svg"
     texts = [t.text for t in root.iter(SVG + "text")]
-    assert "vhlo.dot_general_v2" in texts and texts.count("vhlo.add_v1") == 2
+    # the ops of the StableHLO view (what `mlirbc decode` shows), or of the stored VHLO with --form generic
+    assert "stablehlo.dot_general" in texts and texts.count("stablehlo.add") == 2
+    stored = run(str(JAX), "--function", "#0", "--format", "json", "--form", "generic")
+    names = [n["name"] for n in json.loads(stored.stdout)["nodes"] if n["kind"] == "op"]
+    assert names.count("vhlo.add_v1") == 2
     uses = json.loads(run(str(JAX), "--function", "#0", "--format", "json").stdout)["counts"]["uses"]
     assert uses == 15
     assert len(list(root.iter(SVG + "path"))) == 1 + uses  # the arrow marker and one curve per use
@@ -103,10 +107,14 @@ def test_elided_values_are_marked() -> None:
     marked = [n["name"] for n in g["nodes"] if n.get("elided")]
     assert marked and all(n == "vhlo.dot_general_v2" for n in marked)
     # With the StableHLO models on, `#vhlo.tensor_v1` values over 8 bytes are elided (here the
-    # broadcast dimensions; the dot's properties are decoded, nothing opaque is left).
-    on = json.loads(run(str(JAX), "--format", "json", "--elide-larger-than", "8").stdout)
+    # broadcast dimensions; the dot's properties are decoded, nothing opaque is left); in the StableHLO
+    # view, the broadcast dimensions (`array<i64>`) over 8 bytes.
+    on = json.loads(run(str(JAX), "--format", "json", "--elide-larger-than", "8", "--form",
+                        "generic").stdout)
     marked = {n["name"] for n in on["nodes"] if n.get("elided")}
     assert marked == {"vhlo.broadcast_in_dim_v1"}, marked
+    on = json.loads(run(str(JAX), "--format", "json", "--elide-larger-than", "8").stdout)
+    assert {n["name"] for n in on["nodes"] if n.get("elided")} == {"stablehlo.broadcast_in_dim"}
 
 
 def test_pages_of_a_large_module(large: LargeModule) -> None:

@@ -343,6 +343,8 @@ def test_damaged_views_stay_linear() -> None:
     ("found_location_array.mlirbc", "where a location belongs"),
     ("found_dense_resource_not_shaped.mlirbc", "dense resource elements need a shaped type"),
     ("op_name_registered_and_not.mlirbc", "listed both as registered and as unregistered"),
+    # a fresh fuzzing run on 7df4631: decoded, printed `%0 = ""() : ...`, and the view did not read back
+    ("op_name_empty.mlirbc", "op name is empty"),
     ("found_op_name_registered_and_not.mlirbc", "listed both as registered and as unregistered"),
 ])
 def test_what_the_text_cannot_say_is_refused_with_its_offset(name: str, words: str) -> None:
@@ -1022,3 +1024,19 @@ def test_the_parser_takes_the_builtin_element_types_upstream_takes(container: st
 ])
 def test_the_reader_refuses_element_types_upstream_refuses(make: Any, words: str) -> None:
     _refused(Operation(OpName("test", "op", False), UnknownLoc.get(), (make(),)), words)
+
+
+def test_a_use_list_index_past_the_index_type_is_a_located_error() -> None:
+    """A fresh fuzzing run on 7df4631: a 30-digit use-list entry reached the writer ("cannot encode the
+    module: IndexError: cannot fit 'int' into an index-sized integer"); it is an error at its line."""
+    m = read_bytecode((CORPUS / "upstream/Dialect__GPU__canonicalize.p02.mlirbc").read_bytes())
+    text = print_module(m).text
+    line = next(ln for ln in text.split("\n") if "// mlirbc: uselist " in ln)
+    entries = line[line.index("[") + 1:line.index("]")].split(",")
+    entries[0] = "1" * 30
+    bad_line = line[:line.index("[") + 1] + ",".join(entries) + line[line.index("]"):]
+    r = parse_module(text.replace(line, bad_line, 1), template=m)
+    assert r.module is None
+    errors = [d for d in r.errors if "out of range" in d.message]
+    assert errors and text.split("\n")[errors[0].span.start_line] == line
+    assert "use-list order entry 11111111111111111111..." in errors[0].message

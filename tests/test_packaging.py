@@ -140,4 +140,4 @@ def test_the_lsp_smoke_script_against_the_development_install() -> None:
     lines = proc.stdout.splitlines()
     assert f"ok  convertToBytecode: {size} bytes, identical" in lines
     assert f"ok  mlirbc/save: {size} bytes written, identical" in lines
-    assert any(s.startswith("ok  hover vhlo.") and "Model: plugin mlirbc:stablehlo" in s for s in lines)
+    assert any(s.startswith("ok  hover stablehlo.") and "Model: plugin mlirbc:stablehlo" in s for s in lines)

@@ -159,7 +159,7 @@ def test_an_op_newer_than_the_target_is_refused(tmp_path: Path) -> None:
     path = tmp_path / src.name
     path.write_bytes(src.read_bytes())
     view = tmp_path / "view.mlir"
-    assert _cli("decode", str(path), "-o", str(view)).returncode == 0
+    assert _cli("decode", "--form", "generic", str(path), "-o", str(view)).returncode == 0
     text = view.read_text()
     accuracy = ("#vhlo.result_accuracy_v1<atol = 0.000000e+00, rtol = 0.000000e+00, ulps = 0, "
                 "mode = #vhlo<result_accuracy_mode_v1 DEFAULT>>")

@@ -1,11 +1,13 @@
-"""The language server on StableHLO exports with the StableHLO models: hover shows the StableHLO name,
-summary, attribute values and StableHLO types; the outline names vhlo functions; inlay hints give the
-StableHLO spelling; the text stays exact VHLO and an edit saves through the model."""
+"""The language server on StableHLO exports shown as stored (setting `mlirbc.view.form` = generic) with the
+StableHLO models: hover shows the StableHLO name, summary, attribute values and StableHLO types; the outline
+names vhlo functions; inlay hints give the StableHLO spelling; the text stays exact VHLO and an edit saves
+through the model.  (The StableHLO view, the default, is tested in test_stablehlo_view_lsp.py.)"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -14,6 +16,9 @@ from mlirbc.bytecode.reader import decode_bytecode
 
 ATTENTION = "vhlo/attention_dpa.mlirbc"
 SHARDED = "vhlo/sharded_mlp.mlirbc"
+
+
+pytestmark = pytest.mark.lsp_options({"view": {"form": "generic"}})
 
 
 def _td(uri: str) -> lsp.TextDocumentIdentifier:

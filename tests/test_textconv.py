@@ -51,7 +51,7 @@ def _edited(tmp: Path) -> tuple[Path, str, str]:
     view = _mlirbc("decode", EXAMPLE)
     assert view.returncode == 0, view.stderr
     lines = view.stdout.splitlines(keepends=True)
-    at = next(i for i, s in enumerate(lines) if '"vhlo.constant_v1"' in s and OLD in s)
+    at = next(i for i, s in enumerate(lines) if "stablehlo.constant " in s and OLD in s)
     old = lines[at].rstrip("\n")
     lines[at] = lines[at].replace(OLD, NEW)
     (tmp / "edited.txt").write_text("".join(lines))
@@ -115,7 +115,7 @@ def test_decode_reads_a_path_without_the_suffix(tmp_path: Path) -> None:
     shutil.copyfile(EXAMPLE, plain)
     named, unnamed = _mlirbc("decode", EXAMPLE), _mlirbc("decode", plain)
     assert unnamed.returncode == 0 and unnamed.stderr == ""
-    assert unnamed.stdout == named.stdout and '"vhlo.func_v1"' in unnamed.stdout
+    assert unnamed.stdout == named.stdout and "func.func public @main" in unnamed.stdout
 
 
 @pytest.mark.parametrize("damage", ["truncated", "empty", "text", "flipped magic"])

@@ -501,3 +501,47 @@ def test_a_plugin_module_replaces_one_op_and_info_says_so() -> None:
     lines = [line for n in reg.op_notes(add, add.name) for line in n.lines]
     assert lines[0].startswith("**StableHLO** `stablehlo.add`")
     assert lines[-1] == "2 operands (from stablehlo_test_plugin)"
+
+
+# -- integers the text can hold ------------------------------------------------------------------------
+
+def test_a_huge_quantized_dimension_is_a_located_error() -> None:
+    """Found by a hostile-text run: a quantized dimension of 4,000 hex digits was read, and printing it in
+    decimal (a diagnostic, the saved view) ended in Python's digit-limit ValueError."""
+    from corpus import REPO
+    from mlirbc.view.parser import parse_module
+
+    text = (REPO / "tests" / "data" / "hardening" / "found_vhlo_quant_dim_4000_hex_digits.mlir").read_text()
+    result = parse_module(text, registry=registry())
+    got = [(e.span.start_line + 1, e.span.start_col + 1, e.message) for e in result.errors]
+    line = next(i for i, s in enumerate(text.split("\n"), 1) if "0xFFFF" in s)
+    col = text.split("\n")[line - 1].index("0xFFFF") + 1
+    assert got == [(line, col, "integer constant out of range for the quantized dimension")]
+
+
+_I8, _F32 = "!vhlo.i8_v1", "!vhlo.f32_v1"
+_BIG_HEX = "0x" + "F" * 4000
+_BIG_DEC = "9" * 5000
+
+
+@pytest.mark.parametrize("text, what", [
+    (f"!vhlo.quant_per_axis_v1<{_I8}:{_F32}, 2147483648, [1.0], [0], -127:127, 1>", "quantized dimension"),
+    (f"!vhlo.quant_per_axis_v1<{_I8}:{_F32}, 0, [1.0], [{_BIG_DEC}], -127:127, 1>", "a zero point"),
+    (f"!vhlo.quant_per_axis_v1<{_I8}:{_F32}, 0, [1.0], [0], -127:127, 4294967296>", "flags"),
+    (f"!vhlo.quant_v1<{_I8}:{_F32}, 1.0:{_BIG_HEX}, -127:127, 1>", "zero point"),
+    (f"!vhlo.quant_v1<{_I8}:{_F32}, 1.0:0, -9223372036854775809:127, 1>", "storage minimum"),
+    (f"!vhlo.quant_v1<{_I8}:{_F32}, 1.0:0, -127:9223372036854775808, 1>", "storage maximum"),
+    (f"!vhlo.tensor_v1<?x{_F32}, #vhlo.type_extensions_v1<bounds = [{_BIG_HEX}]>>", "dimension size"),
+    (f"#vhlo.output_operand_alias_v1<outputTupleIndices = [], operandIndex = {_BIG_DEC}, "
+     "operandTupleIndices = []>", "operandIndex"),
+    ('#sdy.sharding<@mesh, [{"a"}p' + _BIG_DEC + ", {}]>", "priority"),
+    ('#sdy.mesh<["a"=' + _BIG_HEX + "]>", "64-bit integer"),
+    ('#sdy.op_sharding_rule<([i])->([i]) {i=' + _BIG_DEC + "}>", "64-bit integer"),
+])
+def test_every_integer_slot_is_bounded_by_its_type(text: str, what: str) -> None:
+    from mlirbc.errors import TextError
+
+    parse = parse_type_text if text.startswith("!") else parse_attribute_text
+    with pytest.raises(TextError) as info:
+        parse(text, SYNTAX)
+    assert "out of range" in str(info.value) and what in str(info.value), str(info.value)[:300]

@@ -210,14 +210,15 @@ JAX_CONST = CORPUS / "jax" / "mlp2_const.mlirbc"
 
 
 async def test_jax_export_weights_hover_export_and_save(client: LanguageClient, tmp_path: Path) -> None:
-    """A JAX export's weights (`#vhlo.tensor_v1` constants): elided in the view, hover with statistics,
+    """A JAX export's weights (`#vhlo.tensor_v1` constants, `stablehlo.constant`s of the StableHLO view):
+    elided in the view, hover with statistics,
     `mlirbc/valueText` and `mlirbc/exportValue` read the tensor, a save after an edit elsewhere gives
     the original bytes, and jaxlib reads the saved file."""
     path = tmp_path / "mlp2_const.mlirbc"
     path.write_bytes(JAX_CONST.read_bytes())
     raw = path.read_bytes()
     uri, text, _ = await open_bytecode(client, path)
-    key = "#vhlo.tensor_v1<dense_resource<mlirbc.elided.802816."
+    key = "stablehlo.constant dense_resource<mlirbc.elided.802816."
     assert key in text and len(text) < len(raw) // 10
     from mlirbc.bytecode.reader import decode_bytecode
     from mlirbc.syntax.elision import module_values, payload_size

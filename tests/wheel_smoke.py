@@ -115,17 +115,19 @@ class Client:
 
 
 def first_op_name(text: str) -> tuple[int, int, str]:
-    """(line, character, name) of the first generic op name (`"dialect.op"(`) in the view outside the
-    builtin dialect (whose model every install has), else of the first op."""
+    """(line, character, name) of the first op name outside the builtin dialect (whose model every install
+    has): in the generic form (`"dialect.op"(`) or a custom one (`%0 = dialect.op ...`, the StableHLO view
+    of a JAX export), else of the first generic op."""
     found: list[tuple[int, int, str]] = []
     for n, line in enumerate(text.splitlines()):
-        for m in re.finditer(r'"([A-Za-z_][\w$]*\.[\w$.]+)"\(', line):
+        for m in re.finditer(r'"([A-Za-z_][\w$]*\.[\w$.]+)"\(|= ([A-Za-z_][\w$]*\.[\w$.]+) ', line):
             # View lines are ASCII outside string literals, so UTF-16 columns are character offsets.
-            found.append((n, m.start(1) + 1, m.group(1)))
-            if not m.group(1).startswith("builtin."):
+            name = m.group(1) or m.group(2)
+            found.append((n, m.start(1) + 1 if m.group(1) else m.start(2), name))
+            if not name.startswith("builtin."):
                 return found[-1]
     if not found:
-        raise SmokeFailure("the view holds no op in generic form")
+        raise SmokeFailure("the view holds no op outside the builtin dialect")
     return found[0]
 
 

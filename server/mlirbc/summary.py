@@ -29,6 +29,16 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
                 lookup = registry.op(name)
                 if lookup.model is not None:
                     models[name] = lookup.origin
+    syntax: dict[str, str] = {}
+    if registry is not None:
+        from .models.asm.api import describe
+
+        bound = registry.with_set(module.model_set) if registry.model_set is None and module.model_set \
+            else registry
+        for name in ops:
+            found = bound.op_syntax(name)
+            if found.model is not None:
+                syntax[name] = f"{describe(found.model)} [{found.origin}]"
     src = template_of(module)
     notes = src.fallbacks if src is not None else []
     counts = Counter(n.kind for n in notes)
@@ -57,8 +67,14 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
              "size": (len(e.blob) if e.blob is not None else 0) if e.kind == RESOURCE_BLOB else None}
             for g in module.resources for e in g.entries],
         "models": dict(sorted(models.items())),
+        "syntax": dict(sorted(syntax.items())),
         "error": str(module.error) if module.error is not None else None,
+        "view": None,
     }
+    hit = registry.view_for(module) if registry is not None and module.error is None else None
+    if hit is not None:
+        # The dialect-level view `--form auto` shows this module in (`models.views`).
+        info["view"] = {"name": hit[0].name, "model": hit[1], "stored_dialect": hit[0].stored_dialect}
     decoders: Counter[tuple[str, str, str]] = Counter()
     if src is not None:
         for kind, entries in (("attribute", src.attrs), ("type", src.types)):

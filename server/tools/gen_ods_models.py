@@ -7,7 +7,8 @@ and writes one gzip'd JSON file per dialect plus the catalog `catalog.json` to `
 
 Further model sets, each a folder of `data/` in the same format (catalog.json + one file per dialect), come
 from ODS JSON files made elsewhere (`MODEL_SETS`): `stablehlo/` holds the VHLO and Shardy ops
-(`shared/ods/vhlo_ods.json`, `sdy_ods.json`), with each VHLO op's version range and its StableHLO name.
+(`shared/ods/vhlo_ods.json`, `sdy_ods.json`), with each VHLO op's version range and its StableHLO name, and
+the StableHLO and CHLO ops the StableHLO view shows (`stablehlo_ods.json`, `chlo_ods.json`).
 StableHLO's own op docs (summaries for hover) come from `StablehloOps.td` when `--stablehlo-src DIR` names
 a StableHLO checkout; without it the committed `stablehlo/stablehlo_docs.json.gz` is kept as it is.
 `dsl/` holds the bytecode-DSL declarations (`DSL_FILES`: upstream LLVM and Tosa from the oracle's
@@ -88,7 +89,8 @@ class ModelSet:
 
 
 MODEL_SETS = [
-    ModelSet("stablehlo", [SHARED / "ods" / "vhlo_ods.json", SHARED / "ods" / "sdy_ods.json"], vhlo_extras,
+    ModelSet("stablehlo", [SHARED / "ods" / n for n in ("vhlo_ods.json", "sdy_ods.json", "stablehlo_ods.json",
+                                                       "chlo_ods.json")], vhlo_extras,
              keep=["stablehlo_docs.json.gz"]),
 ]
 

@@ -53,24 +53,59 @@ def bytecode_seeds(count: int = 160, max_size: int = 3000) -> tuple[Path, ...]:
 
 @cache
 def text_seeds(count: int = 60, max_chars: int = 1500) -> tuple[str, ...]:
-    """Views of small seed files (the fuzzer's text inputs stay small: the huge cases, 50 MB strings and
-    100,000-deep nesting, are regression tests of their own)."""
+    """Views of small seed files, generic and pretty (the fuzzer's text inputs stay small: the huge cases,
+    50 MB strings and 100,000-deep nesting, are regression tests of their own)."""
     from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.view.aliasing import alias_rules
     from mlirbc.view.printer import print_module
 
     out: list[str] = []
     for p in bytecode_seeds():
         m = read_bytecode(p.read_bytes())
         if m.error is None and not m.fallbacks:
-            text = print_module(m).text
-            if len(text) <= max_chars:
-                out.append(text)
+            # the generic view, and the pretty view (custom forms) with and without aliases
+            for text in (print_module(m).text, print_module(m, form="pretty").text,
+                         print_module(m, form="pretty", aliases=alias_rules(m)).text):
+                if len(text) <= max_chars:
+                    out.append(text)
         if len(out) >= count:
             break
+    out.extend(dialect_view_seeds())
     if FINDINGS.is_dir():
         # (the big ones, a 30,000-digit literal or 600 nested regions, are regression tests enough)
         out.extend(p.read_bytes().decode("utf-8", "surrogatepass") for p in sorted(FINDINGS.glob("*.mlir"))
                    if p.stat().st_size <= 8 * max_chars)
+    return tuple(out)
+
+
+DIALECT_VIEW_SEEDS = ("synth_quant_types.v1_17_0", "ffi_custom_call", "sharded_mlp")
+"""StableHLO artifacts whose views are text seeds whole (their dialect syntaxes, VHLO's and Shardy's, hold
+numbers of many C++ types: quantized dimensions, flags, priorities, mesh sizes)."""
+
+
+@cache
+def dialect_view_seeds() -> tuple[str, ...]:
+    """The views of a few StableHLO portable artifacts (longer than the other text seeds): as stored (VHLO,
+    generic) and as StableHLO (the dialect-level view in custom forms, aliased and with local scope)."""
+    from mlirbc.bytecode.reader import read_bytecode
+    from mlirbc.models.build import default_registry
+    from mlirbc.view.aliasing import alias_rules
+    from mlirbc.view.forms import print_form, shown
+    from mlirbc.view.printer import print_module
+
+    reg = default_registry()
+    out: list[str] = []
+    for name in DIALECT_VIEW_SEEDS:
+        path = CORPUS / "vhlo" / f"{name}.mlirbc"
+        if path.is_file():
+            m = read_bytecode(path.read_bytes())
+            if m.error is None:
+                out.append(print_module(m).text)
+                view = shown(m, reg, "auto")
+                for aliases in (False, True):
+                    rules = alias_rules(view.module, reg) if aliases else None
+                    out.append(print_module(view.module, form=print_form("auto", view), registry=reg,
+                                            aliases=rules).text)
     return tuple(out)
 
 

@@ -124,8 +124,22 @@ def text(data: bytes) -> str:
         if result.module is None and not result.errors:
             raise Finding("no module and no error")
         return "rejected"
+    module = result.module
+    if module.view is not None:
+        # A dialect-level view's text (StableHLO) is written after the view converts it back; what the
+        # view cannot convert (at the header's target) is a refusal that names it.
+        from mlirbc.models.build import default_registry
+        from mlirbc.models.views import ViewError
+        from mlirbc.view.forms import to_stored
+
+        try:
+            module = to_stored(module, default_registry())
+        except ViewError as exc:
+            if not str(exc):
+                raise Finding("a view refusal without a message") from None
+            return "view-refused"
     try:
-        out = encode_bytecode(result.module, template=None)
+        out = encode_bytecode(module, template=None)
     except EncodeError as exc:
         if NEEDS_TEMPLATE in str(exc):
             return "needs-template"

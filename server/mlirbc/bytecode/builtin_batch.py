@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ..ir import attributes as A
 from ..ir import types as T
 from ..ir.digest import LARGE
-from .builtin_codec import check_dense_array, check_integer_type, dense_blob, element_of
+from ..syntax.attr_printer import dense_blob
+from .builtin_codec import check_dense_array, check_integer_type, element_of
 
 if TYPE_CHECKING:
     from .attrtypes import AttrTypeTable

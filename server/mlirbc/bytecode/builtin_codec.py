@@ -17,6 +17,7 @@ from ..ir import attributes as A
 from ..ir import types as T
 from ..ir.types import bit_width
 from ..models.api import EntryReader, EntryWriter
+from ..syntax.attr_printer import dense_blob
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """IntegerType::kMaxWidth: the widest integer type MLIR has (and the text parser accepts)."""
@@ -240,30 +241,6 @@ def _read_dense_elements(r: BuiltinReader) -> A.Attribute:
     t = r.type()
     data = r.blob()  # (a large tensor stays a view of the file)
     return A.DenseElementsAttr.get(t, dense_blob(t, data))
-
-
-def dense_blob(t: T.Type, data: bytes | memoryview) -> bytes | memoryview:
-    """The blob an attribute keeps: checked as upstream's isValidRawBuffer (the text form has no spelling
-    for a blob of another size), and made a splat when every element is equal, as upstream's storage does."""
-    from ..syntax.attr_printer import dense_storage, element_storage_bytes, static_shape
-
-    shape = static_shape(t)
-    element = getattr(t, "element", None)
-    if shape is None or not isinstance(element, T.Type):
-        raise ValueError("dense elements need a statically shaped type")
-    count = T.num_elements(shape)
-    if isinstance(element, T.IntegerType) and element.width == 1:
-        ok = (len(data) == 1 and (data[0] in (0, 0xFF) or count == 1)) or \
-            len(data) in ((count + 7) // 8, count)
-    else:
-        size = element_storage_bytes(element)
-        if size is None:
-            raise ValueError(f"dense elements of an element type that has no dense storage "
-                             f"({type(element).__name__})")
-        ok = len(data) in (size, size * count)
-    if not ok:
-        raise ValueError(f"dense elements blob of {len(data)} bytes does not fit {count} elements")
-    return dense_storage(data, element, count)
 
 
 def _read_dense_string_elements(r: BuiltinReader) -> A.Attribute:

@@ -57,6 +57,9 @@ def decode_dialects(
             else:
                 idx, registered = r.varint(), True
             name = OpName(dialect, _string(strings, idx, r, at), registered)
+            if not name.full:
+                # No text can name such an op (upstream's parser refuses an empty op name too).
+                raise r.error("op name is empty (no dialect and no name)", at)
             if flags.setdefault((dialect, name.name), registered) != registered:
                 # One op name is one OperationName upstream; the text view cannot say it twice.
                 raise r.error(f"op name '{name.full}' is listed both as registered and as "

@@ -120,6 +120,8 @@ def problems(root: Operation, registry: Registry, version: int, dialects: list[D
     while stack:
         op, depth = stack.pop()
         found = []
+        if not op.op_name.full:
+            found.append("the op's name is empty")
         if op.regions and depth > MAX_NESTING:
             found.append(f"regions nested deeper than {MAX_NESTING} levels (the reader's limit)")
         sig = function_signature_problem(op)

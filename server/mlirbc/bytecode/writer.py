@@ -99,6 +99,9 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         raise EncodeError("the module has no root op")
     if module.error is not None:
         raise EncodeError(f"the module was only partly decoded ({module.error}); it cannot be written")
+    if module.view is not None:
+        raise EncodeError(f"the module is the {module.view} view of a file: it is written after its view "
+                          "converts it back (models.views)")
     if template == "auto":
         tmpl = module if template_of(module) is not None else None
     elif template is None:

@@ -24,8 +24,10 @@ from ..graph.source import SourceMap, TextRange, ViewSourceMap, elided_probe
 from ..graph.svg import LAYOUT_AUTO, LAYOUT_BUILTIN, LAYOUT_GRAPHVIZ, GraphvizError, to_svg
 from ..ir.operation import Operation
 from ..models.registry import Registry
+from ..view.aliasing import alias_rules
+from ..view.forms import AUTO, FormError, print_form, shown
 from ..view.parser import parse_module
-from ..view.printer import print_module
+from ..view.printer import ALIASES_BY_DEFAULT, print_module
 from .progress import Progress
 
 FORMATS = ("dot", "svg", "json")
@@ -38,7 +40,8 @@ class GraphUsageError(Exception):
 
 
 def _load(path: str, registry: Registry, progress: Progress,
-          elide: int) -> tuple[Operation, SourceMap, str]:
+          elide: int, form: str = AUTO, aliases: bool = ALIASES_BY_DEFAULT
+          ) -> tuple[Operation, SourceMap, str]:
     try:
         with open(path, "rb") as f:
             magic = f.read(4)
@@ -52,11 +55,17 @@ def _load(path: str, registry: Registry, progress: Progress,
             raise GraphUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
         if module.error is not None:
             print(f"{path}: error: {module.error} (showing what decoded)", file=sys.stderr)
+        try:  # what `mlirbc decode` shows (the StableHLO view of a portable artifact): its ranges
+            view = shown(module, registry, form)
+        except FormError as exc:
+            raise GraphUsageError(f"{path}: {exc}") from None
         progress.phase("printing")
-        printed = print_module(module, elide_larger_than=elide)
-        if module.root is None:
+        printed = print_module(view.module, elide_larger_than=elide, form=print_form(form, view),
+                               registry=registry,
+                               aliases=alias_rules(view.module, registry) if aliases else None)
+        if view.module.root is None:
             raise GraphUsageError(f"{path}: no operations decoded")
-        return module.root, ViewSourceMap(printed.map, printed.text), printed.text
+        return view.module.root, ViewSourceMap(printed.map, printed.text), printed.text
     progress.phase(f"parsing {path}")
     try:
         text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
@@ -98,7 +107,8 @@ def cmd_graph(args: argparse.Namespace, registry: Registry) -> int:
     fmt = args.format or (Path(args.output).suffix[1:] if args.output and
                           Path(args.output).suffix[1:] in FORMATS else "dot")
     with Progress("graph") as progress:
-        root, source, text = _load(args.file, registry, progress, args.elide_larger_than)
+        root, source, text = _load(args.file, registry, progress, args.elide_larger_than, args.form,
+                                   args.aliases)
         if args.list:
             for i, f in enumerate(functions(root)):
                 r = source.op_range(f.op)
@@ -177,6 +187,14 @@ def add_parser(sub: Any, model_opts: Any) -> argparse.ArgumentParser:
     g.add_argument("--elide-larger-than", type=int, default=0, metavar="N",
                    help="read the view with values over N bytes elided, as the editor shows them (ops "
                         "holding one are marked `elided`; default: nothing elided)")
+    g.add_argument("--form", default=AUTO, metavar="FORM",
+                   help="for a bytecode file: the view whose ops and ranges the graph shows, as `decode "
+                        "--form` (default auto: a portable artifact as StableHLO)")
+    scope = g.add_mutually_exclusive_group()
+    scope.add_argument("--aliases", dest="aliases", action="store_true", default=ALIASES_BY_DEFAULT,
+                       help="ranges in the view printed with aliases (as `decode --aliases`)")
+    scope.add_argument("--local-scope", dest="aliases", action="store_false",
+                       help="ranges in the view printed without aliases (as `decode --local-scope`)")
     g.add_argument("-v", "--verbose", action="store_true", help="say which layout made the SVG")
     model_opts(g)
     return g

@@ -23,13 +23,17 @@ from ..ir.gcpause import building
 from ..ir.module import Module
 from ..models.build import models
 from ..models.registry import Registry
+from ..models.views import ViewError
 from ..summary import module_info
 from ..syntax.aliases import AliasRules
+from ..syntax.textlines import TextLines
 from ..verifier import bound, verify_module
 from ..verifier.explain import explain
 from ..view.aliasing import alias_rules
-from ..view.parser import TextDiagnostic, parse_module
-from ..view.printer import ALIASES_BY_DEFAULT, print_module, stream_module
+from ..view.edits import unchanged_ops
+from ..view.forms import AUTO, FormError, Shown, print_form, shown, to_stored, view_error_diagnostic
+from ..view.parser import ParseResult, TextDiagnostic, parse_module
+from ..view.printer import ALIASES_BY_DEFAULT, AUTO_FORM, print_module, stream_module
 from .graph_cmd import GraphUsageError, cmd_graph
 from .graph_cmd import add_parser as add_graph_parser
 from .progress import Progress
@@ -75,17 +79,32 @@ def _aliases(args: argparse.Namespace, module: Module, reg: Registry) -> AliasRu
     return alias_rules(module, reg) if args.aliases else None
 
 
+def _shown(module: Module, reg: Registry, form: str, progress: Progress) -> Shown:
+    """What `--form` shows of a decoded module (a dialect-level view, or the module as stored)."""
+    if form != "generic":
+        progress.phase(f"converting to the {form} view" if form != AUTO else "converting")
+    try:
+        return shown(module, reg, form)
+    except FormError as exc:
+        raise _UsageError(str(exc)) from None
+
+
 def cmd_decode(args: argparse.Namespace) -> int:
     reg = _registry(args)
     with building(collect=False), Progress("decoding") as progress:
-        module, _ = _decode(args.file, reg, progress)
-        if module.error is not None:
-            print(f"{args.file}: error: {module.error}", file=sys.stderr)
+        decoded, _ = _decode(args.file, reg, progress)
+        if decoded.error is not None:
+            print(f"{args.file}: error: {decoded.error}", file=sys.stderr)
+        # Ops a view keeps in their stored form show as such in the text; `check` says why (decode stays
+        # quiet on stderr: it is git's textconv driver).
+        view = _shown(decoded, reg, args.form, progress)
+        module = view.module
         progress.phase("printing")
         # The view goes out piece by piece: a large file's text is never held whole, nor encoded whole.
+        form = print_form(args.form, view)
         if not args.output:
-            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than,
-                          aliases=_aliases(args, module, reg))
+            stream_module(module, sys.stdout.write, elide_larger_than=args.elide_larger_than, form=form,
+                          registry=reg, aliases=_aliases(args, module, reg))
             return 1 if module.error is not None else 0
         if module.error is not None:
             print(f"{args.file}: not writing {args.output}: the file did not decode completely",
@@ -93,7 +112,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
             return 1
         pieces: list[bytes] = []
         stream_module(module, lambda s: pieces.append(s.encode("utf-8")),
-                      elide_larger_than=args.elide_larger_than, aliases=_aliases(args, module, reg))
+                      elide_larger_than=args.elide_larger_than, form=form, registry=reg,
+                      aliases=_aliases(args, module, reg))
     atomic_write(args.output, pieces)
     return 0
 
@@ -120,6 +140,10 @@ def _print_info(info: dict[str, object]) -> None:
     ms = info.get("model_set")
     if isinstance(ms, dict) and ms.get("name"):
         out(f"models    {ms['name']} ({ms['why']})\n")
+    view = info.get("view")
+    if isinstance(view, dict):
+        out(f"view      {view['name']} (shows its {view['stored_dialect']} ops; --form auto) "
+            f"[{view['model']}]\n")
     out("sections\n")
     for s in info["sections"]:  # type: ignore[attr-defined]
         out(f"  {s['name']:<16} offset {s['offset']:>9}  size {s['size']:>9}\n")
@@ -129,9 +153,11 @@ def _print_info(info: dict[str, object]) -> None:
         out(f"  {d['name']}{v}\n")
     out(f"ops ({info['op_count']})\n")
     models: dict[str, str] = info["models"]  # type: ignore[assignment]
+    syntax: dict[str, str] = info.get("syntax") or {}  # type: ignore[assignment]
     for name, n in info["ops"].items():  # type: ignore[attr-defined]
         by = f"  [{models[name]}]" if name in models else ""
-        out(f"  {n:>8}  {name}{by}\n")
+        form = f"  syntax: {syntax[name]}" if name in syntax else ""
+        out(f"  {n:>8}  {name}{by}{form}\n")
     entry_models = info.get("entry_models") or []
     if entry_models:
         out("attributes and types decoded by models\n")
@@ -161,40 +187,83 @@ def _print_diagnostics(path: str, diags: list[TextDiagnostic]) -> None:
               file=sys.stderr)
 
 
-def _parse_text(path: str, reg: Registry, template: Module | None, verify: bool = True
-                ) -> tuple[Module | None, bool]:
-    """(the module, whether it verifies); no module when the text has parse errors.  Every diagnostic is
-    printed."""
+def _parse_text(path: str, reg: Registry, template: Module | None, with_map: bool = False,
+                verify: bool = True) -> tuple[Module | None, ParseResult]:
+    """The module (None when the text has parse errors) and the parse result (`errors` also holds what
+    does not verify).  Every diagnostic is printed."""
     text = _read(path).decode("utf-8", "surrogateescape")
-    result = parse_module(text, template=template, registry=reg, with_map=False, verify=verify)
+    result = parse_module(text, template=template, registry=reg, with_map=with_map, verify=verify)
     _print_diagnostics(path, result.diagnostics)
-    if result.parse_errors:
-        return None, False
-    return result.module, not result.errors
+    return (None if result.parse_errors else result.module), result
+
+
+def _template_for(text_path: str, like: Module | None, reg: Registry) -> tuple[Module | None, Shown | None]:
+    """The module a text view is parsed against: the original's, or its dialect-level view's IR when the
+    text is that view (its header says so)."""
+    if like is None:
+        return None, None
+    head = _read(text_path)[:4096].decode("utf-8", "replace").split("\n", 1)[0]
+    try:
+        facts = json.loads(head[len("// mlirbc: "):]) if head.startswith("// mlirbc: ") else {}
+    except ValueError:
+        facts = {}
+    form = facts.get("view") if isinstance(facts, dict) else None
+    if not isinstance(form, str):
+        return like, None
+    try:
+        printed = shown(like, reg, form)
+    except FormError as exc:
+        raise _UsageError(f"{text_path}: {exc}") from None
+    return printed.module, printed
+
+
+def _stored(path: str, module: Module, reg: Registry, printed: Shown | None, target: str | None,
+            result: ParseResult) -> Module | None:
+    """The module to write for a parsed view (its dialect-level view converted back), or None after
+    reporting why not (located at the op to blame)."""
+    try:
+        return to_stored(module, reg, printed, target)
+    except ViewError as exc:
+        lines = TextLines(_read(path).decode("utf-8", "surrogateescape"))
+        d = view_error_diagnostic(exc, result.map, lines)
+        where = f"{d.span.start_line + 1}:{d.span.start_col + 1}:" if exc.op is not None else ""
+        print(f"{path}:{where} error: {exc}", file=sys.stderr)
+        return None
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
     reg = _registry(args)
     with building(collect=False), Progress("encoding") as progress:
-        template = None
+        original = None
         if args.like:
-            template, _ = _decode(args.like, reg, progress)
-            if template.error is not None:
-                print(f"{args.like}: error: {template.error}", file=sys.stderr)
+            original, _ = _decode(args.like, reg, progress)
+            if original.error is not None:
+                print(f"{args.like}: error: {original.error}", file=sys.stderr)
                 return 1
+        template, printed = _template_for(args.text, original, reg)
         progress.phase(f"parsing {args.text}")
-        module, verified = _parse_text(args.text, reg, template, verify=not args.no_verify)
+        module, result = _parse_text(args.text, reg, template, with_map=True, verify=not args.no_verify)
         if module is None:
             print(f"{args.text}: not written: the text has errors", file=sys.stderr)
             return 1
-        if not verified:
+        if result.errors:
             print(f"{args.text}: not written: the text does not verify (--no-verify writes it anyway)",
                   file=sys.stderr)
             return 1
+        if module.view is not None or args.target is not None:
+            progress.phase(f"converting the {module.view or 'module'} view back" if args.target is None
+                           else f"converting for StableHLO {args.target}")
+            stored = _stored(args.text, module, reg, printed, args.target, result)
+            if stored is None:
+                print(f"{args.text}: not written", file=sys.stderr)
+                return 1
+            module = stored
+        template = original if args.target is None else None
         progress.phase("encoding")
         # Chunks: the values elided in the view are copied from the template's map as it is written.
         data = encode_bytecode_chunks(module, version=args.version, producer=args.producer,
-                                      template=template, registry=reg)
+                                      template=template, registry=reg,
+                                      unchanged=unchanged_ops(module, template))
         progress.phase(f"writing {args.output}")
         atomic_write(args.output, data)
     return 0
@@ -209,16 +278,26 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
             return 1
         src = template_of(module)
         original = src.data if src is not None else memoryview(b"")
+        view = _shown(module, reg, args.form, progress)
         progress.phase("printing")
-        text = print_module(module, elide_larger_than=args.elide_larger_than, with_map=False,
-                            aliases=_aliases(args, module, reg)).text
+        text = print_module(view.module, elide_larger_than=args.elide_larger_than, with_map=False,
+                            form=print_form(args.form, view), registry=reg,
+                            aliases=_aliases(args, view.module, reg)).text
         progress.phase("parsing")
-        result = parse_module(text, template=module, registry=reg, with_map=False)
+        result = parse_module(text, template=view.module, registry=reg, with_map=view.conversion is not None)
         if result.module is None:
             _print_diagnostics(f"{args.file} (view)", result.diagnostics)
             return 1
+        back = result.module
+        if view.conversion is not None:
+            progress.phase("converting back")
+            try:
+                back = to_stored(result.module, reg, view)
+            except ViewError as exc:
+                print(f"{args.file} (view): error: {exc}", file=sys.stderr)
+                return 1
         progress.phase("encoding")
-        chunks = encode_bytecode_chunks(result.module, template=module, registry=reg)
+        chunks = encode_bytecode_chunks(back, template=module, registry=reg)
         progress.phase("comparing")
         n = _first_difference(chunks, original)
     if n is None:
@@ -259,10 +338,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     if magic == b"ML\xefR":
         with Progress("checking") as progress:
             module, _ = _decode(args.file, reg, progress)
+            view = _shown(module, reg, args.form, progress) if module.error is None else None
             src = template_of(module)
             for note in src.fallbacks if src is not None else []:
                 print(f"{args.file}: byte {note.offset}: note: {note.kind} {note.name} kept verbatim: "
                       f"{note.reason}", file=sys.stderr)
+            if view is not None and view.conversion is not None:
+                for op, why in view.conversion.notes():
+                    stored = view.conversion.stored_op(op)
+                    at = stored.offset if stored is not None and stored.offset >= 0 else op.offset
+                    where = f" byte {at}:" if at >= 0 else ""
+                    print(f"{args.file}:{where} note: {op.name} shown as stored in the "
+                          f"{view.module.view} view: {why}", file=sys.stderr)
             if module.error is not None:
                 print(f"{args.file}: error: {module.error}", file=sys.stderr)
                 return 1
@@ -274,14 +361,19 @@ def cmd_check(args: argparse.Namespace) -> int:
             if args.explain and module.root is not None:
                 _print_explain(module, reg)
         return 1 if any(fault.severity == "error" for fault in faults) else 0
-    template = None
+    original = None
     if args.like:
         with Progress("checking") as progress:
-            template, _ = _decode(args.like, reg, progress)
-    parsed, verified = _parse_text(args.file, reg, template, verify=not args.no_verify)
-    if args.explain and parsed is not None:
+            original, _ = _decode(args.like, reg, progress)
+    template, printed = _template_for(args.file, original, reg)
+    parsed, result = _parse_text(args.file, reg, template, with_map=True, verify=not args.no_verify)
+    if parsed is None:
+        return 1
+    if args.explain:
         _print_explain(parsed, reg)
-    return 0 if parsed is not None and verified else 1
+    if parsed.view is not None and _stored(args.file, parsed, reg, printed, None, result) is None:
+        return 1  # a view's text must also convert back to what it is saved as
+    return 1 if result.errors else 0
 
 
 def _print_explain(module: Module, reg: Registry) -> None:
@@ -324,8 +416,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="use this model set (mlir22, mlir24) instead of the one the file's producer "
                              "chooses")
 
+    def form_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--form", default=AUTO, metavar="FORM",
+                        help="the view's form: every op in its custom assembly form where mlirbc knows it "
+                             "(pretty), MLIR's generic form (generic), a dialect-level view by its name "
+                             "(stablehlo: a portable artifact as StableHLO, in custom forms), or auto (the "
+                             "default: a dialect-level view when one applies, else "
+                             f"{AUTO_FORM})")
+
     d = sub.add_parser("decode", help="print the text view of a .mlirbc file")
     d.add_argument("file")
+    form_opts(d)
     d.add_argument("-o", "--output", help="write the text here (atomically) instead of stdout")
     d.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print values with a payload over N bytes as elided placeholders that "
@@ -350,11 +451,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the file the view came from: keeps its tables so fallback parts stay valid")
     e.add_argument("--no-verify", action="store_true",
                    help="write the text even when it does not verify (a parse error is never written)")
+    e.add_argument("--target", metavar="X.Y.Z",
+                   help="write a fresh StableHLO portable artifact for this target (a StableHLO or VHLO "
+                        "view; default: the file's own target)")
     model_opts(e)
     e.set_defaults(func=cmd_encode)
 
     r = sub.add_parser("roundtrip", help="decode, print, parse and encode; report identity")
     r.add_argument("file")
+    form_opts(r)
     r.add_argument("--elide-larger-than", type=_byte_count, default=0, metavar="N",
                    help="print the view with elided placeholders (see decode)")
     alias_opts(r)
@@ -367,6 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-verify", action="store_true", help="report parse and structure problems only")
     c.add_argument("--explain", action="store_true",
                    help="list per op kind what the verifier checked and what it could not")
+    form_opts(c)
     model_opts(c)
     c.set_defaults(func=cmd_check)
 

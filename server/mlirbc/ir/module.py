@@ -80,6 +80,9 @@ class Module:
     model_set: str | None = None
     """The model set that decoded it (`models/sets.py`), and why that one."""
     model_set_note: str = ""
+    view: str | None = None
+    """The dialect-level view this module is (`stablehlo`, made by that view from a decoded module: it is
+    converted back before it is written); None for a module in its stored dialects."""
 
     @property
     def fallbacks(self) -> list[Any]:

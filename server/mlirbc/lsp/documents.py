@@ -1,10 +1,11 @@
 """What the server holds per bytecode file and per open view.
 
-A `Decoded` file is the original bytes, the decoded module and the state of its printed view (text and
-source map); it is shared by every view URI of the file.  A `View` is one open document: its current text
-(kept here, edited in place by incremental changes), its line table, the state of the last version that
-was analysed, and the last state that had a module (`good`), from which an edit inside one op is re-read
-alone.  `dirty` says which part of `good.text` the current text may differ in.
+A `Decoded` file is the original bytes, the module its view shows (the decoded module, or a dialect-level
+view of it: the StableHLO of a VHLO artifact, the decoded module then `file_module`) and the state of its
+printed view (text and source map); it is shared by every view URI of the file.  A `View` is one open
+document: its current text (kept here, edited in place by incremental changes), its line table, the state
+of the last version that was analysed, and the last state that had a module (`good`), from which an edit
+inside one op is re-read alone.  `dirty` says which part of `good.text` the current text may differ in.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from dataclasses import dataclass, field
 from ..files.chunks import Chunks
 from ..ir.module import Module
 from ..models.registry import Registry
+from ..models.views import ViewConversion
 from ..syntax.textlines import TextLines
 from ..view.edits import ViewState
+from ..view.forms import Shown
 from ..view.lexindex import LexIndex
 from .positions import UTF16, PositionCodec
 
@@ -27,6 +30,8 @@ class Decoded:
     data: bytes | memoryview
     """The file's bytes: a read-only view of its memory map (see `files.mapped`)."""
     module: Module
+    """What the view shows: the decoded module, or a dialect-level view's IR of it (`file_module` is then
+    the decoded one)."""
     state: ViewState
     """The printed view of `module`: its text, its source map, no diagnostics."""
     registry: Registry
@@ -39,10 +44,22 @@ class Decoded:
     """The elision threshold the view was printed with."""
     extra: dict[str, object] = field(default_factory=dict)
     """Per-file state of features (the elided values' resolver and statistics)."""
+    shown: Shown | None = None
+    """How `module` came from the file: the form's choice, with the view's conversion when there is one."""
 
     @property
     def text(self) -> str:
         return self.state.text
+
+    @property
+    def file_module(self) -> Module:
+        """The module decoded from the file (the template of every save)."""
+        return self.shown.source if self.shown is not None else self.module
+
+    @property
+    def conversion(self) -> ViewConversion | None:
+        """The dialect-level view's conversion when `module` is a view's IR, else None."""
+        return self.shown.conversion if self.shown is not None else None
 
 
 @dataclass

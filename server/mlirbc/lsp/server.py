@@ -27,7 +27,8 @@ from ..models.registry import Registry
 from ..syntax.textlines import TextLines
 from ..view.aliasing import alias_rules
 from ..view.edits import printed_state
-from ..view.printer import print_module
+from ..view.forms import FormError, print_form, shown
+from ..view.printer import FORM_GENERIC, print_module
 from ..yielding import Gate, in_background
 from .documents import Decoded, View
 from .guard import WorkTimeout, run_bounded
@@ -252,7 +253,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
             raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
         registry = self.registry()
         elide = self.settings.elide_larger_than
-        aliased = self.settings.view_aliases
+        form_setting, aliased = self.settings.view_form, self.settings.view_aliases
 
         def work() -> Decoded:
             # The file is mapped, not read: its large values stay views of the map (files.mapped).
@@ -265,12 +266,20 @@ class MlirbcServer(GuardedTransport, LanguageServer):
                 raise RequestFailed(f"cannot read {exc}") from None
             except OSError as exc:
                 raise RequestFailed(f"cannot read {key}: {exc.strerror or exc}") from None
-            rules = alias_rules(module, registry) if aliased else None
-            state = printed_state(module, print_module(module, elide_larger_than=elide, aliases=rules))
+            try:
+                view = shown(module, registry, form_setting)
+            except FormError:  # a view that does not apply to this file (or no such view): as stored
+                view = shown(module, registry, FORM_GENERIC)
+            form = print_form(form_setting, view)
+            rules = alias_rules(view.module, registry) if aliased else None
+            printed = print_module(view.module, elide_larger_than=elide, form=form, registry=registry,
+                                   aliases=rules)
+            state = printed_state(view.module, printed,
+                                  view.conversion.notes() if view.conversion is not None else ())
             src = template_of(module)
             data = src.data if src is not None else b""
-            return Decoded(key, data, module, state, registry, TextLines(state.text),
-                           mtime_ns=st.st_mtime_ns, elide_larger_than=elide)
+            return Decoded(key, data, view.module, state, registry, TextLines(state.text),
+                           mtime_ns=st.st_mtime_ns, elide_larger_than=elide, shown=view)
 
         name = os.path.basename(key)
         try:
@@ -293,7 +302,7 @@ class MlirbcServer(GuardedTransport, LanguageServer):
         # background work: it steps aside while the user types (see yielding).
         gate = self.gate
         job = asyncio.ensure_future(run_bounded(
-            lambda: in_background(gate, lambda: prepare(decoded.module, registry)),
+            lambda: in_background(gate, lambda: prepare(decoded.file_module, registry)),
             f"preparing {name} for saving", None))
         self._preparing[key] = job
 

@@ -6,6 +6,7 @@ wrong types fall back to the defaults, so a bad setting never stops the server.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,9 +61,12 @@ class Settings:
     save; a save refused for the verifier's errors alone can be forced (`mlirbc/save` `unverified`)."""
     elide_larger_than: int = 1024
     """Values with a payload over this many bytes print as elided placeholders (0: never)."""
+    view_form: str = "auto"
+    """`auto`, `pretty`, `generic` or a dialect-level view's name (`stablehlo`): what a view shows and how
+    (see `view.forms`)."""
     view_aliases: bool = ALIASES_BY_DEFAULT
-    """`view.aliases`: the view prints aliases (`#map`, `#loc3`) as mlir-opt does without local scope;
-    false prints everything inline."""
+    """`view.aliases`: the view (any form) prints aliases (`#map`, `#loc3`) as mlir-opt does without
+    local scope; false prints everything inline."""
 
     def registry_key(self) -> tuple[tuple[str, ...], ...]:
         return (self.models_disabled, self.models_ods_json, self.models_plugins,
@@ -96,12 +100,22 @@ def parse_settings(obj: Any) -> Settings:
         verify=_get(obj, "diagnostics.verify") is not False,
         elide_larger_than=int(_num(_get(obj, "view.elideLargerThan"), d.elide_larger_than, 0,
                                    1 << 62)),
+        view_form=_form(_get(obj, "view.form")),
         view_aliases=_bool(_get(obj, "view.aliases"), d.view_aliases),
     )
 
 
 def _bool(v: Any, default: bool) -> bool:
     return v if isinstance(v, bool) else default
+
+
+def _form(v: Any) -> str:
+    """`view.form`: auto, pretty, generic or a dialect-level view's name such as `stablehlo` (a name no
+    view has, or one that does not apply to a file, shows the file as `auto` would; anything that is not
+    a name: auto)."""
+    if isinstance(v, str) and re.fullmatch(r"[a-z][a-z0-9_]{0,40}", v.strip().lower()):
+        return v.strip().lower()
+    return "auto"
 
 
 def _model_set(v: Any) -> str | None:

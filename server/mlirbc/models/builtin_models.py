@@ -31,6 +31,7 @@ MLIR24_ORIGIN = "builtin (mlirbc, MLIR 24 layouts)"
 def register_builtin_models(reg: Registry) -> None:
     base = register_ods_dialects(reg, BUILTIN_ORIGIN)
     register_ods_overlay(reg, MLIR24_ORIGIN, MLIR24_DIR, base, MLIR24)
+    register_builtin_syntax(reg)
     reg.register_type_codec(QuantTypeCodec(), BUILTIN_ORIGIN)
     newer = NewerBuiltinCodec()
     reg.register_attr_codec(newer, BUILTIN_ORIGIN)
@@ -44,6 +45,20 @@ def register_builtin_models(reg: Registry) -> None:
     register_lazy_kind_dialect(reg, "llvm", _llvm, BUILTIN_ORIGIN, up_to_mlir(22))
     register_lazy_kind_dialect(reg, "llvm", _llvm24, MLIR24_ORIGIN, up_to_mlir(24), model_set=MLIR24)
     register_upstream_aliases(reg, BUILTIN_ORIGIN)
+
+
+def register_builtin_syntax(reg: Registry) -> None:
+    """The custom assembly forms of upstream ops: declarative formats from the generated data (read per
+    dialect when a pretty view first needs it), MLIR 24's changed ones for that set, and the hand-written
+    models of ops whose form upstream writes in C++ (`models/asm/ports`)."""
+    from .asm.data import DATA_DIR as SYNTAX_DIR
+    from .asm.data import MLIR24_DIR as SYNTAX24_DIR
+    from .asm.data import register_syntax_data
+    from .asm.ports import register_ports
+
+    base = register_syntax_data(reg, BUILTIN_ORIGIN, SYNTAX_DIR)
+    register_syntax_data(reg, MLIR24_ORIGIN, SYNTAX24_DIR, base, MLIR24)
+    register_ports(reg, BUILTIN_ORIGIN)
 
 
 def _tosa() -> KindDialect:

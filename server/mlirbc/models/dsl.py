@@ -47,7 +47,7 @@ from ..ir.structured import FieldValue, StructuredAttr, StructuredType
 from ..ir.types import Type, bit_width
 from ..syntax.attr_parser import Parser
 from ..syntax.attr_printer import print_attribute, print_type, quote_bytes
-from ..syntax.lexer import BARE, INT, STRING, string_value
+from ..syntax.lexer import BARE, INT, STRING, int_literal, string_value
 from .api import EntryReader, EntryWriter, ModelError
 from .kinds import KindDialect, KindModel, register_kind_dialect
 
@@ -316,7 +316,7 @@ class OptionalVarIntHook:
     def parse(self, p: Parser, arg: str) -> FieldValue:
         if p.consume_keyword_if("unset"):
             return None
-        return int(p.expect(INT, "expected an integer or 'unset'").text, 0)
+        return parse_int(p, 0, UINT64_MAX >> 1, "an optional integer")
 
 
 _INTEGRAL = re.compile(r"^(?:::)?(?:std::)?u?int(8|16|32|64)_t$|^unsigned$")
@@ -372,7 +372,7 @@ class OptionalArrayRefHook:
 
         def item() -> FieldValue:
             if integral:
-                return int(p.expect(INT, "expected an integer").text, 0)
+                return parse_int(p, 0, UINT64_MAX, "an integer of the list")
             if p.consume_keyword_if("unset"):
                 return None
             return p.parse_attribute()
@@ -565,6 +565,9 @@ def _print(c: Codec, v: FieldValue) -> str:
         return quote_bytes(v)
     if op == "apfloat":
         return f"0x{_int(v, 'a payload'):X}"
+    if op == "apint" and _int(v, "a payload").bit_length() > 64:
+        # A wide payload in hex: its decimal text costs quadratic time, and fails beyond Python's digit limit.
+        return f"0x{_int(v, 'a payload'):X}"
     if op in ("varint", "svarint", "apint"):
         return str(v)
     if op == "list":
@@ -595,12 +598,30 @@ def _bracketed(p: Parser, item: Callable[[], FieldValue], open_: str = "[", clos
         p.expect(",", f"expected ',' or '{close}'")
 
 
-def parse_int(p: Parser) -> int:
-    """An integer literal, optionally negative."""
-    negative = p.consume_if("-") is not None
+INT64_MIN, INT64_MAX, UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+MAX_PAYLOAD_BITS = 1 << 16
+"""The widest integer payload (`apint`) the text may spell; the value's own type bounds it again when it
+is encoded."""
+
+
+def parse_int(p: Parser, lo: int = INT64_MIN, hi: int = INT64_MAX, what: str = "a 64-bit integer") -> int:
+    """An integer literal, optionally negative, within [lo, hi] (a located error otherwise)."""
+    return p.parse_bounded_int(lo, hi, what, signed=lo < 0)
+
+
+def _parse_payload(p: Parser) -> int:
+    """An integer payload (`apint`/`apfloat` bits): printed in hex, read in hex or decimal."""
     tok = p.expect(INT, "expected an integer")
-    value = int(tok.text, 0)
-    return -value if negative else value
+    digits = tok.text[2:] if tok.text.startswith("0x") else tok.text
+    if len(digits) > MAX_PAYLOAD_BITS // 3:
+        raise p.error("integer payload too wide", tok)
+    try:
+        value = int_literal(tok.text)
+    except ValueError as exc:
+        raise p.error(str(exc), tok) from None
+    if value.bit_length() > MAX_PAYLOAD_BITS:
+        raise p.error("integer payload too wide", tok)
+    return value
 
 
 def _parse(c: Codec, p: Parser) -> FieldValue:
@@ -618,8 +639,12 @@ def _parse(c: Codec, p: Parser) -> FieldValue:
         return tok.text == "true"
     if op in ("string", "blob"):
         return string_value(p.expect(STRING, "expected a string"))
-    if op in ("varint", "svarint", "apint", "apfloat"):
+    if op == "varint":
+        return parse_int(p, 0, UINT64_MAX, "an unsigned 64-bit integer")
+    if op == "svarint":
         return parse_int(p)
+    if op in ("apint", "apfloat"):
+        return _parse_payload(p)
     if op == "list":
         assert c.elem is not None
         elem = c.elem

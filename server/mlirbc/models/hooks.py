@@ -9,6 +9,8 @@ wants to add something registers a hook instead.
 * a **note hook** says more about the ops of a dialect or one op: `hook(op) -> OpNote | None`, with hover
   paragraphs, another spelling of the op (shown as an inlay hint) and the symbol name the op defines (for the
   outline) (`Registry.add_note_hook`);
+* a **view hook** of a dialect-level view (`models.views`) sees each op the view converts, either way:
+  `hook(source op, converted op) -> replacement | None` (`Registry.add_view_hook`);
 * a **write check** of a dialect looks at a whole module before it is written: `check(module, producer,
   version) -> problems`; any problem refuses the write (`Registry.add_write_check`; the StableHLO model
   refuses ops, attributes and types that do not exist at the file's target version).
@@ -30,6 +32,7 @@ from .api import EntryReader, EntryWriter, OpInfo, OpModel
 if TYPE_CHECKING:
     from ..ir.module import Module
     from ..ir.operation import Operation
+    from .views import ViewHook
 
 Decode = Callable[[EntryReader], dict[str, Attribute]]
 DecodeHook = Callable[[EntryReader, Decode], dict[str, Attribute]]
@@ -88,6 +91,15 @@ class HookRecord(Generic[H]):
             self.failures += 1
             self.last_error = f"{type(exc).__name__}: {exc}"
             return []
+
+    def call_view(self: HookRecord[ViewHook], source: Operation, converted: Operation) -> Operation | None:
+        self.runs += 1
+        try:
+            return self.hook(source, converted)
+        except Exception as exc:  # a broken hook changes nothing, but is reported
+            self.failures += 1
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            return None
 
     def wrap(self: HookRecord[DecodeHook], inner: Decode) -> Decode:
         def decode(r: EntryReader) -> dict[str, Attribute]:

@@ -41,7 +41,7 @@ from ..ir.structured import FieldValue, StructuredAttr, StructuredType
 from ..ir.types import Type
 from ..syntax.attr_parser import Parser
 from ..syntax.attr_printer import keyword_or_string, print_attribute, print_stripped, quote_bytes
-from ..syntax.lexer import BARE, HASH, INT, STRING, string_value
+from ..syntax.lexer import BARE, HASH, STRING, string_value
 from .api import ModelError
 from .dsl import DslDialect, DslKind
 from .ods import DATA_DIR
@@ -397,7 +397,8 @@ class LlvmSyntax:
                     p.advance()
                     args.append(self.dwarf_values["AttributeEncoding"][word.text])
                 else:
-                    args.append(int(p.expect(INT, "expected an integer operand").text, 0))
+                    args.append(p.parse_bounded_int(0, (1 << 64) - 1, "an expression operand",
+                                                    signed=False))
                 if p.consume_if(")"):
                     break
                 p.expect(",", "expected ',' or ')'")
@@ -413,7 +414,7 @@ class LlvmSyntax:
                 raise p.error(f"invalid debug info name '{tok.text}'", tok)
             return value
         if kind == "int":
-            return int(p.expect(INT, f"expected an integer for {param.name}").text, 0)
+            return p.parse_bounded_int(0, (1 << 64) - 1, param.name, signed=False)
         if kind == "bool":
             tok = p.expect(BARE, "expected true or false")
             if tok.text not in ("true", "false"):

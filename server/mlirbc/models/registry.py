@@ -40,12 +40,16 @@ if TYPE_CHECKING:
     from ..ir.module import Module
     from ..syntax.aliases import AliasRule
     from ..syntax.attr_parser import DialectSyntax
+    from .asm.api import OpSyntax
     from .kinds import KindModel
+    from .views import DialectView, ViewHook
 
 _ALIAS_HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]+")
 
 OpProvider = Callable[[str], "OpModel | None"]
 """A dialect's lazy op source: full op name -> model (None if the dialect has no such op)."""
+SyntaxProvider = Callable[[str], "OpSyntax | None"]
+"""A dialect's lazy source of op syntax models (custom assembly forms): full op name -> model or None."""
 
 OpVerifierModel = object
 """A hand-written op verifier (`verifier.core.OpVerifier`, or None to switch one off): the registry keeps
@@ -63,6 +67,9 @@ class Kind(enum.Enum):
     ATTR_KIND = "attr-kind"
     TYPE_KIND = "type-kind"
     VERIFIER = "verifier"
+    OP_SYNTAX = "op-syntax"
+    SYNTAX_PROVIDER = "syntax-provider"
+    VIEW = "view"
 
 
 M = TypeVar("M")
@@ -151,6 +158,14 @@ class Lookup:
     reason: str = ""
 
 
+@dataclass
+class SyntaxLookup:
+    """The answer to "who prints this op in its custom form": a syntax model with its origin, or None."""
+
+    model: OpSyntax | None
+    origin: str = ""
+
+
 @dataclass(frozen=True)
 class ModelProblem:
     """A model source that could not be used (a broken plugin, an unreadable ODS JSON file, a bad spec)."""
@@ -206,6 +221,11 @@ class Registry:
         self._syntaxes: _Table[DialectSyntax] = _Table()
         self._attr_kinds: _Table[KindModel] = _Table()
         self._type_kinds: _Table[KindModel] = _Table()
+        self._op_syntaxes: _Table[OpSyntax] = _Table()
+        self._syntax_providers: _Table[SyntaxProvider] = _Table()
+        self._syntax_cache: dict[tuple[str | None, str], SyntaxLookup] = {}
+        self._views: _Table[DialectView] = _Table()
+        self._view_hooks: dict[str, list[HookRecord[ViewHook]]] = {}
         self._decode_hooks: dict[str, list[HookRecord[DecodeHook]]] = {}
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
@@ -251,6 +271,7 @@ class Registry:
             table.put(reg)
             for cache in self._caches.values():
                 cache.clear()
+            self._syntax_cache.clear()
             return reg
 
     def register_op(self, model: OpModel, origin: str,
@@ -286,6 +307,52 @@ class Registry:
         return self._put(self._syntaxes, Registration(Kind.SYNTAX, dialect, syntax, origin,
                                                       model_set=model_set))
 
+    def register_op_syntax(self, model: OpSyntax, origin: str,
+                           model_set: str | None = None) -> Registration[OpSyntax]:
+        """Register how one op prints and parses in its custom assembly form (replacing any earlier
+        syntax of that op, the dialect's data-driven one included)."""
+        return self._put(self._op_syntaxes, Registration(Kind.OP_SYNTAX, model.name, model, origin,
+                                                         model_set=model_set))
+
+    def register_syntax_provider(self, dialect: str, provider: SyntaxProvider, origin: str,
+                                 model_set: str | None = None) -> Registration[SyntaxProvider]:
+        """A dialect's lazy source of op syntax models (generated syntax data), asked per op name."""
+        return self._put(self._syntax_providers, Registration(Kind.SYNTAX_PROVIDER, dialect, provider,
+                                                              origin, model_set=model_set))
+
+    def syntax_provider(self, dialect: str, model_set: str | None = None) -> SyntaxProvider | None:
+        """The dialect's current lazy source of op syntax models (for a plugin that adds ops to it)."""
+        reg = self._syntax_providers.get(dialect, model_set)
+        return reg.model if reg is not None else None
+
+    def op_syntax(self, full_name: str) -> SyntaxLookup:
+        """The custom assembly form of an op (model None: the op prints generic).  A disabled op or
+        dialect has none."""
+        key = (self.model_set, full_name)
+        hit = self._syntax_cache.get(key)
+        if hit is not None:
+            return hit
+        with self._lock:
+            result = self._lookup_syntax(full_name)
+            self._syntax_cache[key] = result
+            return result
+
+    def _lookup_syntax(self, full_name: str) -> SyntaxLookup:
+        dialect = full_name.split(".", 1)[0]
+        if dialect in self._disabled_dialects or full_name in self._disabled_ops:
+            return SyntaxLookup(None)
+        reg = self._op_syntaxes.get(full_name, self.model_set)
+        if reg is not None:
+            return SyntaxLookup(reg.model, reg.origin)
+        preg = self._syntax_providers.get(dialect, self.model_set)
+        if preg is None:
+            return SyntaxLookup(None)
+        try:
+            model = preg.model(full_name)
+        except Exception:  # a provider's failure means: no custom form for this op
+            model = None
+        return SyntaxLookup(model, preg.origin if model is not None else "")
+
     def register_attr_kind(self, kind: KindModel, origin: str) -> Registration[KindModel]:
         """Replace one attribute kind (`vhlo.tensor_v1`) of a dialect whose codec dispatches on kinds."""
         name = f"{kind.dialect}.{kind.name}"
@@ -305,6 +372,34 @@ class Registry:
 
     def verifier_registration(self, op_name: str) -> Registration[OpVerifierModel] | None:
         return self._verifiers.get(op_name, self.model_set)
+    def register_view(self, view: DialectView, origin: str,
+                      model_set: str | None = None) -> Registration[DialectView]:
+        """A dialect-level view (`models.views`), by its name (`stablehlo`): `--form auto` shows a module
+        in the first registered view that applies to it."""
+        return self._put(self._views, Registration(Kind.VIEW, view.name, view, origin, model_set=model_set))
+
+    def view(self, name: str) -> tuple[DialectView, str] | None:
+        """The view of that name and its origin (None: none, or its stored dialect is disabled)."""
+        reg = self._views.get(name, self.model_set)
+        if reg is None or reg.model.stored_dialect in self._disabled_dialects:
+            return None
+        return reg.model, reg.origin
+
+    def view_for(self, module: Module) -> tuple[DialectView, str] | None:
+        """The first view that applies to `module` (None: the module is shown as stored)."""
+        for name in self._views.names(self.model_set):
+            hit = self.view(name)
+            if hit is not None and hit[0].applies(module):
+                return hit
+        return None
+
+    def add_view_hook(self, view: str, hook: ViewHook, origin: str) -> None:
+        """Call `hook` after the view `view` converts each op (see `models.views.ViewHook`)."""
+        with self._lock:
+            self._view_hooks.setdefault(view, []).append(HookRecord(f"view:{view}", hook, origin))
+
+    def view_hooks(self, view: str) -> list[HookRecord[ViewHook]]:
+        return list(self._view_hooks.get(view, ()))
 
     def add_decode_hook(self, op_name: str, hook: DecodeHook, origin: str) -> None:
         """Wrap the property decoding of one op (`vhlo.add_v1`): the hook gets the reader and the model's
@@ -368,6 +463,7 @@ class Registry:
                 self._disabled_ops.add(d.op)
             for cache in self._caches.values():
                 cache.clear()
+            self._syntax_cache.clear()
 
     def is_disabled(self, dialect: str, op_name: str | None = None) -> bool:
         return dialect in self._disabled_dialects or (op_name is not None and op_name in self._disabled_ops)
@@ -449,15 +545,19 @@ class Registry:
                 out.append(note)
         return out
 
-    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]]:
+    def hooks(self) -> list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                            | HookRecord[ViewHook]]:
         """Every hook with its origin and how often it ran (and failed), for `mlirbc info`."""
-        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]] = []
+        out: list[HookRecord[DecodeHook] | HookRecord[NoteHook] | HookRecord[WriteCheck]
+                  | HookRecord[ViewHook]] = []
         for d in self._decode_hooks.values():
             out.extend(d)
         for n in self._note_hooks.values():
             out.extend(n)
         for c in self._write_checks.values():
             out.extend(c)
+        for v in self._view_hooks.values():
+            out.extend(v)
         return out
 
     # -- what is registered (for this view's set) ------------------------------------------------
@@ -495,7 +595,9 @@ class Registry:
 
     def registrations(self) -> Iterator[Registration[OpModel] | Registration[OpProvider]
                                         | Registration[AttrTypeCodec] | Registration[DialectSyntax]
-                                        | Registration[KindModel] | Registration[OpVerifierModel]]:
+                                        | Registration[KindModel] | Registration[OpVerifierModel]
+                                        | Registration[OpSyntax] | Registration[SyntaxProvider]
+                                        | Registration[DialectView]]:
         """Every current registration, of every kind and set (for `mlirbc info` and the server)."""
         yield from self._ops.values()
         yield from self._dialects.values()
@@ -505,6 +607,9 @@ class Registry:
         yield from self._attr_kinds.values()
         yield from self._type_kinds.values()
         yield from self._verifiers.values()
+        yield from self._op_syntaxes.values()
+        yield from self._syntax_providers.values()
+        yield from self._views.values()
 
     def has_dialect(self, dialect: str) -> bool:
         return self._dialects.get(dialect, self.model_set) is not None

@@ -18,7 +18,8 @@ Facts followed (upstream `AsmPrinter.cpp` and `BuiltinDialect.cpp`; checked agai
   in their text, `nested_values`);
 * depth: a value with an alias and no aliased part is 1; anything holding aliased parts is one more than
   the deepest of them; definitions are ordered by depth, types before attributes, then name, then first
-  visit; equal names are numbered in that order (`#loc`, `#loc1`, ...);
+  visit; equal names are numbered in that order (`#loc`, `#loc1`, ...; `#x1`, `#x1_1` after a trailing
+  digit; a number never makes a name already in use);
 * deferral: a location visited as an op's location may print after the module; one visited anywhere else
   (a block argument's location, an attribute) makes it and everything it holds print before.
 """
@@ -342,8 +343,10 @@ class AliasCollector:
         self._spans: dict[Value, list[tuple[int, int, Value]]] = {}
         self._texts: dict[Value, str] = {}
 
-    def visit(self, value: Value, deferrable: bool = False) -> None:
-        """`value` is printed here; `deferrable`: as an op's location (its alias may follow the module)."""
+    def visit(self, value: Value, deferrable: bool = False, elide_type: bool = False) -> None:
+        """`value` is printed here; `deferrable`: as an op's location (its alias may follow the module);
+        `elide_type`: a typed attribute printed without its type (a custom form's
+        `printAttributeWithoutType`), whose type is then not visited."""
         idx = self._index.get(value)
         if idx is not None:
             if not deferrable and self._deferred[idx]:
@@ -353,7 +356,7 @@ class AliasCollector:
             self._leaf(value, deferrable)
             return
         # Depth first without recursion: location chains nest thousands deep.
-        stack = [self._enter(value, deferrable)]
+        stack = [self._enter(value, deferrable, elide_type)]
         index = self._index
         depth = self._depth
         while stack:
@@ -405,7 +408,7 @@ class AliasCollector:
         self._links.append(_NO_LINKS)
         return idx
 
-    def _enter(self, value: Value, deferrable: bool) -> _Frame:
+    def _enter(self, value: Value, deferrable: bool, elide_type: bool = False) -> _Frame:
         idx = len(self._values)
         self._index[value] = idx
         self._values.append(value)
@@ -413,7 +416,14 @@ class AliasCollector:
         self._depth.append(0)
         self._deferred.append(deferrable)
         self._links.append([])
+        if elide_type and _CHILDREN.get(type(value)) is _typed:
+            return _Frame(idx, ())
         return _Frame(idx, self._children(value))
+
+    def depth_of(self, value: Value) -> int | None:
+        """How deep `value`'s aliases go (0: it holds no alias and has none); None: never visited."""
+        idx = self._index.get(value)
+        return None if idx is None else self._depth[idx]
 
     def _children(self, v: Value) -> Sequence[Value]:
         f = _CHILDREN.get(type(v))
@@ -461,15 +471,24 @@ class AliasCollector:
         order = [i for i, name in enumerate(self._names) if name is not None]
         values, depth, names = self._values, self._depth, self._names
         order.sort(key=lambda i: (depth[i], not isinstance(values[i], Type), names[i]))
+        used: set[str] = set()
         counts: dict[str, int] = {}
         entries: list[tuple[Value, str, bool]] = []
         for i in order:
             name = names[i]
             assert name is not None
-            n = counts.get(name, 0)
-            counts[name] = n + 1
+            unique = name
+            if name in used:
+                # A numbered name: `_` first after a trailing digit (`#x1_1`), never a name in use.
+                base = name + "_" if name[-1].isdigit() else name
+                n = counts.get(base, 1)
+                while f"{base}{n}" in used:
+                    n += 1
+                counts[base] = n + 1
+                unique = f"{base}{n}"
+            used.add(unique)
             sigil = "!" if isinstance(values[i], Type) else "#"
-            entries.append((values[i], f"{sigil}{name}{n if n else ''}", self._deferred[i]))
+            entries.append((values[i], sigil + unique, self._deferred[i]))
         return AliasScope(entries, self._spans)
 
 

@@ -74,7 +74,8 @@ from .attr_printer import (
     element_storage_bytes,
     identity_layout_text,
     is_shaped,
-    print_attribute,
+    plain_attribute_text,
+    plain_type_text,
     print_type,
     static_shape,
 )
@@ -614,6 +615,79 @@ class Parser:
             return TypeAttr.get(self._type())
         raise self.error("expected attribute value", tok)
 
+    # -- public hooks for op syntaxes (the custom forms of ops) --------------------------------------
+    def starts_type(self, word: str) -> bool:
+        """Whether a bare identifier begins a builtin type (`i32`, `index`, `tensor`, ...)."""
+        return _simple_type(word) is not None or word in self._SHAPED or \
+            bool(_FUTURE_FLOAT_RE.fullmatch(word))
+
+    def starts_attribute(self) -> bool:
+        """Whether the current token can begin an attribute."""
+        tok = self.tok
+        kind = tok.kind
+        if kind in (STRING, INT, FLOAT, "-", "[", "{", SYMBOL, HASH, BANG, "("):
+            return True
+        return kind == BARE and (tok.text in self._KEYWORD_ATTRS or self.starts_type(tok.text))
+
+    def parse_attribute_of_type(self, t: Type) -> Attribute:
+        """`parseAttribute(type)`: a number or `true`/`false` without `: type` takes type `t`; other
+        attributes read as `parse_attribute`."""
+        tok = self.tok
+        if tok.kind in (INT, FLOAT) or (tok.kind == "-" and self.peek_ahead().kind in (INT, FLOAT)):
+            return self._guarded(lambda: self._number_of_type(t))
+        if tok.kind == STRING:
+            self.advance()
+            return StringAttr.get(string_value(tok), t)
+        return self.parse_attribute()
+
+    def _number_of_type(self, t: Type) -> Attribute:
+        negative = self.consume_if("-") is not None
+        num = self.advance()
+        if isinstance(t, FloatType):
+            return FloatAttr.get(t, self._float_bits(num, negative, t))
+        if isinstance(t, IntegerType | IndexType):
+            if negative and isinstance(t, IntegerType) and t.signedness == 2:
+                raise self.error("negative integer literal not valid for unsigned integer type", num)
+            return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
+        raise self.error("integer literal not valid for specified type", num)
+
+    def parse_stripped(self, prefix: str) -> Attribute | Type:
+        """An attribute or type printed without its `#dialect.mnemonic` (`!dialect.mnemonic`) prefix, or
+        in full (`parseCustomAttributeWithFallback`): the same object the full text gives."""
+        tok = self.tok
+        if tok.kind in (HASH, BANG):
+            return self.parse_type() if tok.kind == BANG else self.parse_attribute()
+        start = tok.start
+        if tok.kind == "<":
+            end = self._skip_body(start)
+            body = self.text[start:end]
+            self.reset(end)
+        elif tok.kind in (BARE, INT, STRING):
+            self.advance()
+            body = tok.text
+            dialect, _, mnemonic = prefix[1:].partition(".")
+            return self._reparse(f"{prefix[0]}{dialect}<{mnemonic} {body}>", start)
+        elif tok.kind in ("{", "[", "("):
+            # the body of a `#dialect<mnemonic{...}>` spelling (Shardy's `#sdy<manual_axes{"x"}>`)
+            end = self._skip_body(start)
+            body = self.text[start:end]
+            self.reset(end)
+            dialect, _, mnemonic = prefix[1:].partition(".")
+            return self._reparse(f"{prefix[0]}{dialect}<{mnemonic}{body}>", start)
+        else:
+            raise self.error(f"expected {prefix} parameters")
+        return self._reparse(prefix + body, start)
+
+    def _reparse(self, text: str, at: int) -> Attribute | Type:
+        sub = Parser(text, attr_aliases=self.attr_aliases, type_aliases=self.type_aliases,
+                     elided=self.elided, syntax=self.syntax)
+        try:
+            value: Attribute | Type = sub.parse_type() if text.startswith("!") else sub.parse_attribute()
+            sub.expect_eof()
+        except TextError as exc:
+            raise TextError(exc.message, self.span(at, max(self.prev_end, at + 1))) from None
+        return value
+
     def parse_attribute_dict(self) -> DictionaryAttr:
         """`{name = value, unitname, "quoted name" = value}`; entries end up sorted by name."""
         return self._guarded(self._attr_dict)
@@ -708,10 +782,10 @@ class Parser:
             value: Attribute | Type | None
             if m.group("sigil") == "#":
                 value = self.attr_aliases.get(name)
-                replacement = None if value is None else print_attribute(value)
+                replacement = None if value is None else plain_attribute_text(value)
             else:
                 value = self.type_aliases.get(name)
-                replacement = None if value is None else print_type(value)
+                replacement = None if value is None else plain_type_text(value)
             if replacement is not None:
                 pieces.append(text[at:m.start()])
                 pieces.append(replacement)
@@ -870,6 +944,27 @@ class Parser:
                 )
             return IntegerAttr.get(t, self._int_bits(num, negative, t, "attribute"))
         raise self.error("integer literal not valid for specified type", type_tok or num)
+
+    def parse_bounded_int(self, lo: int, hi: int, what: str, signed: bool = True) -> int:
+        """An integer literal (`-` allowed when `signed`), checked against [lo, hi] before anything else
+        is done with it: a dialect syntax's number slot (a varint, an int64 field) holds no more than its
+        C++ type, and a value beyond it would neither encode nor print (a located error instead)."""
+        tok = self.tok
+        negative = signed and tok.kind == "-"
+        if negative:
+            self.advance()
+        num = self.expect(INT, f"expected an integer for {what}")
+        # Every bound here fits in well under 40 digits: a longer literal is out of range before any
+        # (quadratic) decimal conversion.
+        digits = num.text[2:] if num.text.startswith("0x") else num.text
+        if len(digits.lstrip("0")) > 40:
+            raise self.error(f"integer constant out of range for {what}", num)
+        value = self._int_value(num)
+        if negative:
+            value = -value
+        if not lo <= value <= hi:
+            raise self.error(f"integer constant out of range for {what}", tok if negative else num)
+        return value
 
     def float_literal_bits(self, num: Token, negative: bool, t: FloatType) -> int:
         """The bit pattern of a number token (`1.5`, `1`, `0x3F800000`, `inf`-free) in `t`'s semantics,

@@ -180,6 +180,34 @@ def alias_scope(scope: AliasHook) -> Iterator[None]:
         _aliases.reset(alias_token)
 
 
+@contextlib.contextmanager
+def _plain() -> Iterator[None]:
+    """Print outside any alias scope or elision hook (a dry run included)."""
+    alias_token, token = _aliases.set(None), _elision.set(None)
+    try:
+        yield
+    finally:
+        _elision.reset(token)
+        _aliases.reset(alias_token)
+
+
+def plain_attribute_text(a: Attribute) -> str:
+    """An attribute's local-scope text (no aliases, nothing elided): what a model or a parser reads
+    from it, the same wherever it is printed."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_attribute(a)
+    with _plain():
+        return print_attribute(a)
+
+
+def plain_type_text(t: Type) -> str:
+    """A type's local-scope text (no aliases, nothing elided)."""
+    if _aliases.get() is None and _elision.get() is None:
+        return print_type(t)
+    with _plain():
+        return print_type(t)
+
+
 class _Collecting:
     """The hook of `print_collecting`: every value printed is recorded (not aliased, not elided) and
     printed as it is in local scope."""
@@ -623,6 +651,28 @@ def _repeats(data: Bytes, size: int) -> bool:
         if piece != pattern[: len(piece)]:
             return False
     return True
+
+
+def dense_blob(t: Type, data: Bytes) -> Bytes:
+    """The blob an attribute keeps: checked as upstream's isValidRawBuffer (the text form has no spelling
+    for a blob of another size), and made a splat when every element is equal, as upstream's storage does."""
+    shape = static_shape(t)
+    element = getattr(t, "element", None)
+    if shape is None or not isinstance(element, Type):
+        raise ValueError("dense elements need a statically shaped type")
+    count = num_elements(shape)
+    if isinstance(element, IntegerType) and element.width == 1:
+        ok = (len(data) == 1 and (data[0] in (0, 0xFF) or count == 1)) or \
+            len(data) in ((count + 7) // 8, count)
+    else:
+        size = element_storage_bytes(element)
+        if size is None:
+            raise ValueError(f"dense elements of an element type that has no dense storage "
+                             f"({type(element).__name__})")
+        ok = len(data) in (size, size * count)
+    if not ok:
+        raise ValueError(f"dense elements blob of {len(data)} bytes does not fit {count} elements")
+    return dense_storage(data, element, count)
 
 
 def dense_storage(data: Bytes, element: Type, count: int) -> Bytes:

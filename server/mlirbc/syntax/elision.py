@@ -242,13 +242,15 @@ def module_values(module: Module) -> Iterator[object]:
     A module read from a file is walked through its tables: every builtin attribute or type it uses is an
     entry (children included), so only values of a model's own classes are opened up, and of the ops
     only the decoded properties are looked at (a model may build values that are no entry, such as the
-    segment sizes of an op).  A module parsed from text is walked through its ops."""
+    segment sizes of an op).  A module parsed from text, or a dialect-level view of a decoded one (its
+    values are the view's, not the file's), is walked through its ops."""
     seen: set[int] = set()
     # The decoded file's tables (a `bytecode.template.Template`; this layer does not import it).
     src: Any = module.source
     ops = list(module.root.walk()) if module.root is not None else []
     stack: list[object] = []
-    if src is not None and (getattr(src, "attrs", None) or getattr(src, "types", None)):
+    tables = getattr(src, "attrs", None) or getattr(src, "types", None)
+    if src is not None and module.view is None and tables:
         for e in itertools.chain(src.attrs, src.types):
             v = e.value
             seen.add(id(v))

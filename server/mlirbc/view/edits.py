@@ -17,7 +17,7 @@ module is written, `writing` makes its top-level ops point at it again.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -70,11 +70,29 @@ class ViewState:
         return [d for d in self.diagnostics if d.severity == "error" and d.code == VERIFY]
 
 
-def printed_state(module: Module, printed: PrintResult) -> ViewState:
+MAX_PRETTY_NOTES = 200
+"""Information diagnostics about ops printed generic although a syntax model knows them (the first ones)."""
+
+
+def printed_state(module: Module, printed: PrintResult,
+                  kept: Sequence[tuple[Operation, str]] = ()) -> ViewState:
+    """The state of a freshly printed view: no errors; in the pretty form, an Information diagnostic at
+    each op (up to MAX_PRETTY_NOTES) a syntax model refused to print, saying why; in a dialect-level view,
+    one at each op `kept` in its stored form (an op the view's conversion does not know), saying why."""
     from .printer import header_facts
 
-    return ViewState(printed.text, module, printed.map, [], header_facts(module), printed.map.aliases,
-                     how="printed")
+    diagnostics: list[TextDiagnostic] = []
+    notes = [(n.op, f"printed in generic form: {n.message}") for n in printed.notes[:MAX_PRETTY_NOTES]]
+    notes.extend((op, f"shown as stored: {why}") for op, why in kept[:MAX_PRETTY_NOTES])
+    if notes:
+        lines = TextLines(printed.text)
+        for op, message in notes:
+            span = printed.map.op_name_span(op) or printed.map.op_span(op)
+            if span is None:
+                continue
+            diagnostics.append(TextDiagnostic(message, lines.span(span.start, span.end), "information"))
+    return ViewState(printed.text, module, printed.map, diagnostics, header_facts(module),
+                     printed.map.aliases, how="printed")
 
 
 def parse_state(text: str, template: Module | None, registry: Registry | None = None,
@@ -147,10 +165,15 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     if target is None or not _unit(reg, target):
         return None
     piece = parse_op_in_place(text, span_start, span_end + delta, template, reg, lines,
-                              base.aliases)
+                              base.aliases, base.header)
     new_op = piece.op
     if new_op is None or not piece.whole or not _unit(reg, new_op):
         return None
+    # What the text did not change keeps its stored form (pretty forms say less than the bytes).
+    from .reconcile import reconcile
+
+    if piece.custom:
+        reconcile(new_op, target, reg, piece.implicit, piece.custom)
     new_root = _replace_child(root, target, new_op)
     if new_root is None:
         return None

@@ -125,3 +125,34 @@ def _tokens(text: str, start: int, end: int) -> list[Token]:
         if tok.kind == EOF:
             return out
         out.append(tok)
+
+
+_NOT_KEYWORDS = frozenset(("loc", "true", "false", "unit", "dense", "dense_resource", "sparse", "array",
+                           "distinct", "affine_map", "affine_set", "strided", "tensor", "memref", "vector",
+                           "complex", "tuple", "index", "none"))
+
+
+def custom_keywords(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The keywords of an op's custom form in text[start:end] (`ins`, `to`, `step`, `iter_args`, ...):
+    bare words outside its regions and brackets that are not types or attribute keywords."""
+    from ..syntax.attr_parser import _simple_type
+    from ..syntax.lexer import BARE, EOF, Lexer
+
+    out: list[tuple[int, int]] = []
+    depth = 0
+    lexer = Lexer(text, start, end)
+    try:
+        tok = lexer.next()
+        while tok.kind != EOF:
+            kind = tok.kind
+            if kind in ("{", "[", "<"):
+                depth += 1
+            elif kind in ("}", "]", ">"):
+                depth = max(0, depth - 1)
+            elif kind == BARE and depth == 0 and tok.text not in _NOT_KEYWORDS and \
+                    _simple_type(tok.text) is None and "." not in tok.text:
+                out.append((tok.start, tok.end))
+            tok = lexer.next()
+    except TextError:
+        pass
+    return out

@@ -63,6 +63,7 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.api import OpModel, isolated_from_above
+from ..models.asm.api import Argument
 from ..models.build import default_registry
 from ..models.registry import Registry
 from ..syntax.aliases import LOCATIONS
@@ -330,6 +331,15 @@ class OpParser(Parser):
         self.region_depth = 0
         self.poisoned_groups: dict[int, int] = {}
         """id(stand-in of `%x`) -> N, for an op `%x:N = ...` that failed to parse."""
+        self.dialects: list[str] = ["builtin"]
+        """The default dialect of each op whose regions are being read (custom op names may leave it out)."""
+        self.implicit_terminators: set[int] = set()
+        self.elided_bodies: dict[int, Region] = {}
+        """The regions a custom form leaves out of the text (named linalg ops' bodies), by id."""
+        self.custom_ops: set[int] = set()
+        """id() of the ops read in a custom form (their untouched ones are reconciled with the template,
+        `view.reconcile`)."""
+        """id() of the terminators a custom form left out and the parser added (`ensure_terminator`)."""
         self._skipped: dict[int, tuple[int, int, int, int]] = {}
         """What each recovery found, by the offset it started at: (where it stopped, the bracket depth
         there relative to the start, `prev_end` there, where its error was).  An enclosing op's recovery
@@ -463,8 +473,17 @@ class OpParser(Parser):
                 if not (body.startswith("[") and body.endswith("]")):
                     raise ValueError(order)
                 entries = tuple(int(x) for x in body[1:-1].split(",") if x.strip())
+                if idx < 0 or not idx_text.strip().isdigit():
+                    raise ValueError(idx_text)
             except ValueError:
-                self.report(f"malformed use-list order '{item}'", self.lexer.span(start, end))
+                self.report(f"malformed use-list order '{item[:80]}'", self.lexer.span(start, end))
+                continue
+            bad = next((e for e in entries if not 0 <= e <= MAX_USE_INDEX), None)
+            if bad is not None:
+                # A use-list entry is the index of a use: it must fit the writer's index type.
+                shown = str(bad) if len(str(bad)) <= 24 else str(bad)[:20] + "..."
+                self.report(f"use-list order entry {shown} is out of range (0 to {MAX_USE_INDEX})",
+                            self.lexer.span(start, end))
                 continue
             if idx >= len(targets):
                 self.report(f"use-list order for value #{idx} but there are {len(targets)}",
@@ -680,7 +699,12 @@ class OpParser(Parser):
         head = self._op_head(start, results)
         tail: _Tail | None = None
         if head is None:
-            full, dialect, short, operand_toks = self._op_head_tokens(results)
+            names = self._op_head_tokens(results)
+            if names is None:
+                from .asm_parser import parse_custom_op
+
+                return parse_custom_op(self, block, start, results, uselist)
+            full, dialect, short, operand_toks = names
         else:
             full, dialect, short, operand_toks, head_end = head
             tail = self._simple_tail(head_end)
@@ -727,13 +751,17 @@ class OpParser(Parser):
         isolated = self._isolated(full) and self.registered.get((dialect, short)) is not False
         if self.tok.kind == "(" and self.peek_ahead().kind == "{":
             self.advance()
-            while True:
-                region_start = self.tok.start
-                region = op.add_region()
-                self.parse_region(region, isolated)
-                m.region(region_start, self.prev_end)
-                if not self.consume_if(","):
-                    break
+            self.dialects.append(self._generic_default_dialect(full))
+            try:
+                while True:
+                    region_start = self.tok.start
+                    region = op.add_region()
+                    self.parse_region(region, isolated)
+                    m.region(region_start, self.prev_end)
+                    if not self.consume_if(","):
+                        break
+            finally:
+                self.dialects.pop()
             self.expect(")", "expected ')' after regions")
         fallback_props: Properties | None = None
         if self.tok.kind == "{":
@@ -805,7 +833,7 @@ class OpParser(Parser):
             self._fill_dictionary_defaults(op, full)
         op.op_name = self._op_name(dialect, short, self._registered(dialect, short, op.properties))
         if uselist is not None:
-            self._use_orders(uselist[0], list(op.results), start.start, end)
+            self._use_orders(uselist[0], list(op.results), uselist[1], uselist[2])
         sym = symbol_of(op)
         if sym is not None:
             m.symbol(sym)
@@ -813,9 +841,10 @@ class OpParser(Parser):
         return op
 
     def _op_head_tokens(self, results: list[tuple[str, int, Token, NameHandle]]
-                        ) -> tuple[str, str, str, list[Token]]:
+                        ) -> tuple[str, str, str, list[Token]] | None:
         """Read `%results = "name"(operands)` token by token: (full name, dialect, name without prefix,
-        operand tokens); the result names go to `results`."""
+        operand tokens); the result names go to `results`.  None when the op is in a custom form (a bare
+        op name: nothing after the results is consumed)."""
         m = self.map
         if self.tok.kind == VALUE:
             while True:
@@ -837,8 +866,11 @@ class OpParser(Parser):
                     break
             self.expect("=", "expected '=' after result names")
         name_tok = self.tok
+        if name_tok.kind == BARE:
+            return None
         if name_tok.kind != STRING:
-            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...)", name_tok)
+            raise self.error("expected an op in generic form (\"dialect.op\"(...) : ...) or a custom op",
+                             name_tok)
         self.advance()
         m.op_name(name_tok.start, name_tok.end)
         names = self._op_name_texts.get(name_tok.text)
@@ -1121,14 +1153,28 @@ class OpParser(Parser):
                 except TextError:
                     continue
 
+    def _generic_default_dialect(self, full: str) -> str:
+        """The default dialect inside a generic op's regions: its syntax model's, else none."""
+        if len(self.dialects) == 1 and self.dialects[0] == "builtin" and full == "builtin.module":
+            return "builtin"
+        model = self.registry.op_syntax(full).model if "." in full else None
+        if model is None:
+            return ""
+        try:
+            from ..models.asm.api import default_dialect
+
+            return default_dialect(model, None)  # type: ignore[arg-type]
+        except Exception:
+            return ""
+
     # -- regions and blocks -------------------------------------------------------------------------
-    def parse_region(self, region: Region, isolated: bool) -> None:
+    def parse_region(self, region: Region, isolated: bool, entry_args: list[Argument] | None = None) -> None:
         if self.region_depth >= MAX_NESTING:
             self.skip_region()
             return
         self.region_depth += 1
         try:
-            self._parse_region(region, isolated)
+            self._parse_region(region, isolated, entry_args)
         finally:
             self.region_depth -= 1
 
@@ -1152,16 +1198,34 @@ class OpParser(Parser):
                 depth -= len(run)
         self.lex_on(len(text), report=False)
 
-    def _parse_region(self, region: Region, isolated: bool) -> None:
+    def _parse_region(self, region: Region, isolated: bool, entry_args: list[Argument] | None = None) -> None:
         self.expect("{", "expected '{' to begin a region")
         scope = _Scope(region, isolated, self.scope)
         self.scope = scope
         m = self.map
         try:
-            if self.tok.kind == "}":
+            if entry_args:
+                # The op's syntax declared the entry block's arguments (`scf.for %iv = ...`, a signature).
+                block = region.add_block()
+                for a in entry_args:
+                    t = a.type if a.type is not None else _none()
+                    arg = block.add_argument(t, a.location if a.location is not None else UnknownLoc.get())
+                    if a.location is None:
+                        self.implicit_terminators.add(id(arg))  # its location is not in the text
+                    ref = a.ref
+                    handle = getattr(ref, "handle", None)
+                    tok = getattr(ref, "tok", None)
+                    if handle is not None:
+                        self.map.define(handle, arg)
+                    self.define(ref.name, arg, tok.start if tok is not None else self.tok.start)
+                if self.tok.kind == BLOCK:
+                    raise self.error("invalid block name in a region with named arguments")
+                self._entry_uselist(block)
+                self.parse_block_body(block)
+            elif self.tok.kind == "}":
                 self.advance()
                 return
-            if self.tok.kind != BLOCK:
+            if self.tok.kind != BLOCK and not entry_args:
                 block = region.add_block()
                 self.parse_block_body(block)
             while self.tok.kind == BLOCK:
@@ -1183,7 +1247,7 @@ class OpParser(Parser):
                     found = self.block_uselist_lines.get(self.text.find("\n", label.start) + 1)
                     if found is not None:
                         m.part(PART_USELIST, found[1], found[2], None)
-                        self._use_orders(found[0], list(block.arguments), label.start, label.end)
+                        self._use_orders(found[0], list(block.arguments), found[1], found[2])
                 self.parse_block_body(block)
             if self.tok.kind != "}":
                 raise self.error("expected '}' to end the region")
@@ -1191,6 +1255,16 @@ class OpParser(Parser):
         finally:
             self.close_scope(scope)
             self.scope = scope.parent
+
+    def _entry_uselist(self, block: Block) -> None:
+        """The `// mlirbc: block-uselist` line of an entry block without a label: the first line of
+        its region (the pretty form declares such a block's arguments in the op's own syntax)."""
+        if not self.block_uselist_lines or not block.arguments:
+            return
+        found = self.block_uselist_lines.get(self.text.find("\n", self.prev_end - 1) + 1)
+        if found is not None:
+            self.map.part(PART_USELIST, found[1], found[2], None)
+            self._use_orders(found[0], list(block.arguments), found[1], found[2])
 
     def parse_block_arg(self, block: Block) -> None:
         tok = self.expect(VALUE, "expected a block argument name")
@@ -1434,6 +1508,8 @@ def is_isolated(registry: Registry, name: str) -> bool:
     return isolated_from_above(registry.op(name).model)
 
 
+MAX_USE_INDEX = (1 << 31) - 1
+"""The largest index a use-list order can hold (a value has fewer uses than the file has ops)."""
 MAX_STAND_INS = 4096
 """The result count assumed for an op that failed to parse with a count that is not a number."""
 MAX_RESULT_COUNT = (1 << 31) - 1
@@ -1463,6 +1539,9 @@ def header_problem(facts: dict[str, object]) -> str | None:
             producer.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError as exc:
             return f"the producer has a character that cannot be written ({exc.reason} at {exc.start})"
+    view = facts.get("view")
+    if view is not None and (not isinstance(view, str) or not view.isidentifier()):
+        return "view must name a dialect-level view (such as \"stablehlo\")"
     versions = facts.get("dialect_versions")
     if versions is not None:
         if not isinstance(versions, dict):
@@ -1552,6 +1631,15 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
     result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
         return result
+    if template is not None and template.root is not None and p.custom_ops:
+        from .reconcile import reconcile
+
+        reconcile(root, template.root, p.registry, p.implicit_terminators, p.custom_ops, p.elided_bodies)
+    if p.elided_bodies:
+        _report_missing_bodies(p, result)
+        if result.errors:
+            result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
+            return result
     module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
     # What the writer could not write or the reader would refuse, located at the op.
@@ -1569,6 +1657,18 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
     return result
 
 
+def _report_missing_bodies(p: OpParser, result: ParseResult) -> None:
+    """A body the text leaves out that neither the original nor the op's model could give."""
+    assert result.map is not None
+    for region in p.elided_bodies.values():
+        if region.blocks or region.parent is None:
+            continue
+        span = result.map.op_span(region.parent)
+        where = p.lexer.span(span.start, span.end) if span is not None else p.lexer.span(0, 0)
+        p.report(f"cannot build the body of '{region.parent.name}' for these element types (no port of "
+                 "its region builder): write it in generic form, or keep the op as it was", where)
+
+
 def module_for(root: Operation, header: dict[str, object], template: Module | None,
                registry: Registry | None = None) -> Module:
     """A module around `root` with the facts of the view's header (else the template's); `registry` (bound
@@ -1584,6 +1684,10 @@ def module_for(root: Operation, header: dict[str, object], template: Module | No
         module.version = template.version
         module.producer = template.producer
         module.dialects = [DialectEntry(d.name, d.version) for d in template.dialects]
+        module.view = template.view
+    view = header.get("view")
+    if isinstance(view, str):
+        module.view = view
     if isinstance(version, int) and 0 <= version <= 6:
         module.version = version
     if isinstance(producer, str):
@@ -1617,24 +1721,33 @@ class OpInPlace:
     """The text read as exactly one op from `start` to `end` and the op itself parsed: a full parse
     would report the same (the op's own problems are local to it).  When False, only a full parse
     can say what the text means."""
+    implicit: set[int] = field(default_factory=set)
+    """id() of the implicit terminators the parser added (see `view.reconcile`)."""
+    custom: set[int] = field(default_factory=set)
+    """id() of the ops read in a custom form."""
 
 
 def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                       registry: Registry | None = None, lines: TextLines | None = None,
-                      aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None
-                      ) -> OpInPlace:
+                      aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
+                      header: dict[str, object] | None = None) -> OpInPlace:
     """Read text[start:end] as one op directly inside the root op (a function, say), with the offsets of
     the whole text.  Its names are its own: only an op whose regions are isolated from above and that
-    has no operands, results or successors means the same here as in a full parse."""
+    has no operands, results or successors means the same here as in a full parse.  `header`: the facts
+    of the view's header (its bytecode version decides where an op in a custom form keeps its inherent
+    attributes)."""
     with building():  # a keystroke's re-read must not pay for a walk over the whole module's objects
-        return _parse_op_in_place(text, start, end, template, registry, lines, aliases)
+        return _parse_op_in_place(text, start, end, template, registry, lines, aliases, header)
 
 
 def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                        registry: Registry | None, lines: TextLines | None,
-                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None) -> OpInPlace:
+                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None,
+                       header: dict[str, object] | None = None) -> OpInPlace:
     reg = registry if registry is not None else default_registry()
     p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
+    if header:
+        p.result.header.update(header)
     p.region_depth = 1  # inside the root op's region, as in a full parse: the nesting limit counts it
     whole = _ALIAS_LINE_RE.search(text, start, end) is None
     op: Operation | None = None
@@ -1654,4 +1767,5 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
     p.result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if op is not None:
         op.parent = None
-    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole)
+    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole,
+                     p.implicit_terminators, p.custom_ops)

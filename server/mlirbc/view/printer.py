@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..ir.attributes import Attribute, DictionaryAttr, FallbackAttr, StringAttr, UnitAttr
 from ..ir.gcpause import building
@@ -30,7 +31,7 @@ from ..ir.operation import (
 )
 from ..ir.types import FallbackType, FunctionType, Type
 from ..models.ods import mlir_opt_dialects
-from ..syntax.aliases import AliasRules
+from ..syntax.aliases import AliasRules, AliasScope
 from ..syntax.attr_printer import (
     alias_scope,
     elision_scope,
@@ -56,6 +57,9 @@ from .sourcemap import (
     SourceMap,
 )
 
+if TYPE_CHECKING:
+    from ..models.registry import Registry
+
 HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
@@ -79,6 +83,9 @@ class PrintResult:
     map: SourceMap
     elided: int = 0
     """How many values were printed as elided placeholders."""
+    notes: list[Any] = field(default_factory=list)
+    """Pretty form: the ops printed generic although a syntax model knows them, and why
+    (`pretty.PrettyNote`)."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -86,6 +93,8 @@ def header_facts(module: Module) -> dict[str, object]:
     versions = {d.name: d.version.hex() for d in module.dialects if d.version is not None}
     if versions:
         facts["dialect_versions"] = versions
+    if module.view is not None:
+        facts["view"] = module.view
     return facts
 
 
@@ -177,9 +186,7 @@ class _Printer:
         n = start
         results = op.results
         if results:
-            first = self.names.get(id(results[0]), "%?").partition("#")[0]
-            m.results(results, n, n + len(first))
-            head = f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
+            head = self._result_head(op, n)
             parts.append(head)
             n += len(head)
         name_text = self._op_names.get(op.op_name)
@@ -316,6 +323,13 @@ class _Printer:
         m.close_op(end, pieces=(ps, pe, ds, de, ts, ts + len(sig), n + 1, end),
                    name=(name_at, name_at + len(name_text)))
 
+    def _result_head(self, op: Operation, at: int) -> str:
+        """`%0 = ` / `%0:2 = ` before an op written at `at`, its results' names recorded in the map."""
+        results = op.results
+        first = self.names.get(id(results[0]), "%?").partition("#")[0]
+        self.map.results(results, at, at + len(first))
+        return f"{first}:{len(results)} = " if len(results) > 1 else f"{first} = "
+
     def _attr_dict_text(self, op: Operation, attrs: DictionaryAttr) -> str:
         """The op's attribute dictionary; with elision, an op mlir-opt registers reads its inherent
         attributes from here (files before version 5), so its entries follow `Elider.for_properties`."""
@@ -403,10 +417,14 @@ class _Printer:
                                                       for p in preds)
 
     # -- aliases -------------------------------------------------------------------------------
+    def collect_aliases(self, root: Operation, rules: AliasRules) -> AliasScope:
+        """The aliases of the view of `root`, found by MLIR's first print pass in this view's form."""
+        return collect_generic(root, rules)
+
     def root_with_aliases(self, root: Operation, rules: AliasRules) -> None:
         """The root op between its alias definitions: those it needs first, then those that may
         follow (locations only ops use), as MLIR prints a module without local scope."""
-        scope = collect_generic(root, rules)
+        scope = self.collect_aliases(root, rules)
         self.map.aliases = scope.by_name()
         with alias_scope(scope):
             for deferred in (False, True):
@@ -421,7 +439,17 @@ class _Printer:
                         self.flush("".join(self.out))
                         self.out.clear()
 
+    def body(self, root: Operation, aliases: AliasRules | None = None) -> None:
+        """The module's op (after the header, before the resources), between its alias definitions
+        when `aliases` gives the dialects' alias rules."""
+        self.number(root)
+        if aliases is None:
+            self.op(root, 0)
+        else:
+            self.root_with_aliases(root, aliases)
+
     # -- resources -----------------------------------------------------------------------------
+
     def resources(self, groups: list[ResourceGroup]) -> None:
         dialect = [g for g in groups if g.is_dialect and _printable(g)]
         external = [g for g in groups if not g.is_dialect and _printable(g)]
@@ -500,49 +528,82 @@ def _dict_text(values: dict[str, Attribute]) -> str:
     return print_attribute(d)
 
 
+FORM_GENERIC = "generic"
+FORM_PRETTY = "pretty"
+FORM_AUTO = "auto"
+FORMS = (FORM_GENERIC, FORM_PRETTY)
+AUTO_FORM = FORM_GENERIC
+"""What `auto` means for a file without a dialect-level view of its own."""
+
+
+def resolve_form(form: str, module: Module) -> str:
+    """The form a view of `module` is printed in: `generic`, `pretty`, or for `auto` the default (files
+    of StableHLO's portable format, which have no custom forms, stay generic)."""
+    if form in FORMS:
+        return form
+    if form != FORM_AUTO:
+        raise ValueError(f"unknown view form {form!r} (expected auto, pretty or generic)")
+    if module.producer.startswith("StableHLO_"):
+        return FORM_GENERIC
+    return AUTO_FORM
+
+
 def print_module(module: Module, header: bool = True, elide_larger_than: int = 0,
-                 upstream_safe: bool = True, with_map: bool = True,
-                 aliases: AliasRules | None = None) -> PrintResult:
+                 upstream_safe: bool = True, with_map: bool = True, form: str = FORM_GENERIC,
+                 registry: Registry | None = None, aliases: AliasRules | None = None) -> PrintResult:
     """Render `module` as the text view, with its source map.  A module without a root prints only its
     header.
 
     Values whose payload is larger than `elide_larger_than` bytes (0: none) print as placeholders
     (`syntax.elision`); `PrintResult.elided` counts them.  `upstream_safe` keeps the properties of ops
     mlir-opt registers in full except their constant slots (`Elider.for_properties`).  Without
-    `with_map` the map is empty (the same text, for a caller that only writes it out).  With `aliases`
-    (the dialects' alias rules, `Registry.alias_rules`; `{}`: the builtin ones only) the view prints
-    aliases as MLIR does without local scope."""
+    `with_map` the map is empty (the same text, for a caller that only writes it out).  `form` is
+    `generic` (every op in MLIR's generic form) or `pretty` (custom assembly forms, `view.pretty`, with
+    the syntax models of `registry`).  With `aliases` (the dialects' alias rules,
+    `Registry.alias_rules`; `{}`: the builtin ones only) the view prints aliases as MLIR does without
+    local scope."""
     with building():
-        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, aliases)
+        return _print_module(module, header, elide_larger_than, upstream_safe, with_map, form, registry,
+                             aliases)
 
 
 def stream_module(module: Module, write: Callable[[str], object], header: bool = True,
-                  elide_larger_than: int = 0, upstream_safe: bool = True,
-                  aliases: AliasRules | None = None) -> int:
+                  elide_larger_than: int = 0, upstream_safe: bool = True, form: str = FORM_GENERIC,
+                  registry: Registry | None = None, aliases: AliasRules | None = None) -> int:
     """Print `module`'s view to `write` piece by piece (no map): the text `print_module` gives, without
     ever holding all of it (a command that writes a large view out).  Returns how many values were
     elided."""
     with building():
-        p = _print(module, header, elide_larger_than, upstream_safe, False, write, aliases)
+        p = _print(module, header, elide_larger_than, upstream_safe, False, write, form, registry, aliases)
     write("".join(p.out))
     return p.elider.count if p.elider is not None else 0
 
 
 def _print_module(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool,
-                  with_map: bool, aliases: AliasRules | None) -> PrintResult:
-    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, aliases)
+                  with_map: bool, form: str = FORM_GENERIC, registry: Registry | None = None,
+                  aliases: AliasRules | None = None) -> PrintResult:
+    p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, form, registry, aliases)
     p.done.append("".join(p.out))
     text = "".join(p.done)
-    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0)
+    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0,
+                       list(getattr(p, "notes", [])))
 
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
-           sink: Callable[[str], object] | None, aliases: AliasRules | None = None) -> _Printer:
+           sink: Callable[[str], object] | None, form: str = FORM_GENERIC,
+           registry: Registry | None = None, aliases: AliasRules | None = None) -> _Printer:
     """The printer after printing `module`; its last chunks are still in `out`."""
     elider = Elider.for_module(module, elide_larger_than, upstream_safe, mlir_opt_dialects()) \
         if elide_larger_than > 0 \
         else None
-    p = _Printer(module, elider, with_map, sink)
+    if form == FORM_PRETTY:
+        from .pretty import pretty_printer
+
+        p: _Printer = pretty_printer(module, registry, elider, with_map, sink)
+    elif form == FORM_GENERIC:
+        p = _Printer(module, elider, with_map, sink)
+    else:
+        raise ValueError(f"unknown view form {form!r} (expected one of {', '.join(FORMS)})")
     if header:
         line = HEADER_PREFIX + json.dumps(header_facts(module), sort_keys=True)
         p.map.part(PART_HEADER, 0, len(line), None)
@@ -551,11 +612,7 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
             p.line(PARTIAL_PREFIX + " ".join(str(module.error).split()))
     with elision_scope(elider):
         if module.root is not None:
-            p.number(module.root)
-            if aliases is None:
-                p.op(module.root, 0)
-            else:
-                p.root_with_aliases(module.root, aliases)
+            p.body(module.root, aliases)
         p.resources(module.resources)
         if aliases is not None and module.root is not None:
             p.line("")  # mlir-opt ends a module printed with aliases with an empty line

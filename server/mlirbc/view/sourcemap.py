@@ -60,7 +60,12 @@ PIECE_TYPE = 2
 """An op's function type `(...) -> ...`."""
 PIECE_LOCATION = 3
 """An op's `loc(...)`."""
-_PIECES = 4
+PIECE_CUSTOM = 4
+"""An op's custom form: the text between its name and its location (regions included)."""
+_CUSTOM_WINDOW = 4096
+_VALUE_STARTS = frozenset(("hash", "bang", "string", "int", "float", "[", "{", "(", "-", "symbol"))
+_PIECES = 5
+_SYMBOL_PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_LOCATION, PIECE_CUSTOM)
 
 _DEF = 1
 _BLOCK = 2
@@ -551,6 +556,8 @@ class SourceMap:
 
     def _descend(self, start: int, end: int, piece: int, offset: int,
                  op: Operation | None) -> AttributeHit | None:
+        if piece == PIECE_CUSTOM:
+            return self._descend_custom(start, end, offset, op)
         p = _SpanParser(self.text, start, end, self.aliases)
         try:
             if piece == PIECE_TYPE:
@@ -568,6 +575,34 @@ class SourceMap:
         if best is None:
             return None
         return AttributeHit(best[0], best[1], best[2], op, piece)
+
+    def _descend_custom(self, start: int, end: int, offset: int, op: Operation | None
+                        ) -> AttributeHit | None:
+        """In an op's custom form nothing says where attributes and types are: each token before
+        `offset` (within a bounded window) that can begin one is tried."""
+        lexer = Lexer(self.text, max(start, offset - _CUSTOM_WINDOW), end)
+        best: tuple[int, int, Attribute | Type] | None = None
+        try:
+            tok = lexer.next()
+            while tok.kind != EOF and tok.start <= offset:
+                if tok.kind in _VALUE_STARTS or (tok.kind == BARE and tok.text not in ("loc", "to", "step")):
+                    p = _SpanParser(self.text, tok.start, end, self.aliases)
+                    try:
+                        if tok.kind == "bang" or tok.kind == "(":
+                            p.parse_type()
+                        else:
+                            p.parse_attribute()
+                    except TextError:
+                        pass
+                    for s, e, v in p.found:
+                        if s <= offset <= e and (best is None or e - s <= best[1] - best[0]):
+                            best = (s, e, v)
+                tok = lexer.next()
+        except TextError:
+            pass
+        if best is None:
+            return None
+        return AttributeHit(best[0], best[1], best[2], op, PIECE_CUSTOM)
 
     # -- symbols ----------------------------------------------------------------------------------
     def symbol_name(self, op: Operation) -> str | None:
@@ -588,7 +623,20 @@ class SourceMap:
                     yield op, name
 
     def symbol_name_span(self, op: Operation) -> Span | None:
-        """The `"name"` string of the op's `sym_name` in its properties or attributes."""
+        """The `"name"` string of the op's `sym_name` in its properties or attributes (in a custom form,
+        the first `@name` of that name)."""
+        custom = self.piece_span(op, PIECE_CUSTOM)
+        name = self.symbol_name(op)
+        if custom is not None and name is not None:
+            lexer = Lexer(self.text, custom.start, custom.end)
+            try:
+                tok = lexer.next()
+                while tok.kind != EOF and tok.kind != "{":
+                    if tok.kind == SYMBOL and string_value(tok).decode("utf-8", "surrogateescape") == name:
+                        return Span(tok.start, tok.end)
+                    tok = lexer.next()
+            except TextError:
+                pass
         for piece in (PIECE_PROPERTIES, PIECE_ATTRIBUTES):
             span = self.piece_span(op, piece)
             if span is None:
@@ -626,7 +674,7 @@ class SourceMap:
         op = self.op_at(offset)
         if op is None:
             return None
-        for piece in (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_LOCATION):
+        for piece in _SYMBOL_PIECES:
             span = self.piece_span(op, piece)
             if span is None or not span.start <= offset <= span.end:
                 continue
@@ -667,7 +715,7 @@ class SourceMap:
             nxt = text.find("@", at + 1, end)
             op = self.op_at(at)
             if op is not None:
-                for piece in (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_LOCATION):
+                for piece in _SYMBOL_PIECES:
                     span = self.piece_span(op, piece)
                     if span is None or not span.start <= at < span.end:
                         continue
@@ -923,7 +971,7 @@ class MapBuilder:
             defs[r] = i
 
     def close_op(self, end: int, broken: bool = False,
-                 pieces: tuple[int, int, int, int, int, int, int, int] | None = None,
+                 pieces: tuple[int, ...] | None = None,
                  name: tuple[int, int] | None = None) -> None:
         """Finish the innermost op; `pieces` gives the start and end of its properties, attributes,
         type and location at once (-1 when absent) instead of one `piece` call each, `name` where its
@@ -934,7 +982,9 @@ class MapBuilder:
             seg.name_end[i] = name[1] - base
         if pieces is not None:
             at = i * 2 * _PIECES
-            seg.pieces[at:at + 2 * _PIECES] = array("i", [x - base if x >= 0 else -1 for x in pieces])
+            values = [x - base if x >= 0 else -1 for x in pieces]
+            values.extend([-1] * (2 * _PIECES - len(values)))
+            seg.pieces[at:at + 2 * _PIECES] = array("i", values)
         seg.op_end[i] = end - base
         if broken:
             seg.broken.add(i)
@@ -1023,7 +1073,7 @@ class NoMapBuilder(MapBuilder):
         pass
 
     def close_op(self, end: int, broken: bool = False,
-                 pieces: tuple[int, int, int, int, int, int, int, int] | None = None,
+                 pieces: tuple[int, ...] | None = None,
                  name: tuple[int, int] | None = None) -> None:
         pass
 

@@ -119,6 +119,9 @@ def bytecode_inputs() -> None:
            _module(_op(location=NameLoc.get(StringAttr.get("n"), ArrayAttr.get(())))))
     _write("location_affine_map.mlirbc",
            _module(_op(location=DialectAttr.get("builtin", "affine_map<(d0) -> (d0)>"))))
+    # An op with an empty name (no dialect, no name): no text can name it.
+    with _unchecked():
+        _write("op_name_empty.mlirbc", _module(_op("", results=(i32,))))
     # An op name listed both as registered and as unregistered.
     _write("op_name_registered_and_not.mlirbc",
            _module(_op("test.op", registered=True), _op("test.op", registered=False)))
@@ -184,6 +187,19 @@ def _unchecked_storage() -> Iterator[None]:
         yield
     finally:
         layout.storage_problem = check
+
+
+@contextmanager
+def _unchecked() -> Iterator[None]:
+    """The writer without its structural checks (it refuses what the reader would refuse)."""
+    from mlirbc.bytecode import writer
+
+    checks = writer.structural_problems
+    writer.structural_problems = lambda *args, **kwargs: iter(())  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        writer.structural_problems = checks
 
 
 @contextmanager

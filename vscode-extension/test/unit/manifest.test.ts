@@ -43,6 +43,7 @@ describe('package.json', () => {
         'server.pythonPath',
         'view.aliases',
         'view.elideLargerThan',
+        'view.form',
       ]
         .map((k) => `${SECTION}.${k}`)
         .sort(),

@@ -8,6 +8,7 @@ import re
 from lsprotocol import types as lsp
 
 from ...ir.operation import Value
+from ...models.asm.api import expected_keywords
 from ...view.edits import ViewState
 from ...view.lexindex import LexIndex
 from ..analysis import state_of
@@ -15,6 +16,10 @@ from ..server import MlirbcServer
 from .hover import safe_type
 
 _OP_CTX = re.compile(r'^\s*(?:%[^="]*=\s*)?"([\w.$-]*)$')
+_CUSTOM_OP_CTX = re.compile(r'^\s*(?:%[^="]*=\s*)?([A-Za-z_][\w.$]*)$')
+"""An op name in a custom form being typed (`scf.fo`, `%0 = arith.ad`)."""
+_AFTER_OP_CTX = re.compile(r'^\s*(?:%[^="]*=\s*)?([A-Za-z_][\w.$]*)\s(?:.*\s)?([A-Za-z_]\w*)?$')
+"""A custom op's text after its name: its format's keywords are offered."""
 _VALUE_CTX = re.compile(r"%[\w$.\-#]*$")
 _BLOCK_CTX = re.compile(r"\^[\w$.\-]*$")
 _SYMBOL_CTX = re.compile(r"@[\w$.\-]*$")
@@ -102,6 +107,26 @@ def register(server: MlirbcServer) -> None:
         before = view.text[codec.lines.line_start(codec.lines.line_of(offset)):offset]
         state = await state_of(server, view)
         items: list[lsp.CompletionItem] = []
+        custom = _CUSTOM_OP_CTX.search(before)
+        if custom is not None and not before.lstrip().startswith(("loc", "//")):
+            names = known_op_names(server)
+            if state is not None:
+                names.update(op.name for op, _ in state.map.ops())
+            prefix = custom.group(1)
+            chosen = sorted(n for n in names if n.startswith(prefix))
+            for n in chosen[:MAX_ITEMS]:
+                items.append(lsp.CompletionItem(label=n, kind=lsp.CompletionItemKind.Function,
+                                                data={"op": n}))
+            return lsp.CompletionList(is_incomplete=len(chosen) > MAX_ITEMS, items=items)
+        after = _AFTER_OP_CTX.search(before)
+        if after is not None and "." in after.group(1) and not _VALUE_CTX.search(before):
+            model = server.registry().op_syntax(after.group(1)).model
+            words = expected_keywords(model)
+            if words:
+                for w in words:
+                    items.append(lsp.CompletionItem(label=w, kind=lsp.CompletionItemKind.Keyword,
+                                                    detail=f"{after.group(1)} syntax"))
+                return lsp.CompletionList(is_incomplete=False, items=items)
         if _OP_CTX.search(before):
             names = known_op_names(server)
             if state is not None:

@@ -6,6 +6,9 @@ parsed (all errors reported, the first one named in the refusal) and written wit
 template.  A text that parses but does not verify (`verifier`) is refused too, with the error data
 `{"unverifiedSaveAllowed": true}`: `mlirbc/save` with `"unverified": true` writes it anyway (a parse error
 can never be written).
+A dialect-level view (the StableHLO of a VHLO artifact) is converted back first: its unchanged ops are the
+file's own, edited ones are written for the file's target, and what the target cannot hold is refused at the
+op that needs it.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from ...errors import EncodeError, MlirbcError
 from ...files.access import FileRefused, atomic_write
 from ...files.chunks import Chunks, file_range
 from ...ir.module import Module
+from ...models.views import ViewError
 from ...summary import module_info
+from ...syntax.textlines import TextLines
 from ...view.edits import unchanged_ops, writing
+from ...view.forms import to_stored, view_error_diagnostic
 from ...view.parser import TextDiagnostic
 from ..analysis import state_of
 from ..diagnostics import save_diagnostic
@@ -59,7 +65,7 @@ large pieces are views of it; `atomic_write` streams either, never holding the w
 
 
 def _stale(decoded: Decoded | None) -> str | None:
-    src = template_of(decoded.module) if decoded is not None else None
+    src = template_of(decoded.file_module) if decoded is not None else None
     mapped = src.mapped if src is not None else None
     return mapped.changed() if mapped is not None else None
 
@@ -78,8 +84,8 @@ async def encode_view(server: MlirbcServer, uri: str,
     text = view.text if view is not None else decoded.text if decoded is not None else ""
     s = server.settings
     name = os.path.basename(key or uri)
-    if decoded is not None and decoded.module.error is not None:
-        raise RequestFailed(f"{name} did not decode completely ({decoded.module.error}); "
+    if decoded is not None and decoded.file_module.error is not None:
+        raise RequestFailed(f"{name} did not decode completely ({decoded.file_module.error}); "
                             "refusing to write a partial module")
     stale = _stale(decoded)
     if stale is not None:
@@ -87,8 +93,9 @@ async def encode_view(server: MlirbcServer, uri: str,
         # program rewrote it in place, those bytes are not what was decoded any more.
         raise RequestFailed(f"cannot encode {name}: {stale}")
     registry = decoded.registry if decoded is not None else server.registry()
+    state = None
     if decoded is not None and text == decoded.text:
-        m = decoded.module
+        m = decoded.file_module
         if (s.output_version in (None, m.version)) and (s.output_producer in (None, m.producer)):
             # Untouched: the original bytes, exactly (a range of the mapped original).
             src = template_of(m)
@@ -122,18 +129,26 @@ async def encode_view(server: MlirbcServer, uri: str,
                            "verify (save it anyway, unverified, to write it as it is)", first,
                            data={"unverifiedSaveAllowed": True})
         module = state.module
-    template = decoded.module if decoded is not None else None
+    template = decoded.file_module if decoded is not None else None
     if decoded is not None:
         await server.prepared(decoded.key)
+    shown_as = decoded.shown if decoded is not None else None
 
     def encode(module: Module = module) -> Chunks:
         with writing(module):
-            return encode_bytecode_chunks(module, version=s.output_version, producer=s.output_producer,
+            stored = to_stored(module, registry, shown_as)
+        with writing(stored):
+            return encode_bytecode_chunks(stored, version=s.output_version, producer=s.output_producer,
                                           template=template if template is not None else "auto",
-                                          registry=registry, unchanged=unchanged_ops(module, template))
+                                          registry=registry, unchanged=unchanged_ops(stored, template))
 
     try:
         data = await server.run_job(encode, f"encoding {name}", "mlirbc: writing bytecode")
+    except ViewError as exc:
+        lines = view.lines if view is not None and state is not None else TextLines(text)
+        problem = view_error_diagnostic(exc, state.map if state is not None else None, lines)
+        raise _Refused(f"cannot encode {name}: {problem.span}: {exc}" if exc.op is not None
+                       else f"cannot encode {name}: {exc}", problem) from None
     except (EncodeError, MlirbcError) as exc:
         raise RequestFailed(f"cannot encode {name}: {exc}") from None
     except WorkTimeout as exc:
@@ -174,7 +189,15 @@ def register(server: MlirbcServer) -> None:
         decoded = server.files.get(key)
         if decoded is None:
             decoded = await server.load_file(key, param(params, "workDoneToken"))
-        result = module_info(decoded.module, len(decoded.data), decoded.registry)
+        result = module_info(decoded.file_module, len(decoded.data), decoded.registry)
+        shown_as = decoded.shown
+        if shown_as is not None and shown_as.view is not None and shown_as.conversion is not None:
+            # What this server shows (module_info says what `auto` would): the view, and its kept ops.
+            result["view"] = {"name": shown_as.view.name, "model": shown_as.origin,
+                              "stored_dialect": shown_as.view.stored_dialect,
+                              "kept_ops": len(shown_as.conversion.notes())}
+        else:
+            result["view"] = None
         edited = [v.uri for v in server.views_of(key) if v.text != decoded.text]
         result["sizes"] = {"file": len(decoded.data), "text": len(decoded.text),
                            "lines": decoded.text.count("\n")}

@@ -20,9 +20,11 @@ from ...ir.operation import (
     Value,
 )
 from ...ir.types import FallbackType, Type
+from ...models.asm.api import describe
 from ...models.registry import Registry
 from ...syntax.attr_printer import print_attribute, print_location, print_type
 from ...view.edits import ViewState
+from ...view.forms import Shown
 from ...view.sourcemap import PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE, SourceMap
 from ..analysis import state_of
 from ..diagnostics import table_entry
@@ -84,7 +86,8 @@ def _short(s: str, n: int = 80) -> str:
     return s if len(s) <= n else s[:n - 1] + "…"
 
 
-def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str:
+def _op_hover(server: MlirbcServer, op: Operation, module: Module | None,
+              shown_as: Shown | None = None) -> str:
     registry = server.registry()
     if registry.model_set is None and module is not None and module.model_set is not None:
         registry = registry.with_set(module.model_set, module.model_set_note)
@@ -104,7 +107,17 @@ def _op_hover(server: MlirbcServer, op: Operation, module: Module | None) -> str
         parts.append(f"Model: {lookup.origin}{_set_text(registry)}")
     else:
         parts.append(f"No model: {lookup.reason}{_set_text(registry)}")
+    syntax = registry.op_syntax(op.name)
+    if syntax.model is not None:
+        parts.append(f"Syntax: {describe(syntax.model)} [{syntax.origin}]")
     parts.extend(line for note in registry.op_notes(op, op.name) for line in note.lines)
+    if shown_as is not None and shown_as.view is not None and shown_as.conversion is not None:
+        # A dialect-level view's op: what it is stored as, in the file's dialect and version.
+        try:
+            parts.extend(shown_as.view.describe(shown_as.conversion, op))
+        except Exception as exc:  # a view model's bug must not take the hover down
+            parts.append(f"(the {shown_as.view.name} view cannot describe this op: {exc})")
+        parts.append(f"View: {shown_as.view.name} [{shown_as.origin}]")
     parts.append(_props_section(op, module))
     if op.operands:
         parts.append("Operands: " + ", ".join(f"`{safe_type(v.type)}`" for v in op.operands))
@@ -202,16 +215,18 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
     smap = state.map
     decoded = server.decoded_for(view)
     file_module = decoded.module if decoded is not None else None
+    shown_as = decoded.shown if decoded is not None else None
     codec = view.codec
     op = smap.op_name_at(offset)
     if op is not None:
         span = smap.op_name_span(op)
         assert span is not None
-        return _op_hover(server, op, file_module), span.start, span.end
+        return _op_hover(server, op, file_module, shown_as), span.start, span.end
     part = smap.part_at(offset)
     if part is not None and part.kind in (PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE) and \
             isinstance(part.obj, FallbackAttr | FallbackType):
-        return _opaque_hover(part.obj, file_module), part.start, part.end
+        return _opaque_hover(part.obj, decoded.file_module if decoded is not None else None), \
+            part.start, part.end
     occ = smap.occurrence_at(offset)
     lexed = lex_name_at(view, state, offset)
     if occ is not None and (occ.target is not None or lexed is None):

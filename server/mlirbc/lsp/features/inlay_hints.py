@@ -1,6 +1,7 @@
 """Inlay hints: after a fallback op's verbatim properties, what their bytes would reference if read as
 varint indices into the file's attribute and type tables (the full reading is in the tooltip); after an op's
-name, another spelling of the op when a model's note hook gives one (e.g. its StableHLO form)."""
+name, another spelling of the op when a model's note hook gives one (e.g. its StableHLO form), except in a
+dialect-level view, which spells its ops that way already."""
 
 from __future__ import annotations
 
@@ -45,12 +46,14 @@ def register(server: MlirbcServer) -> None:
             return []
         state = await state_of(server, view)
         decoded = server.decoded_for(view)
-        module = decoded.module if decoded is not None else None
+        module = decoded.file_module if decoded is not None else None
         if state is None or module is None or module.source is None:
             return []  # without the original tables the indices mean nothing
         codec = view.codec
         lo, hi = codec.offset(params.range.start), codec.offset(params.range.end)
-        out: list[lsp.InlayHint] = spelling_hints(server, state, codec, lo, hi)
+        # A dialect-level view already spells its ops the way the hints would (StableHLO for VHLO).
+        out: list[lsp.InlayHint] = spelling_hints(server, state, codec, lo, hi) \
+            if decoded is None or decoded.conversion is None else []
         for part in state.map.parts_in(lo, hi + 1):
             if part.kind != PART_FALLBACK_PROPERTIES or not isinstance(part.obj, Properties):
                 continue

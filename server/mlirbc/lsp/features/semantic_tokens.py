@@ -8,18 +8,20 @@ from lsprotocol import types as lsp
 
 from ...ir.operation import BlockArgument
 from ...view.edits import ViewState
+from ...view.lexindex import custom_keywords
 from ...view.sourcemap import (
     PART_FALLBACK_ATTRIBUTE,
     PART_FALLBACK_PROPERTIES,
     PART_FALLBACK_TYPE,
     PART_HEADER,
     PART_USELIST,
+    PIECE_CUSTOM,
 )
 from ..analysis import state_of
 from ..positions import PositionCodec
 from ..server import MlirbcServer
 
-TOKEN_TYPES = ["function", "macro", "variable", "parameter", "label", "namespace", "comment"]
+TOKEN_TYPES = ["function", "macro", "variable", "parameter", "label", "namespace", "comment", "keyword"]
 TOKEN_MODIFIERS = ["declaration", "fallback", "documentation"]
 _T = {t: i for i, t in enumerate(TOKEN_TYPES)}
 _DECL, _FALLBACK, _DOC = 1, 2, 4
@@ -34,6 +36,10 @@ def collect(state: ViewState, codec: PositionCodec, start: int = 0,
     stop = len(state.text) if end is None else end
     toks: list[tuple[int, int, int, int]] = []  # (start, end, type, modifiers)
     for op, _ in smap.ops_in(start, stop):
+        custom = smap.piece_span(op, PIECE_CUSTOM)
+        if custom is not None:
+            toks.extend((a, b, _T["keyword"], 0) for a, b in custom_keywords(state.text, custom.start,
+                                                                            custom.end))
         name = smap.op_name_span(op)
         if name is not None:
             if op.is_fallback:

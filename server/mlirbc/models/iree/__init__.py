@@ -21,9 +21,18 @@ from ..registry import Registry
 from .aliases import register_iree_aliases
 
 DATA_DIR = Path(__file__).with_name("data")
+ASM_DATA_DIR = Path(__file__).with_name("asm_data")
 
 
 def register(registry: Registry, origin: str) -> None:
     """The plugin entry point: `(registry, origin)` as for every `mlirbc.models` plugin."""
     register_ods_plugin_data(registry, origin, DATA_DIR)
     register_iree_aliases(registry, origin)
+    from ..asm.data import register_syntax_data
+    from .asm_names import RESULT_NAMES
+
+    register_syntax_data(registry, origin, ASM_DATA_DIR, names=RESULT_NAMES)
+    from .asm_ports import MODELS
+
+    for model in MODELS:
+        registry.register_op_syntax(model, origin)

@@ -65,6 +65,8 @@ IREE_ALIASES: dict[str, AliasRule] = {
     "#iree_encoding.layout": "encoding",
     "#iree_encoding.testing": "encoding",
     "#iree_encoding.unknown": "encoding",
+    "#iree_map.pack_layout": "pack_layout",
+    "#iree_map.pack_map": "pack_map",
     "#iree_vector_ext.nested_layout": "nested",
     "#util.composite": composite_alias,
 }

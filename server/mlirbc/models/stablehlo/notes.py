@@ -2,9 +2,13 @@
 attributes by name with their values spelled plainly, the StableHLO types of its operands and results, a
 StableHLO spelling for an inlay hint, and the function name a `vhlo.func_v1` keeps in its properties (for the
 outline).  The text view itself stays exact VHLO; this is commentary beside it.
+
+For an op of the StableHLO view (`describe_view_op`): its summary, and the VHLO op it is stored as.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from ...ir.attributes import Attribute, DictionaryAttr
 from ...ir.operation import PROPS_DECODED, Operation
@@ -17,6 +21,9 @@ from ..kinds import field_attr, field_bytes, field_int, field_tuple, field_type
 from .ops import VhloOps, stablehlo_docs
 from .vhlo_attrs import EnumKind, TensorKind
 from .vhlo_types import to_builtin
+
+if TYPE_CHECKING:
+    from .view import StablehloConversion, StablehloView
 
 MAX_VALUE = 160
 """Characters of one attribute value shown in a hover."""
@@ -129,3 +136,43 @@ def _in_function(op: Operation) -> bool:
     region = block.parent if block is not None else None
     parent = region.parent if region is not None else None
     return parent is not None and parent.name.startswith("vhlo.func_v")
+
+
+def describe_view_op(view: StablehloView, conversion: StablehloConversion, op: Operation) -> list[str]:
+    """Hover paragraphs for an op of the StableHLO view: the StableHLO op's summary, then the VHLO op it is
+    stored as (or will be, for an op the file does not have yet), that op's versions and the file's
+    target."""
+    from .versioning import opset
+    from .versions import version_text
+
+    lines: list[str] = []
+    target = version_text(conversion.target)
+    kept = next((reason for k, reason in conversion.notes() if k is op), None)
+    if kept is not None:
+        lines.append(f"Shown as stored (VHLO): {kept}")
+        return lines
+    doc = stablehlo_docs().get(op.name, {})
+    if doc.get("summary"):
+        lines.append(f"**{op.name}**: {doc['summary']}")
+    stored = conversion.stored_op(op)
+    table = view.table
+    if stored is not None and stored.op_name.dialect == "vhlo":
+        version = table.get(stored.name)
+        span = ""
+        if version is not None:
+            span = f" (exists in StableHLO {version_text(version.since)} to " \
+                   f"{version_text(version.until) if version.until else 'current'})"
+        lines.append(f"Stored as `{stored.name}`{span}; the file's target is StableHLO {target}")
+        return lines
+    base = table.base_of_view(op.name)
+    if base is not None:
+        at = table.at(base, opset(conversion.target))
+        if at is not None:
+            lines.append(f"Not in the file yet: saved as `{at.name}`, the version for the file's target, "
+                         f"StableHLO {target}")
+        else:
+            first = table.family(base)[0].since if table.family(base) else None
+            since = f" (it exists from {version_text(first)})" if first is not None else ""
+            lines.append(f"Not in the file yet, and StableHLO {target} (the file's target) has no "
+                         f"`{op.name}`{since}: saving refuses it")
+    return lines

@@ -151,6 +151,7 @@ def target_problems(module: Module, ops: VhloOps, producer: str) -> list[str]:
     if target is None or module.root is None:
         return []
     t = version_text(target)
+    target = (target[0], target[1], 0)  # a patch release has its minor release's op set
     problems: list[str] = []
     seen: set[int] = set()
     stack: list[object] = []

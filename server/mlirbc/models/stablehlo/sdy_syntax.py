@@ -23,7 +23,7 @@ from ...syntax.attr_parser import Parser
 from ...syntax.attr_printer import print_attribute, quote_bytes
 from ...syntax.lexer import BARE, STRING, string_value
 from ..api import ModelError
-from ..dsl import DslDialect, parse_int
+from ..dsl import INT64_MAX, DslDialect, parse_int
 from ..kinds import field_bytes, field_int, field_ints, field_tuple
 
 _REDUCTIONS = {1: "max", 2: "min"}
@@ -48,6 +48,8 @@ def factor_index(sym: str) -> int:
     if m is None:
         raise ModelError(f"not a factor symbol: {sym!r}")
     if m.group(1) is not None:
+        if len(m.group(1)) > 9:  # factor indices are small: refuse before converting a long number
+            raise ModelError(f"factor symbol {sym[:20]!r}... is out of range")
         return _START_AT_Z + int(m.group(1))
     return ord(m.group(2)) - ord("i")
 
@@ -293,8 +295,11 @@ class _Reader:
         priority: int | None = None
         tok = p.peek()
         if tok.kind == BARE and re.fullmatch(r"p\d+", tok.text) and tok.start == p.prev_end:
+            digits = tok.text[1:].lstrip("0")
+            if len(digits) > 19 or int(digits or "0") > INT64_MAX:
+                raise p.error("sharding priority out of range for a 64-bit integer", tok)
             p.advance()
-            priority = int(tok.text[1:])
+            priority = int(digits or "0")
         return self.make("Sdy_DimensionShardingAttrBc", axes, closed, priority)
 
     def mesh_body(self) -> StructuredAttr:

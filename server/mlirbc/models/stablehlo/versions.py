@@ -15,6 +15,11 @@ MINIMUM_VERSION: Version = (0, 9, 0)
 KNOWN_VERSION: Version = (1, 20, 0)
 """The newest StableHLO release whose VHLO op set, attribute and type codes this model knows."""
 
+SERIALIZER_VERSION: Version = (1, 17, 0)
+"""The oldest StableHLO whose serializer fresh output imitates (jaxlib 0.10.2's; a newer target needs a newer
+serializer).  It matters for use-list orders only: a serializer downgrades the ops newer than the target,
+and its own current op versions are the starting point (custom_call_v2 is current only from 1.18.0)."""
+
 _PRODUCER = re.compile(r"StableHLO_v(\d+)\.(\d+)\.(\d+)\Z")
 
 

@@ -469,7 +469,7 @@ class StructKind(VhloAttrKind):
             elif wire == "f64":
                 values[tok.text] = parse_f64(p)
             else:
-                values[tok.text] = parse_signed(p)
+                values[tok.text] = parse_signed(p, f"{self.name}.{tok.text}")
         self.close(p)
         out: list[FieldValue] = []
         for pname, wire in self.params:

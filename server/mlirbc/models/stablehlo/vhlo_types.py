@@ -50,6 +50,14 @@ def read_f64(r: EntryReader) -> int:
     return r.signed_varint() & _MASK64
 
 
+def read_flags(r: EntryReader) -> int:
+    """A quantized type's flags (`unsigned` in StableHLO: a wider value would not read back)."""
+    flags = r.varint()
+    if flags > UINT32_MAX:
+        raise ModelError(f"quantized type flags {flags:#x} do not fit StableHLO's 32-bit unsigned")
+    return flags
+
+
 def write_f64(w: EntryWriter, bits: int) -> None:
     w.signed_varint(as_int64(bits))
 
@@ -67,10 +75,19 @@ def dims_text(dims: tuple[int, ...]) -> str:
     return "[" + ", ".join("?" if d == DYNAMIC else str(d) for d in dims) + "]"
 
 
-def parse_signed(p: Parser) -> int:
-    negative = p.consume_if("-") is not None
-    value = int(p.expect(INT, "expected an integer").text, 0)
-    return -value if negative else value
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+INT32_MAX = (1 << 31) - 1
+UINT32_MAX = (1 << 32) - 1
+
+
+def parse_signed(p: Parser, what: str = "a 64-bit integer") -> int:
+    """A (possibly negative) integer that must fit an int64 (every `SV` field of VHLO)."""
+    return p.parse_bounded_int(INT64_MIN, INT64_MAX, what)
+
+
+def parse_flags(p: Parser, what: str) -> int:
+    """A quantized type's flags: an `unsigned` in StableHLO."""
+    return p.parse_bounded_int(0, UINT32_MAX, what, signed=False)
 
 
 def parse_dims(p: Parser) -> tuple[int, ...]:
@@ -83,7 +100,7 @@ def parse_dims(p: Parser) -> tuple[int, ...]:
         if p.consume_if("?"):
             out.append(DYNAMIC)
         else:
-            out.append(parse_signed(p))
+            out.append(parse_signed(p, "a dimension size"))
         if p.consume_if("]"):
             return tuple(out)
         p.expect(",", "expected ',' or ']'")
@@ -307,7 +324,7 @@ class QuantKind(VhloTypeKind):
     Fields: flags, storage, expressed, scale (f64 bits), zero point, storage min, storage max."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        flags = r.varint()
+        flags = read_flags(r)
         storage, expressed = r.type(), r.type()
         scale = read_f64(r)
         zp, lo, hi = r.signed_varint(), r.signed_varint(), r.signed_varint()
@@ -346,13 +363,13 @@ class QuantKind(VhloTypeKind):
         p.expect(",", "expected ',' in quant_v1")
         scale = parse_f64(p)
         p.expect(":", "expected ':' in quant_v1")
-        zp = parse_signed(p)
+        zp = parse_signed(p, "the zero point")
         p.expect(",", "expected ',' in quant_v1")
-        lo = parse_signed(p)
+        lo = parse_signed(p, "the storage minimum")
         p.expect(":", "expected ':' in quant_v1")
-        hi = parse_signed(p)
+        hi = parse_signed(p, "the storage maximum")
         p.expect(",", "expected ',' in quant_v1")
-        flags = int(p.expect(INT, "expected the quant_v1 flags").text, 0)
+        flags = parse_flags(p, "the quant_v1 flags")
         p.expect(">", "expected '>' after quant_v1")
         return self.get((flags, storage, expressed, scale, zp, lo, hi))
 
@@ -372,9 +389,11 @@ class QuantPerAxisKind(VhloTypeKind):
     zero points (the wire order)."""
 
     def decode(self, code: int, r: EntryReader) -> Attribute | Type:
-        flags = r.varint()
+        flags = read_flags(r)
         storage, expressed = r.type(), r.type()
         dim = r.varint()
+        if dim > INT32_MAX:
+            raise ModelError(f"quantized dimension {dim} does not fit StableHLO's int32")
         lo, hi = r.signed_varint(), r.signed_varint()
         scales = tuple(read_f64(r) for _ in range(count(r)))
         zps = tuple(r.signed_varint() for _ in range(count(r)))
@@ -420,17 +439,17 @@ class QuantPerAxisKind(VhloTypeKind):
         p.expect(":", "expected ':' in quant_per_axis_v1")
         expressed = p.parse_type()
         p.expect(",", "expected ',' in quant_per_axis_v1")
-        dim = int(p.expect(INT, "expected the quantized dimension").text, 0)
+        dim = p.parse_bounded_int(0, INT32_MAX, "the quantized dimension", signed=False)
         p.expect(",", "expected ',' in quant_per_axis_v1")
         scales = _bracketed(p, lambda: parse_f64(p))
         p.expect(",", "expected ',' in quant_per_axis_v1")
-        zps = _bracketed(p, lambda: parse_signed(p))
+        zps = _bracketed(p, lambda: parse_signed(p, "a zero point"))
         p.expect(",", "expected ',' in quant_per_axis_v1")
-        lo = parse_signed(p)
+        lo = parse_signed(p, "the storage minimum")
         p.expect(":", "expected ':' in quant_per_axis_v1")
-        hi = parse_signed(p)
+        hi = parse_signed(p, "the storage maximum")
         p.expect(",", "expected ',' in quant_per_axis_v1")
-        flags = int(p.expect(INT, "expected the quant_per_axis_v1 flags").text, 0)
+        flags = parse_flags(p, "the quant_per_axis_v1 flags")
         p.expect(">", "expected '>' after quant_per_axis_v1")
         return self.get((flags, storage, expressed, dim, lo, hi, scales, zps))
 

@@ -1,0 +1,143 @@
+"""The pretty view's cost next to the generic view's, and next to mlir-opt's, in one run.
+
+    python benchmarks/pretty_bench.py [--runs R] [--no-server]
+
+Tables (the machine is shared: read the ratios, measured in the same run, rather than the seconds):
+
+1. in one process, CPU seconds (best of R): decode, then print the view generic, pretty with
+   `--local-scope`, and pretty with aliases (the default pretty view); the ratio of decode + pretty print
+   to decode + generic print (target: at most 1.25), for the 112k-op corpus file and the IREE corpus
+   (default-version files, together);
+2. whole processes (median of R): `mlirbc decode --form generic` / `--form pretty --local-scope` /
+   `--form pretty` of the 112k-op file, next to `mlir-opt --mlir-print-op-generic` and mlir-opt's pretty
+   print with the same debug-info flags; the pretty-to-upstream ratio should be no worse than the
+   generic-to-upstream one;
+3. server open: `mlir/convertFromBytecode` with `mlirbc.view.form` generic and pretty (target: pretty at
+   most 1.25x generic).
+
+Keystroke and save latencies on the pretty view: `python benchmarks/lsp_latency.py --form generic
+--form pretty`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import CORPUS, REPO, load_note, lsp_convert, median_of, mlir_tool, our_env, ours  # noqa: E402
+
+sys.path.insert(0, str(REPO / "server"))
+
+from mlirbc.bytecode.reader import read_bytecode_file  # noqa: E402
+from mlirbc.ir.module import Module  # noqa: E402
+from mlirbc.models.build import default_registry  # noqa: E402
+from mlirbc.models.registry import Registry  # noqa: E402
+from mlirbc.view.aliasing import alias_rules  # noqa: E402
+from mlirbc.view.printer import print_module  # noqa: E402
+
+MODES = {"generic": {"form": "generic"}, "pretty --local-scope": {"form": "pretty"},
+         "pretty": {"form": "pretty", "aliases": True}}
+"""print_module's keywords per mode (`aliases: True`: the registry's alias rules)."""
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    print(f"\n{title}")
+    print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(header, widths,
+                                                                                         strict=True))))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths,
+                                                                                             strict=True))))
+
+
+def _print(m: Module, reg: Registry, kw: dict[str, object]) -> object:
+    form = str(kw["form"])
+    rules = alias_rules(m, reg) if kw.get("aliases") else None
+    return print_module(m, registry=reg, form=form, aliases=rules)
+
+
+def _cpu(fn: object, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        gc.collect()
+        t = time.process_time()
+        fn()  # type: ignore[operator]
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def in_process(files: list[Path], runs: int) -> list[str]:
+    reg = default_registry()
+    modules = [read_bytecode_file(str(f), reg) for f in files]
+    for m in modules:  # warm: syntax data read, caches filled as a server's first print fills them
+        print_module(m, registry=reg, form="pretty", aliases=alias_rules(m, reg))
+    decode = _cpu(lambda: [read_bytecode_file(str(f), reg) for f in files], runs)
+    prints = {name: _cpu(lambda kw=kw: [_print(m, reg, kw) for m in modules], runs)
+              for name, kw in MODES.items()}
+    base = decode + prints["generic"]
+    return [f"{decode:.2f}", *(f"{prints[n]:.2f}" for n in MODES),
+            *(f"{(decode + prints[n]) / base:.2f}" for n in ("pretty --local-scope", "pretty"))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--no-server", action="store_true")
+    args = ap.parse_args()
+    print(f"python {sys.version.split()[0]}; {load_note()}")
+    large = CORPUS / "large" / "synthetic_100k_ops.mlirbc"
+    iree = sorted(p for p in (CORPUS / "iree").glob("*.mlirbc") if not re.search(r"\.v\d$", p.stem))
+    rows = [[large.name, *in_process([large], args.runs)],
+            [f"iree ({len(iree)} files)", *in_process(iree, args.runs)]]
+    _table(f"in one process, CPU seconds (best of {args.runs}); ratio: decode + pretty print over decode "
+           "+ generic print (target <= 1.25)",
+           ["file", "decode", *MODES, "ratio local", "ratio aliased"], rows)
+
+    env = our_env()
+    opt = mlir_tool("mlir-opt")
+    rows = []
+    ours_t = {name: median_of(args.runs, ours("decode", str(large), "--form", kw["form"],
+                                              *(["--local-scope"] if kw.get("aliases") is False else [])),
+                              env)[0] for name, kw in MODES.items()}
+    cells = [large.name, *(f"{ours_t[n]:.2f}" for n in MODES)]
+    if opt is not None:
+        exe, oenv = opt
+        flags = ["--allow-unregistered-dialect", "--mlir-print-debuginfo", str(large), "-o", "/dev/null"]
+        generic = median_of(args.runs, [exe, "--mlir-print-op-generic", "--mlir-print-local-scope", *flags],
+                            oenv)[0]
+        local = median_of(args.runs, [exe, "--mlir-print-local-scope", *flags], oenv)[0]
+        aliased = median_of(args.runs, [exe, *flags], oenv)[0]
+        cells += [f"{generic:.2f}", f"{local:.2f}", f"{aliased:.2f}", f"{ours_t['generic'] / generic:.1f}x",
+                  f"{ours_t['pretty --local-scope'] / local:.1f}x", f"{ours_t['pretty'] / aliased:.1f}x"]
+    else:
+        cells += ["n/a"] * 6
+    rows.append(cells)
+    _table(f"whole processes, wall seconds (median of {args.runs}): mlirbc decode next to mlir-opt's print "
+           "of the same form", ["file", "generic", "pretty local", "pretty", "mlir-opt generic",
+                                "local", "aliased", "ratio generic", "ratio local", "ratio aliased"], rows)
+
+    if not args.no_server:
+        cmd = [sys.executable, "-m", "mlirbc.lsp"]
+        rows = []
+        for f in (large, *iree[:1]):
+            got = {form: statistics.median(lsp_convert(cmd, env, f, False, {"view": {"form": form}})[0]
+                                           for _ in range(args.runs)) for form in ("generic", "pretty")}
+            rows.append([f.name, f"{got['generic']:.2f}", f"{got['pretty']:.2f}",
+                         f"{got['pretty'] / got['generic']:.2f}x"])
+        _table(f"server open: mlir/convertFromBytecode (median of {args.runs}, wall seconds; target "
+               "<= 1.25x)",
+               ["file", "generic", "pretty", "ratio"], rows)
+    print(f"\n{load_note()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""An op seen through its ODS declaration: operands and results by group, attributes by name.
+
+MLIR's generated accessors in Python: an ODS operand that is variadic or optional covers a run of the op's
+operands, whose length comes from `operandSegmentSizes` (AttrSizedOperandSegments), from the only
+variadic group taking the rest, or from an equal split (several variadic groups without segment sizes);
+results alike.  Inherent attributes live in the op's decoded properties (bytecode 5 and later) or, in
+older files, in its attribute dictionary: `attr(name)` finds them in either place, and `discardable()`
+leaves them out.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from ...ir.attributes import Attribute, DenseArrayAttr, DictionaryAttr, StringAttr
+from ...ir.operation import PROPS_DECODED, Operation, OpResult, Value
+from .api import SyntaxModelError
+
+
+def segment_sizes(attr: Attribute | None) -> list[int] | None:
+    """The values of an `array<i32: ...>` segment-size attribute."""
+    if not isinstance(attr, DenseArrayAttr) or attr.count * 4 != len(attr.data):
+        return None
+    return list(struct.unpack(f"<{attr.count}i", bytes(attr.data)))
+
+
+def split_groups(values: list[Any], kinds: list[str], sizes: list[int] | None, what: str) -> list[list[Any]]:
+    """`values` cut into one list per ODS declaration of kind `single`, `optional`, `variadic`, `vov:...`."""
+    n = len(kinds)
+    if sizes is not None:
+        if len(sizes) != n or sum(sizes) != len(values) or any(s < 0 for s in sizes):
+            raise SyntaxModelError(f"{what} segment sizes {sizes} do not fit {len(values)} {what}s")
+        out: list[list[Any]] = []
+        at = 0
+        for s in sizes:
+            out.append(values[at:at + s])
+            at += s
+        return out
+    variable = [i for i, k in enumerate(kinds) if k != "single"]
+    if not variable:
+        if len(values) != n:
+            raise SyntaxModelError(f"expected {n} {what}s, found {len(values)}")
+        return [[v] for v in values]
+    fixed = n - len(variable)
+    rest = len(values) - fixed
+    if rest < 0 or rest % len(variable):
+        raise SyntaxModelError(f"cannot split {len(values)} {what}s into the op's groups")
+    each = rest // len(variable)
+    out = []
+    at = 0
+    for k in kinds:
+        size = 1 if k == "single" else each
+        out.append(values[at:at + size])
+        at += size
+    for k, group in zip(kinds, out, strict=True):
+        if k == "optional" and len(group) > 1:
+            raise SyntaxModelError(f"an optional {what} group holds {len(group)} values")
+    return out
+
+
+class OpView:
+    """One op with the syntax data of its kind (`derive.derive_syntax` output)."""
+
+    __slots__ = ("op", "data", "_operands", "_results", "_inherent")
+
+    def __init__(self, op: Operation, data: dict[str, Any]) -> None:
+        self.op = op
+        self.data = data
+        self._operands: dict[str, list[Value]] | None = None
+        self._results: dict[str, list[OpResult]] | None = None
+        self._inherent: frozenset[str] | None = None
+
+    # -- names ----------------------------------------------------------------------------------
+    def inherent_names(self) -> frozenset[str]:
+        if self._inherent is None:
+            names = set(self.data.get("attrs", {})) | set(self.data.get("props", {}))
+            traits = self.data.get("traits", [])
+            if "AttrSizedOperandSegments" in traits:
+                names.add("operandSegmentSizes")
+            if "AttrSizedResultSegments" in traits:
+                names.add("resultSegmentSizes")
+            for _, kind, _ in self.data.get("operands", []):
+                if kind.startswith("vov:"):
+                    names.add(kind[4:])
+            self._inherent = frozenset(names)
+        return self._inherent
+
+    # -- attributes -------------------------------------------------------------------------------
+    def attr(self, name: str) -> Attribute | None:
+        p = self.op.properties
+        if p is not None and p.kind == PROPS_DECODED:
+            v = p.values.get(name)
+            if v is not None:
+                return v
+        if self.op.attributes is not None:
+            return self.op.attributes.lookup(name)
+        return None
+
+    def inherent(self) -> list[tuple[str, Attribute]]:
+        """The op's inherent attributes that are set, sorted by name."""
+        out: dict[str, Attribute] = {}
+        p = self.op.properties
+        if p is not None and p.kind == PROPS_DECODED:
+            out.update(p.values)
+        names = self.inherent_names()
+        if self.op.attributes is not None:
+            for k, v in self.op.attributes.entries:
+                if k.text in names:
+                    out.setdefault(k.text, v)
+        return sorted(out.items(), key=lambda kv: kv[0].encode("utf-8", "surrogateescape"))
+
+    def discardable(self) -> list[tuple[str, Attribute]]:
+        """The attribute dictionary without inherent attributes (an old file keeps both there)."""
+        attrs = self.op.attributes
+        if attrs is None:
+            return []
+        names = self.inherent_names()
+        return [(k.text, v) for k, v in attrs.entries if k.text not in names]
+
+    def all_attrs(self) -> list[tuple[str, Attribute]]:
+        """Inherent and discardable attributes in one sorted list (`Operation::getAttrs`)."""
+        merged = dict(self.inherent())
+        for k, v in self.discardable():
+            merged.setdefault(k, v)
+        return sorted(merged.items(), key=lambda kv: kv[0].encode("utf-8", "surrogateescape"))
+
+    # -- operands and results ---------------------------------------------------------------------
+    def operand_groups(self) -> dict[str, list[Value]]:
+        if self._operands is None:
+            decl = self.data.get("operands", [])
+            sizes = None
+            if "AttrSizedOperandSegments" in self.data.get("traits", []):
+                sizes = segment_sizes(self.attr("operandSegmentSizes"))
+                if sizes is None:
+                    raise SyntaxModelError("the op has no valid operandSegmentSizes")
+            groups = split_groups(list(self.op.operands), [k for _, k, _ in decl], sizes, "operand")
+            self._operands = {name: g for (name, _, _), g in zip(decl, groups, strict=True)}
+        return self._operands
+
+    def result_groups(self) -> dict[str, list[OpResult]]:
+        if self._results is None:
+            decl = self.data.get("results", [])
+            sizes = None
+            if "AttrSizedResultSegments" in self.data.get("traits", []):
+                sizes = segment_sizes(self.attr("resultSegmentSizes"))
+                if sizes is None:
+                    raise SyntaxModelError("the op has no valid resultSegmentSizes")
+            groups = split_groups(list(self.op.results), [k for _, k, _ in decl], sizes, "result")
+            self._results = {name: g for (name, _, _), g in zip(decl, groups, strict=True)}
+        return self._results
+
+    def operands(self, name: str) -> list[Value]:
+        return self.operand_groups()[name]
+
+    def results(self, name: str) -> list[OpResult]:
+        return self.result_groups()[name]
+
+    def vov_groups(self, name: str) -> list[list[Value]]:
+        """A variadic-of-variadic operand's values, cut by its segment attribute."""
+        kind = next(k for n, k, _ in self.data["operands"] if n == name)
+        sizes = segment_sizes(self.attr(kind[4:]))
+        values = self.operands(name)
+        if sizes is None or sum(sizes) != len(values):
+            raise SyntaxModelError(f"{name}: invalid {kind[4:]}")
+        out, at = [], 0
+        for s in sizes:
+            out.append(values[at:at + s])
+            at += s
+        return out
+
+
+def dict_attr(entries: list[tuple[str, Attribute]]) -> DictionaryAttr:
+    return DictionaryAttr.get(tuple((StringAttr.get(k), v) for k, v in entries))

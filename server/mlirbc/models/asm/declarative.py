@@ -1,0 +1,745 @@
+"""The declarative syntax model: one interpreter of ODS assembly formats, fed by each op's syntax data.
+
+Printing follows the printer mlir-tblgen generates from a format (`OpFormatGen`): the same spacing rules
+(a space before each variable or directive unless the previous literal was `(`, `[`, `{` or `<`, none
+before closing punctuation after punctuation, `` `` `` removing it), optional groups printed when their
+anchor is present (an optional or default-valued attribute that is not its default, an operand group that
+is not empty, ...), a unit-attribute anchor left out of the text, the attribute dictionary without the
+attributes the format prints, segment sizes and attributes that hold their default value.
+
+Parsing reads what the printer writes, in the order of the format, and resolves the types the format
+does not print as mlir-tblgen's parser does (see `derive._type_resolution`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...errors import TextError
+from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
+from ...ir.operation import Operation, Region, Value
+from ...ir.types import IntegerType, Type
+from ...syntax.attr_parser import parse_attribute_text, parse_type_text
+from ...syntax.attr_printer import print_attribute
+from . import typefns
+from .adaptor import OpView
+from .api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, SyntaxBase, SyntaxModelError
+
+Element = list[Any]
+NamesHook = Callable[[OpView], list[tuple[int, str]]]
+"""getAsmResultNames of one op, given its view."""
+
+
+def _space_before(value: str, last_was_punct: bool) -> bool:
+    if len(value) != 1 and value != "->":
+        return True
+    if last_was_punct:
+        return value[0] not in ">)}],"
+    return value[0] not in "<>(){}[],"
+
+
+def _is_keyword(text: str) -> bool:
+    if not text or not (text[0].isalpha() or text[0] == "_"):
+        return False
+    return all(c.isalnum() or c in "_$." for c in text[1:])
+
+
+class DeclarativeSyntax(SyntaxBase):
+    """One op's declarative format, interpreted."""
+
+    def __init__(self, name: str, data: dict[str, Any], names: NamesHook | None = None,
+                 syntax_lookup: Callable[[str], Any] | None = None, default_dialect: str = "") -> None:
+        self.name = name
+        self._default_dialect = default_dialect
+        self.data = data
+        self.format: list[Element] = data["format"]
+        self.names_hook = names
+        self.syntax_lookup = syntax_lookup
+        self._defaults: dict[str, Attribute | None] = {}
+        self.used_attrs, self.used_props = _used(self.format)
+        attrs = data.get("attrs", {})
+        self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"}
+        self.unreadable = unreadable(name, data)
+        """Why the text this model prints could not be read back (it then prints generic), or None."""
+
+    kind = "declarative format (ODS assemblyFormat)"
+
+    def __repr__(self) -> str:
+        return f"DeclarativeSyntax({self.name!r})"
+
+    def keywords(self) -> list[str]:
+        """The format's keyword literals, in format order."""
+        from .format import walk
+
+        out: list[str] = []
+        for el in walk(self.format):
+            if el[0] == "lit" and _is_keyword(el[1]) and el[1] not in out:
+                out.append(el[1])
+        for el in walk(self.format):
+            if el[0] == "oilist":
+                out.extend(lit for lit, _ in el[1] if lit not in out)
+        return out
+
+    # -- OpAsmOpInterface ---------------------------------------------------------------------------
+    def result_names(self, op: Operation) -> list[tuple[int, str]]:
+        if self.names_hook is None:
+            return []
+        return self.names_hook(OpView(op, self.data))
+
+    def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
+        """The results' ODS names, for an op of several results none variadic (how mlir-opt names the
+        results of such an op whose OpAsmOpInterface names none: `%sum, %overflow`)."""
+        decl = self.data.get("results", [])
+        if len(decl) < 2 or len(op.results) != len(decl) or any(k != "single" for _, k, _ in decl):
+            return []
+        return [(i, str(n)) for i, (n, _, _) in enumerate(decl) if n]
+
+    def default_dialect(self, op: Operation) -> str:
+        return self._default_dialect
+
+    # -- defaults ---------------------------------------------------------------------------------
+    def default(self, name: str) -> Attribute | None:
+        """The default value of a default-valued attribute (None: none, or not known without C++)."""
+        if name not in self._defaults:
+            text = self.data.get("attrs", {}).get(name, {}).get("default")
+            value: Attribute | None = None
+            if text is not None:
+                try:
+                    value = parse_attribute_text(text)
+                except TextError:
+                    value = None
+            self._defaults[name] = value
+        return self._defaults[name]
+
+    def is_default(self, name: str, value: Attribute | None) -> bool:
+        info = self.data.get("attrs", {}).get(name, {})
+        if value is None:
+            return True
+        if "default" not in info and "default_cpp" not in info:
+            return False
+        d = self.default(name)
+        if d is None:
+            return False
+        # a dialect's attribute the generic parser keeps as text equals a structured one printing alike
+        return value is d or (isinstance(d, DialectAttr) and print_attribute(value) == print_attribute(d))
+
+    def _present(self, view: OpView, name: str) -> bool:
+        """genNonDefaultValueCheck: an optional attribute that is set, a default-valued one that is not
+        its default (an absent one reads as its default, as MLIR fills it in)."""
+        info = self.data.get("attrs", {}).get(name)
+        value = view.attr(name)
+        if info is None:
+            prop = self.data.get("props", {}).get(name)
+            if prop is None:
+                return value is not None
+            return value is not None and not _prop_is_default(prop, value)
+        optional = info.get("optional", False)
+        has_default = "default" in info or "default_cpp" in info
+        if optional and not has_default:
+            return value is not None
+        if has_default:
+            if value is None:
+                return False
+            if "default" not in info:
+                raise SyntaxModelError(f"{self.name}: the default of '{name}' is known only in C++")
+            return not self.is_default(name, value)
+        return value is not None
+
+    # ===============================================================================================
+    # Printing
+    # ===============================================================================================
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if self.unreadable is not None:
+            raise SyntaxModelError(self.unreadable)
+        view = OpView(op, self.data)
+        state = _PrintState()
+        self._print_elements(self.format, view, p, state)
+
+    def _print_elements(self, elements: list[Element], view: OpView, p: AsmPrinter, st: _PrintState,
+                        elided: Element | None = None) -> None:
+        for el in elements:
+            if el is elided:
+                continue
+            self._print_element(el, view, p, st)
+
+    def _print_element(self, el: Element, view: OpView, p: AsmPrinter, st: _PrintState) -> None:
+        kind = el[0]
+        if kind == "lit":
+            value: str = el[1]
+            if st.space and _space_before(value, st.punct):
+                p.write(" ")
+            p.write(value)
+            st.space = not (len(value) == 1 and value in "<({[")
+            st.punct = value[0] != "_" and not value[0].isalpha()
+            return
+        if kind == "ws":
+            if el[1] == "\\n":
+                p.newline()
+                return
+            if el[1]:
+                p.write(" ")
+                st.punct = False
+            else:
+                st.punct = True
+            st.space = False
+            return
+        if kind == "optional":
+            then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
+            anchor = (els if inverted else then)[anchor_at]
+            present = self._anchor_present(anchor, view)
+            if inverted:
+                present = not present
+            elided = None
+            if anchor[0] == "attr" and anchor[1] in self.unit_attrs and anchor is not then[0] and \
+                    (not els or anchor is not els[0]):
+                elided = anchor
+            self._print_elements(then if present else els, view, p, st, elided)
+            return
+        if kind == "oilist":
+            for literal, body in el[1]:
+                if not any(self._var_present(v, view) for v in _variables(body)):
+                    continue
+                self._print_element(["lit", literal], view, p, st)
+                if not (len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.unit_attrs):
+                    self._print_elements(body, view, p, st)
+            return
+        if kind == "attr-dict":
+            self._print_attr_dict(view, p, el[1])
+            st.punct = False
+            return
+        if kind == "prop-dict":
+            self._print_prop_dict(view, p)
+            st.punct = False
+            return
+        if st.space or not st.punct:
+            p.write(" ")
+        st.punct = False
+        st.space = True
+        if kind == "attr":
+            self._print_attr(el[1], el[2], view, p)
+        elif kind == "prop":
+            self._print_prop(el[1], view, p)
+        elif kind == "operand":
+            self._print_operand(el[1], view, p)
+        elif kind == "region":
+            regions = self._regions(view, el[1])
+            for i, r in enumerate(regions):
+                if i:
+                    p.write(", ")
+                self._print_region(r, p)
+        elif kind == "successor":
+            blocks = self._successors(view, el[1])
+            for i, b in enumerate(blocks):
+                if i:
+                    p.write(", ")
+                p.successor(b)
+        elif kind == "custom":
+            from .directives import print_directive
+
+            print_directive(el[1], el[2], self, view, p)
+        elif kind == "operands":
+            for i, v in enumerate(view.op.operands):
+                if i:
+                    p.write(", ")
+                p.operand(v)
+        elif kind == "regions":
+            for i, r in enumerate(view.op.regions):
+                if i:
+                    p.write(", ")
+                self._print_region(r, p)
+        elif kind == "successors":
+            for i, b in enumerate(view.op.successors):
+                if i:
+                    p.write(", ")
+                p.successor(b)
+        elif kind == "type":
+            self._print_type_directive(el[1], el[2], view, p)
+        elif kind == "functional-type":
+            inputs = self.types_of(el[1], view)
+            results = self.types_of(el[2], view)
+            print_functional_type(p, inputs, results)
+        elif kind == "ref":
+            raise SyntaxModelError(f"{self.name}: ref() outside a custom directive")
+        else:
+            raise SyntaxModelError(f"{self.name}: unknown format element {kind}")
+
+    # -- pieces -------------------------------------------------------------------------------------
+    def _print_attr(self, name: str, qualified: bool, view: OpView, p: AsmPrinter) -> None:
+        value = view.attr(name)
+        info = self.data.get("attrs", {}).get(name, {})
+        if value is None:
+            d = self.default(name) if "default" in info else None
+            if d is None:
+                raise SyntaxModelError(f"{self.name}: attribute '{name}' is missing")
+            value = d
+        print_attr_value(p, value, info, qualified, name)
+
+    def _print_prop(self, name: str, view: OpView, p: AsmPrinter) -> None:
+        value = view.attr(name)
+        if value is None:
+            raise SyntaxModelError(f"{self.name}: property '{name}' is missing")
+        p.attribute(value, name)
+
+    def _print_operand(self, name: str, view: OpView, p: AsmPrinter) -> None:
+        kind = self._operand_kind(name)
+        if kind.startswith("vov:"):
+            for i, group in enumerate(view.vov_groups(name)):
+                if i:
+                    p.write(", ")
+                p.write("(")
+                for j, v in enumerate(group):
+                    if j:
+                        p.write(", ")
+                    p.operand(v)
+                p.write(")")
+            return
+        for i, v in enumerate(view.operands(name)):
+            if i:
+                p.write(", ")
+            p.operand(v)
+
+    def _print_region(self, region: Region, p: AsmPrinter) -> None:
+        if "implicit_terminator" in self.data:
+            print_term = True
+            if region.blocks and region.blocks[0].operations:
+                term = region.blocks[0].operations[-1]
+                print_term = bool(_attr_dict_nonempty(term)) or bool(term.operands) or bool(term.results)
+            p.region(region, True, print_term)
+        else:
+            p.region(region)
+
+    def _print_type_directive(self, arg: Element, qualified: bool, view: OpView, p: AsmPrinter) -> None:
+        if arg[0] == "operand" and self._operand_kind(arg[1]).startswith("vov:"):
+            for i, group in enumerate(view.vov_groups(arg[1])):
+                if i:
+                    p.write(", ")
+                p.write("(")
+                for j, v in enumerate(group):
+                    if j:
+                        p.write(", ")
+                    p.type(v.type)
+                p.write(")")
+            return
+        if arg[0] in ("operand", "result"):
+            kind, info = self._value_decl(arg)
+            if kind == "single":
+                values = view.operands(arg[1]) if arg[0] == "operand" else view.results(arg[1])
+                t = values[0].type
+                if qualified or "strip" not in info:
+                    p.type(t)
+                else:
+                    print_stripped(p, t, info["strip"])
+                return
+        for i, t in enumerate(self.types_of(arg, view)):
+            if i:
+                p.write(", ")
+            p.type(t)
+
+    def _print_attr_dict(self, view: OpView, p: AsmPrinter, with_keyword: bool) -> None:
+        elided = set(self._elided_common()) | self.used_attrs
+        has_prop_dict = any(el[0] == "prop-dict" for el in self.format)
+        if getattr(p, "keyvalue_props", False) and view.op.properties is not None:
+            # MLIR 24: the properties `attr-dict` covers print as a key-value list before the
+            # discardable dictionary.
+            if not has_prop_dict:
+                self._print_prop_dict(view, p, space_always=False)
+            out = [(k, v) for k, v in view.discardable() if k not in elided]
+            p.optional_attr_dict(out, (), with_keyword)
+            return
+        entries = view.discardable() if has_prop_dict else view.all_attrs()
+        props = self.data.get("props", {})
+        out = []
+        for k, v in entries:
+            if k in elided or k in props:
+                continue
+            if k in self.data.get("attrs", {}) and self._elide_default(k, v):
+                continue
+            out.append((k, v))
+        p.optional_attr_dict(out, (), with_keyword)
+
+    def _elide_default(self, name: str, value: Attribute) -> bool:
+        info = self.data.get("attrs", {}).get(name, {})
+        if "default" in info:
+            return self.is_default(name, value)
+        if "default_cpp" in info:
+            raise SyntaxModelError(f"{self.name}: the default of '{name}' is known only in C++")
+        return False
+
+    def _elided_common(self) -> list[str]:
+        out = []
+        traits = self.data.get("traits", [])
+        if "AttrSizedOperandSegments" in traits and not any(el[0] == "operands" for el in self.format):
+            out.append("operandSegmentSizes")
+        if "AttrSizedResultSegments" in traits and not self.data.get("all_result_types"):
+            out.append("resultSegmentSizes")
+        for _, kind, _ in self.data.get("operands", []):
+            if kind.startswith("vov:"):
+                out.append(kind[4:])
+        return out
+
+    def _print_prop_dict(self, view: OpView, p: AsmPrinter, space_always: bool = True) -> None:
+        if space_always:
+            p.write(" ")
+        elided = set(self._elided_common()) | self.used_attrs | self.used_props
+        entries = []
+        for k, v in view.inherent():
+            if k in elided:
+                continue
+            if k in self.data.get("attrs", {}) and self._elide_default(k, v):
+                continue
+            entries.append((k, v))
+        if not entries:
+            return
+        if getattr(p, "keyvalue_props", False):
+            # MLIR 24: `<name = value, ...>` in the properties' declaration order, each value as its
+            # declaration prints it.
+            order = {n: i for i, n in enumerate(self.data.get("arg_order", ()))}
+            entries.sort(key=lambda kv: order.get(kv[0], len(order)))
+            p.write("<" if space_always else " <")
+            for i, (k, v) in enumerate(entries):
+                if i:
+                    p.write(", ")
+                p.keyword_or_string(k.encode("utf-8", "surrogateescape"))
+                if not isinstance(v, UnitAttr):
+                    p.write(" = ")
+                    print_attr_value(p, v, self.data.get("attrs", {}).get(k, {}), False, k)
+            p.write(">")
+            return
+        p.write("<{")
+        for i, (k, v) in enumerate(entries):
+            if i:
+                p.write(", ")
+            p.keyword_or_string(k.encode("utf-8", "surrogateescape"))
+            if not isinstance(v, UnitAttr):
+                p.write(" = ")
+                p.attribute(v, k)
+        p.write("}>")
+
+    # -- anchors ------------------------------------------------------------------------------------
+    def _anchor_present(self, anchor: Element, view: OpView) -> bool:
+        kind = anchor[0]
+        if kind in ("operand", "result"):
+            group = view.operands(anchor[1]) if kind == "operand" else view.results(anchor[1])
+            return bool(group)
+        if kind == "region":
+            return any(r.blocks for r in self._regions(view, anchor[1]))
+        if kind == "type":
+            return self._anchor_present(anchor[1], view)
+        if kind == "functional-type":
+            return self._anchor_present(anchor[1], view)
+        if kind in ("attr", "prop"):
+            return self._present(view, anchor[1])
+        if kind == "custom":
+            return any(self._anchor_present(a[1] if a[0] == "ref" else a, view) for a in anchor[2]
+                       if a[0] not in ("string", "attr-dict", "prop-dict"))
+        if kind == "successor":
+            return bool(self._successors(view, anchor[1]))
+        if kind in ("operands", "results"):
+            return bool(view.op.operands if kind == "operands" else view.op.results)
+        raise SyntaxModelError(f"{self.name}: cannot test anchor {kind}")
+
+    def _var_present(self, v: Element, view: OpView) -> bool:
+        kind = v[0]
+        if kind in ("attr", "prop"):
+            return self._present(view, v[1])
+        if kind in ("operand", "result"):
+            group = view.operands(v[1]) if kind == "operand" else view.results(v[1])
+            return bool(group)
+        if kind == "region":
+            return any(r.blocks for r in self._regions(view, v[1]))
+        return False
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _operand_kind(self, name: str) -> str:
+        for n, k, _ in self.data.get("operands", []):
+            if n == name:
+                return str(k)
+        raise SyntaxModelError(f"{self.name}: no operand '{name}'")
+
+    def _value_decl(self, arg: Element) -> tuple[str, dict[str, Any]]:
+        decls = self.data.get("operands" if arg[0] == "operand" else "results", [])
+        for n, k, info in decls:
+            if n == arg[1]:
+                return str(k), info
+        raise SyntaxModelError(f"{self.name}: no {arg[0]} '{arg[1]}'")
+
+    def _regions(self, view: OpView, name: str) -> list[Region]:
+        decl = self.data.get("regions", [])
+        names = [n for n, _ in decl]
+        if name not in names:
+            raise SyntaxModelError(f"{self.name}: no region '{name}'")
+        variadic = [v for _, v in decl]
+        regions = list(view.op.regions)
+        if not any(variadic):
+            i = names.index(name)
+            if len(regions) != len(names):
+                raise SyntaxModelError(f"{self.name}: expected {len(names)} regions")
+            return [regions[i]]
+        fixed = len(names) - sum(variadic)
+        each = len(regions) - fixed
+        out: list[Region] = []
+        at = 0
+        for n, v in decl:
+            size = each if v else 1
+            if n == name:
+                return regions[at:at + size]
+            at += size
+        return out
+
+    def _successors(self, view: OpView, name: str) -> list[Any]:
+        decl = self.data.get("successors", [])
+        succ = list(view.op.successors)
+        if not any(v for _, v in decl):
+            i = [n for n, _ in decl].index(name)
+            return [succ[i]]
+        fixed = len(decl) - sum(1 for _, v in decl if v)
+        each = len(succ) - fixed
+        at = 0
+        for n, v in decl:
+            size = each if v else 1
+            if n == name:
+                return succ[at:at + size]
+            at += size
+        return []
+
+    def types_of(self, arg: Element, view: OpView) -> list[Type]:
+        kind = arg[0]
+        if kind == "operands":
+            return [v.type for v in view.op.operands]
+        if kind == "results":
+            return [r.type for r in view.op.results]
+        if kind == "operand":
+            return [v.type for v in view.operands(arg[1])]
+        if kind == "result":
+            return [r.type for r in view.results(arg[1])]
+        if kind == "ref":
+            return self.types_of(arg[1], view)
+        raise SyntaxModelError(f"{self.name}: {kind} is not a type argument")
+
+    # ===============================================================================================
+    # Parsing
+    # ===============================================================================================
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        from .declarative_parse import parse_declarative
+
+        parse_declarative(self, p, state)
+
+
+def unreadable(name: str, data: dict[str, Any]) -> str | None:
+    """Why a declarative format's text could not be read back by this engine (None: it can)."""
+    from .directives import can_parse
+    from .format import walk
+
+    for what in data.get("unresolved", []):
+        return f"the type of '{what}' is not in '{name}''s text and mlir-tblgen's rules cannot infer it"
+    if data.get("infer") and name not in typefns.INFER:
+        return f"'{name}' infers its result types in C++ (no port)"
+    for target, (how, _, transform) in data.get("resolve", {}).items():
+        if how != "build" and not typefns.known(transform):
+            return f"the type of '{target}' comes from a C++ transformer with no port"
+    for el in walk(data["format"]):
+        if el[0] == "custom" and not can_parse(el[1]):
+            return f"custom<{el[1]}> has no port"
+        if el[0] == "prop":
+            return f"property '{el[1]}' prints through C++ with no port"
+        if el[0] == "attr":
+            info = data.get("attrs", {}).get(el[1], {})
+            if info.get("kind") == "typed" and "type" not in info:
+                return f"the type of attribute '{el[1]}' is built in C++"
+    return None
+
+
+class _PrintState:
+    __slots__ = ("space", "punct")
+
+    def __init__(self) -> None:
+        self.space = True
+        self.punct = False
+
+
+def _used(elements: list[Element]) -> tuple[set[str], set[str]]:
+    """Attributes and properties the format binds (outside `ref(...)`)."""
+    attrs: set[str] = set()
+    props: set[str] = set()
+    stack: list[tuple[Element, bool]] = [(e, False) for e in elements]
+    while stack:
+        el, in_ref = stack.pop()
+        kind = el[0]
+        if kind == "attr" and not in_ref:
+            attrs.add(el[1])
+        elif kind == "prop" and not in_ref:
+            props.add(el[1])
+        elif kind == "ref":
+            stack.append((el[1], True))
+        elif kind == "optional":
+            stack.extend((c, in_ref) for c in el[1] + el[2])
+        elif kind == "oilist":
+            for _, body in el[1]:
+                stack.extend((c, in_ref) for c in body)
+        elif kind == "custom":
+            stack.extend((c, in_ref) for c in el[2])
+    return attrs, props
+
+
+def _variables(elements: list[Element]) -> list[Element]:
+    out: list[Element] = []
+    for el in elements:
+        kind = el[0]
+        if kind in ("attr", "prop", "operand", "result", "region", "successor"):
+            out.append(el)
+        elif kind == "custom":
+            out.extend(_variables([a for a in el[2] if a[0] != "ref"]))
+        elif kind == "optional":
+            out.extend(_variables(el[1] + el[2]))
+        elif kind in ("type",):
+            out.extend(_variables([el[1]]))
+        elif kind == "functional-type":
+            out.extend(_variables([el[1], el[2]]))
+    return out
+
+
+def _prop_is_default(prop: dict[str, Any], value: Attribute) -> bool:
+    default = prop.get("default_cpp")
+    if default is None:
+        return False
+    if isinstance(value, IntegerAttr):
+        try:
+            return value.bits == int(default, 0)
+        except ValueError:
+            return False
+    return False
+
+
+def _attr_dict_nonempty(op: Operation) -> bool:
+    """`getAttrDictionary()` is not empty: inherent (properties) or discardable attributes."""
+    from ...ir.operation import PROPS_DECODED
+
+    p = op.properties
+    if p is not None and p.kind == PROPS_DECODED and p.values:
+        return True
+    return op.attributes is not None and bool(op.attributes.entries)
+
+
+# -- shared printing helpers (used by hand-written models too) --------------------------------------
+def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]) -> None:
+    """`(inputs) -> result` or `(inputs) -> (results)` (printFunctionalType)."""
+    from ...ir.types import FunctionType
+
+    p.write("(")
+    for i, t in enumerate(inputs):
+        if i:
+            p.write(", ")
+        p.type(t)
+    p.write(") -> ")
+    wrapped = len(results) != 1 or isinstance(results[0], FunctionType)
+    if wrapped:
+        p.write("(")
+    for i, t in enumerate(results):
+        if i:
+            p.write(", ")
+        p.type(t)
+    if wrapped:
+        p.write(")")
+
+
+def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
+    """printStrippedAttrOrType: the value without its `#dialect.mnemonic` / `!dialect.mnemonic` prefix when
+    it is of the class that prefix names (else in full).  `lead_space`: whether a value whose full form is
+    `#dialect<mnemonic body>` keeps the space before its body (MLIR 22's generated printers write it; the
+    MLIR of jaxlib does not: its syntax data says `lead_space: false`)."""
+    stripped = getattr(p, "stripped", None)
+    if not callable(stripped):
+        raise SyntaxModelError("the printer cannot print stripped values")
+    if lead_space:
+        stripped(value, prefix)
+    else:
+        stripped(value, prefix, False)
+
+
+def bit_enum_words(bits: int, enum: dict[str, Any]) -> list[str]:
+    """The words of a non-zero bit enum value as its generated symbolizer writes them: every case whose
+    bits are all set, in declaration order; with `printBitEnumPrimaryGroups`, the groups first (the
+    largest, declared last, first), each taking its bits away."""
+    cases: list[list[Any]] = enum["cases"]
+    words: list[str] = []
+    covered = 0
+    left = bits
+    if enum.get("primary_groups"):
+        for name, v, group in reversed(cases):
+            if v and (group or v & (v - 1)) and (v & left) == v:
+                words.append(str(name))
+                covered |= v
+                left &= ~v
+        singles = [(n, v) for n, v, g in cases if v and not (g or v & (v - 1))]
+    else:
+        singles = [(n, v) for n, v, _ in cases if v]
+    for name, v in singles:
+        if (v & left) == v:
+            words.append(str(name))
+            covered |= v
+    if covered != bits:
+        raise SyntaxModelError(f"bit enum value {bits} has bits no case names")
+    return words
+
+
+def enum_text(value: Attribute, enum: dict[str, Any]) -> str:
+    """The keyword (or quoted string) of an integer enum attribute (its symbolizer's text)."""
+    if not isinstance(value, IntegerAttr):
+        raise SyntaxModelError(f"an enum attribute is not an integer: {value!r}")
+    bits = value.bits
+    cases: list[list[Any]] = enum["cases"]
+    if enum.get("bit"):
+        if bits == 0:
+            zero = [c for c in cases if c[1] == 0]
+            if not zero:
+                raise SyntaxModelError("no case for the empty bit enum")
+            text = str(zero[0][0])
+        else:
+            text = str(enum.get("sep", "|")).join(bit_enum_words(bits, enum))
+        single = [c for c in cases if c[1] == bits]
+        keyword = bool(single) and _is_keyword(text) and bits > 0 and bits & (bits - 1) == 0
+        return text if keyword else '"' + text + '"'
+    for s, v, _ in cases:
+        width = int(enum.get("width", 64))
+        if v & ((1 << width) - 1) == bits:
+            return str(s) if _is_keyword(str(s)) else '"' + str(s) + '"'
+    raise SyntaxModelError(f"enum value {bits} has no case")
+
+
+def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qualified: bool,
+                     slot: str | None) -> None:
+    """An attribute variable of a declarative format, as its kind prints it."""
+    kind = info.get("kind", "plain")
+    if kind == "enum":
+        p.write(enum_text(value, info["enum"]))
+    elif kind == "symbol":
+        from ...ir.attributes import StringAttr
+
+        if not isinstance(value, StringAttr):
+            raise SyntaxModelError("a symbol name is not a string")
+        p.symbol_name(value.value)
+    elif kind == "typed":
+        p.attribute_without_type(value, slot)
+    elif kind == "generic" or qualified:
+        p.attribute(value, slot)
+    elif kind == "stripped":
+        print_stripped(p, value, info["strip"], info.get("lead_space", True))
+    else:
+        from ...ir.attributes import DenseArrayAttr
+
+        if isinstance(value, DenseArrayAttr) and "DenseArray" not in info.get("storage", "") and \
+                "Dense" not in info.get("storage", ""):
+            p.attribute(value, slot)
+        elif isinstance(value, DenseArrayAttr):
+            print_stripped(p, value, "array")
+        else:
+            p.attribute(value, slot)
+
+
+def parse_type_value(text: str) -> Type:
+    return parse_type_text(text)
+
+
+__all__ = ["DeclarativeSyntax", "print_functional_type", "print_stripped", "enum_text", "print_attr_value",
+           "typefns", "Argument", "OperandRef", "Value", "IntegerType"]

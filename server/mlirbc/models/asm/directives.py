@@ -1,0 +1,310 @@
+"""The `custom<Name>(...)` directives of declarative formats: one print/parse pair per name, ported from the
+C++ functions upstream (and IREE) write for them (`printDynamicIndexList`, ...).
+
+A directive gets its arguments as the format names them (operands, attributes, `type(...)`, `ref(...)`,
+regions, successors, strings): `PrintArgs` reads their values from the op, `ParseArgs` stores what the
+text gives into the format's reader (`declarative_parse.Parsed`) and reads back what earlier elements
+read (`ref`).  A directive without a port makes the op print generic.  Ports live in `directives_*.py`
+modules, one per dialect family, each registering with `@printer(name)` / `@parser(name)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...ir.attributes import Attribute
+from ...ir.operation import Block, Region, Value
+from ...ir.types import Type
+from .adaptor import OpView
+from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, OpState, SyntaxModelError
+
+if TYPE_CHECKING:
+    from .declarative import DeclarativeSyntax
+    from .declarative_parse import Parsed
+
+Element = list[Any]
+
+
+class PrintArgs:
+    """The values of a directive's arguments, for printing."""
+
+    def __init__(self, model: DeclarativeSyntax, view: OpView, args: list[Element]) -> None:
+        self.model = model
+        self.view = view
+        self.args = args
+        self.op = view.op
+
+    def _arg(self, i: int) -> Element:
+        a = self.args[i]
+        return a[1] if a[0] == "ref" else a
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+    def kind(self, i: int) -> str:
+        return str(self._arg(i)[0])
+
+    def values(self, i: int) -> list[Value]:
+        a = self._arg(i)
+        if a[0] == "operand":
+            return list(self.view.operands(a[1]))
+        if a[0] == "operands":
+            return list(self.op.operands)
+        raise SyntaxModelError(f"argument {i} is not an operand")
+
+    def value(self, i: int) -> Value | None:
+        vs = self.values(i)
+        return vs[0] if vs else None
+
+    def value_groups(self, i: int) -> list[list[Value]]:
+        return self.view.vov_groups(self._arg(i)[1])
+
+    def types(self, i: int) -> list[Type]:
+        a = self._arg(i)
+        if a[0] != "type":
+            raise SyntaxModelError(f"argument {i} is not a type")
+        return self.model.types_of(a[1], self.view)
+
+    def type(self, i: int) -> Type | None:
+        ts = self.types(i)
+        return ts[0] if ts else None
+
+    def attr(self, i: int) -> Attribute | None:
+        a = self._arg(i)
+        if a[0] not in ("attr", "prop"):
+            raise SyntaxModelError(f"argument {i} is not an attribute")
+        value = self.view.attr(a[1])
+        if value is None and a[0] == "attr":
+            value = self.model.default(a[1])
+        return value
+
+    def attr_name(self, i: int) -> str:
+        return str(self._arg(i)[1])
+
+    def regions(self, i: int) -> list[Region]:
+        a = self._arg(i)
+        if a[0] == "regions":
+            return list(self.op.regions)
+        return self.model._regions(self.view, a[1])
+
+    def region(self, i: int) -> Region:
+        rs = self.regions(i)
+        if len(rs) != 1:
+            raise SyntaxModelError("expected one region")
+        return rs[0]
+
+    def successors(self, i: int) -> list[Block]:
+        return list(self.model._successors(self.view, self._arg(i)[1]))
+
+    def string(self, i: int) -> str:
+        a = self.args[i]
+        if a[0] != "string":
+            raise SyntaxModelError(f"argument {i} is not a string")
+        return str(a[1])
+
+
+class ParseArgs:
+    """Where a directive's arguments go when it reads its text, and what earlier elements read."""
+
+    def __init__(self, model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpState,
+                 args: list[Element]) -> None:
+        self.model = model
+        self.p = p
+        self.parsed = parsed
+        self.state = state
+        self.args = args
+
+    def _arg(self, i: int) -> Element:
+        a = self.args[i]
+        return a[1] if a[0] == "ref" else a
+
+    def is_ref(self, i: int) -> bool:
+        return bool(self.args[i][0] == "ref")
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+    def kind(self, i: int) -> str:
+        return str(self._arg(i)[0])
+
+    # -- results of this directive ----------------------------------------------------------------
+    def set_values(self, i: int, refs: list[OperandRef], groups: list[int] | None = None) -> None:
+        a = self._arg(i)
+        if a[0] == "operands":
+            self.parsed.all_operands = refs
+            return
+        self.parsed.operands[a[1]] = refs
+        if groups is not None:
+            self.parsed.vov_sizes[a[1]] = groups
+
+    def set_types(self, i: int, types: list[Type]) -> None:
+        a = self._arg(i)
+        if a[0] != "type":
+            raise self.p.error("internal: a type argument expected")
+        target = a[1]
+        if target[0] == "operand":
+            self.parsed.operand_types[target[1]] = types
+        elif target[0] == "result":
+            self.parsed.result_types[target[1]] = types
+        elif target[0] == "operands":
+            self.parsed.all_operand_types = types
+        elif target[0] == "results":
+            self.parsed.all_result_types = types
+
+    def set_attr(self, i: int, value: Attribute | None) -> None:
+        if value is not None:
+            self.parsed.attrs[self._arg(i)[1]] = value
+
+    def set_region(self, i: int, region: Region) -> None:
+        self.parsed.regions[self._arg(i)[1]] = [region]
+
+    def set_regions(self, i: int, regions: list[Region]) -> None:
+        a = self._arg(i)
+        if a[0] == "regions":
+            self.parsed.all_regions = regions
+        else:
+            self.parsed.regions[a[1]] = regions
+
+    def set_successors(self, i: int, refs: list[BlockRef]) -> None:
+        self.parsed.successors[self._arg(i)[1]] = refs
+
+    # -- what earlier elements read (ref arguments) -----------------------------------------------------
+    def values(self, i: int) -> list[OperandRef]:
+        a = self._arg(i)
+        if a[0] == "operands":
+            return list(self.parsed.all_operands or [])
+        return list(self.parsed.operands.get(a[1], []))
+
+    def types(self, i: int) -> list[Type] | None:
+        a = self._arg(i)
+        target = a[1] if a[0] == "type" else a
+        if target[0] == "operand":
+            return self.parsed.operand_types.get(target[1])
+        if target[0] == "result":
+            return self.parsed.result_types.get(target[1])
+        return None
+
+    def attr(self, i: int) -> Attribute | None:
+        return self.parsed.attrs.get(self._arg(i)[1])
+
+    def string(self, i: int) -> str:
+        return str(self.args[i][1])
+
+    def error(self, message: str) -> Exception:
+        return self.p.error(message)
+
+
+PrintFn = Callable[[AsmPrinter, PrintArgs], None]
+ParseFn = Callable[[AsmParser, ParseArgs, bool], bool]
+"""(parser, arguments, optional) -> whether the directive was there (always True when not `optional`;
+an optional read consumes nothing when it returns False)."""
+
+PRINTERS: dict[str, PrintFn] = {}
+PARSERS: dict[str, ParseFn] = {}
+_LOADED = False
+
+
+def printer(name: str) -> Callable[[PrintFn], PrintFn]:
+    def deco(fn: PrintFn) -> PrintFn:
+        PRINTERS[name] = fn
+        return fn
+    return deco
+
+
+def parser(name: str) -> Callable[[ParseFn], ParseFn]:
+    def deco(fn: ParseFn) -> ParseFn:
+        PARSERS[name] = fn
+        return fn
+    return deco
+
+
+EXTRA_MODULES: list[str] = []
+"""Modules of plugins' directive ports, imported with the built-in ones (`add_directive_module`)."""
+
+
+def add_directive_module(name: str) -> None:
+    """A plugin's module of `custom<...>` ports (it registers with `@printer`/`@parser` when imported),
+    imported the first time a directive is needed."""
+    if name not in EXTRA_MODULES:
+        EXTRA_MODULES.append(name)
+        if _LOADED:
+            import importlib
+
+            importlib.import_module(name)
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        import importlib
+
+        from . import directives_iree, directives_upstream  # noqa: F401  (they register)
+
+        for name in EXTRA_MODULES:
+            importlib.import_module(name)
+
+
+def can_parse(name: str) -> bool:
+    _load()
+    return name in PARSERS and name in PRINTERS
+
+
+def print_directive(name: str, args: list[Element], model: DeclarativeSyntax, view: OpView,
+                    p: AsmPrinter) -> None:
+    _load()
+    fn = PRINTERS.get(name)
+    if fn is None:
+        raise SyntaxModelError(f"custom<{name}> has no port")
+    fn(p, PrintArgs(model, view, args))
+
+
+def parse_directive(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
+                    parsed: Parsed, state: OpState) -> None:
+    _load()
+    fn = PARSERS.get(name)
+    if fn is None:
+        raise p.error(f"custom<{name}> cannot be read")
+    fn(p, ParseArgs(model, p, parsed, state, args), False)
+
+
+def parse_directive_optional(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
+                             parsed: Parsed, state: OpState) -> bool:
+    _load()
+    fn = PARSERS.get(name)
+    if fn is None:
+        raise p.error(f"custom<{name}> cannot be read")
+    return fn(p, ParseArgs(model, p, parsed, state, args), True)
+
+
+# -- shared helpers ------------------------------------------------------------------------------------
+def print_values(p: AsmPrinter, values: list[Value]) -> None:
+    for i, v in enumerate(values):
+        if i:
+            p.write(", ")
+        p.operand(v)
+
+
+def print_types(p: AsmPrinter, types: list[Type]) -> None:
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+
+
+def parse_value_list(p: AsmParser) -> list[OperandRef]:
+    first = p.parse_optional_operand()
+    if first is None:
+        return []
+    out = [first]
+    while p.parse_optional_punct(","):
+        out.append(p.parse_operand())
+    return out
+
+
+def parse_type_list(p: AsmParser) -> list[Type]:
+    out = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        out.append(p.parse_type())
+    return out

@@ -1,0 +1,275 @@
+"""Ports of IREE's `custom<...>` directives (`util`, `stream`, `flow`, `hal` dialects)."""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import TextError
+from ...ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    DialectAttr,
+    FlatSymbolRefAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
+from ...ir.types import DYNAMIC as DYN_DIM
+from ...ir.types import RankedTensorType, Type
+from ...syntax.aliases import skip_body
+from ...syntax.attr_parser import parse_type_text
+from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .directives import ParseArgs, PrintArgs, parser, printer
+
+_HEAD = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def literal_type(value: Attribute) -> Type | None:
+    """A typed attribute's type (TypedAttr::getType), also of a dialect attribute known by its text
+    (`#hal.device.target<...> : !hal.device`)."""
+    t = getattr(value, "type", None)
+    if isinstance(t, Type):
+        return t
+    if not isinstance(value, DialectAttr):
+        return None
+    text = value.text
+    m = _HEAD.match(text)
+    if m is None:
+        return None
+    i = m.end()
+    if text.startswith("<", i):
+        i = skip_body(text, i)
+        if i < 0:
+            return None
+    if not text.startswith(" : ", i):
+        return None
+    try:
+        return parse_type_text(text[i + 3:])
+    except TextError:
+        return None
+
+
+# -- custom<SymbolVisibility>($sym_visibility) -------------------------------------------------------------
+@printer("SymbolVisibility")
+def print_symbol_visibility(p: AsmPrinter, a: PrintArgs) -> None:
+    v = a.attr(0)
+    if v is None:
+        p.write("public")
+    elif isinstance(v, StringAttr):
+        p.write(v.text)
+    else:
+        raise SyntaxModelError("sym_visibility is not a string")
+
+
+@parser("SymbolVisibility")
+def parse_symbol_visibility(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    for word in ("public", "private", "nested"):
+        if p.parse_optional_keyword(word):
+            a.set_attr(0, StringAttr.get(word))
+            return True
+    return not optional
+
+
+# -- custom<DispatchEntryPoints>($entry_points) (flow, stream) ----------------------------------------------
+@printer("DispatchEntryPoints")
+def print_dispatch_entry_points(p: AsmPrinter, a: PrintArgs) -> None:
+    points = a.attr(0)
+    if not isinstance(points, ArrayAttr):
+        raise SyntaxModelError("entry points are not an array")
+    if len(points.elements) == 1:
+        p.attribute(points.elements[0])
+        return
+    p.write("{")
+    for i, e in enumerate(points.elements):
+        if i:
+            p.write(", ")
+        p.attribute(e)
+    p.write("}")
+
+
+@parser("DispatchEntryPoints")
+def parse_dispatch_entry_points(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    refs = []
+    if p.parse_optional_punct("{"):
+        while True:
+            refs.append(_symbol_ref(p))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct("}")
+    else:
+        refs.append(_symbol_ref(p))
+    a.set_attr(0, ArrayAttr.get(tuple(refs)))
+    return True
+
+
+def _symbol_ref(p: AsmParser) -> SymbolRefAttr | FlatSymbolRefAttr:
+    value = p.parse_attribute()
+    if not isinstance(value, SymbolRefAttr | FlatSymbolRefAttr):
+        raise p.error("expected a symbol reference")
+    return value
+
+
+# -- custom<TypeAlias>($encoding_type, type($storage)) (hal.tensor.import/export) ----------------------------
+@printer("TypeAlias")
+def print_type_alias(p: AsmPrinter, a: PrintArgs) -> None:
+    enc = a.attr(0)
+    storage = a.type(1)
+    if not isinstance(enc, TypeAttr) or storage is None:
+        raise SyntaxModelError("encoding type or storage type missing")
+    if enc.type is not storage:
+        p.type(enc.type)
+        p.write(" as ")
+    p.type(storage)
+
+
+@parser("TypeAlias")
+def parse_type_alias(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    encoding = p.parse_type()
+    storage = encoding
+    if p.parse_optional_keyword("as"):
+        storage = p.parse_type()
+    a.set_attr(0, TypeAttr.get(encoding))
+    a.set_types(1, [storage])
+    return True
+
+
+# -- custom<ShapedTypeList>(type($values)[, type($results)], $dims) ----------------------------------------
+def _dynamic_dims(t: Type) -> int | None:
+    """Dynamic dimensions a shaped type's `{...}` lists, or None when it is not shaped and not
+    size-aware (size-aware IREE types list one size)."""
+    shape = getattr(t, "shape", None)
+    if isinstance(shape, tuple):
+        return sum(1 for d in shape if d == DYN_DIM)
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t)
+    if text.startswith(("!stream.resource", "!hal.buffer", "!util.buffer", "!stream.file",
+                        "!stream.staging")):
+        return -1
+    return None
+
+
+def print_shaped_type_list(p: AsmPrinter, types: list[Type], dims: list[object]) -> None:
+    at = 0
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+        n = _dynamic_dims(t)
+        if n is None or n == 0:
+            continue
+        count = 1 if n == -1 else n
+        p.write("{")
+        for j in range(count):
+            if j:
+                p.write(", ")
+            if at >= len(dims):
+                raise SyntaxModelError("fewer dimension values than dynamic dimensions")
+            p.operand(dims[at])  # type: ignore[arg-type]
+            at += 1
+        p.write("}")
+
+
+def parse_shaped_type_list(p: AsmParser) -> tuple[list[Type], list[OperandRef]]:
+    types: list[Type] = []
+    dims: list[OperandRef] = []
+    while True:
+        t = p.parse_type()
+        n = _dynamic_dims(t)
+        if n is not None and n != 0:
+            p.parse_punct("{")
+            for j in range(1 if n == -1 else n):
+                if j:
+                    p.parse_punct(",")
+                dims.append(p.parse_operand())
+            p.parse_punct("}")
+        types.append(t)
+        if not p.parse_optional_punct(","):
+            break
+    return types, dims
+
+
+@printer("ShapedTypeList")
+def print_shaped_type_list_directive(p: AsmPrinter, a: PrintArgs) -> None:
+    print_shaped_type_list(p, a.types(0), list(a.values(len(a) - 1)))
+
+
+@parser("ShapedTypeList")
+def parse_shaped_type_list_directive(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    types, dims = parse_shaped_type_list(p)
+    a.set_types(0, types)
+    if len(a) == 3:
+        a.set_types(1, list(types))
+    a.set_values(len(a) - 1, dims)
+    return True
+
+
+__all__ = ["RankedTensorType"]
+
+
+# -- custom<TypeOrAttr>($type, $initial_value) (util.global) -------------------------------------------------
+@printer("TypeOrAttr")
+def print_type_or_attr(p: AsmPrinter, a: PrintArgs) -> None:
+    t = a.attr(0)
+    value = a.attr(1)
+    if not isinstance(t, TypeAttr):
+        raise SyntaxModelError("the global's type is not a type attribute")
+    typed = literal_type(value) if value is not None else None
+    needs_space = False
+    if not isinstance(typed, Type) or typed is not t.type:
+        p.write(": ")
+        p.attribute(t)
+        needs_space = True
+    if value is not None:
+        if needs_space:
+            p.write(" ")
+        p.write("= ")
+        p.attribute(value)
+
+
+@parser("TypeOrAttr")
+def parse_type_or_attr(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if p.parse_optional_punct("="):
+        value = p.parse_attribute()
+        typed = literal_type(value)
+        if isinstance(typed, Type):
+            a.set_attr(0, TypeAttr.get(typed))
+        a.set_attr(1, value)
+        return True
+    p.parse_punct(":")
+    a.set_attr(0, TypeAttr.get(p.parse_type()))
+    if p.parse_optional_punct("="):
+        a.set_attr(1, p.parse_attribute())
+    return True
+
+
+# -- custom<SymbolAlias>($sym_name, $function_ref) (stream/flow executable exports) --------------------------
+@printer("SymbolAlias")
+def print_symbol_alias(p: AsmPrinter, a: PrintArgs) -> None:
+    name = a.attr(0)
+    alias = a.attr(1)
+    if not isinstance(name, StringAttr) or not isinstance(alias, FlatSymbolRefAttr):
+        raise SyntaxModelError("a symbol alias needs a name and a flat symbol reference")
+    p.attribute_without_type(alias)
+    if name.value != alias.root.value:
+        from ...syntax.attr_printer import escape_bytes
+
+        p.write(f' as("{escape_bytes(name.value)}")')
+
+
+@parser("SymbolAlias")
+def parse_symbol_alias(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    alias = p.parse_attribute()
+    if not isinstance(alias, FlatSymbolRefAttr):
+        raise p.error("expected a symbol reference")
+    name = alias.root
+    if p.parse_optional_keyword("as"):
+        p.parse_punct("(")
+        value = p.parse_attribute()
+        if not isinstance(value, StringAttr):
+            raise p.error("expected a string")
+        name = value
+        p.parse_punct(")")
+    a.set_attr(0, name)
+    a.set_attr(1, alias)
+    return True

@@ -1,0 +1,248 @@
+"""Ports of upstream MLIR's `custom<...>` directives (ViewLikeInterface, GPU, LLVM)."""
+
+from __future__ import annotations
+
+import struct
+
+from ...ir.attributes import Attribute, DenseArrayAttr
+from ...ir.types import DialectType, IntegerType, Type
+from ...syntax.attr_parser import parse_type_text
+from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .directives import ParseArgs, PrintArgs, parser, print_values, printer
+
+DYNAMIC = -(1 << 63)
+"""ShapedType::kDynamic: a static index list's mark for "the next value operand"."""
+
+_DELIMS = {"Paren": ("(", ")"), "LessGreater": ("<", ">"), "Square": ("[", "]"), "Braces": ("{", "}")}
+
+
+def i64s(a: Attribute | None) -> list[int]:
+    if not isinstance(a, DenseArrayAttr):
+        raise SyntaxModelError("expected a dense i64 array")
+    return list(struct.unpack(f"<{a.count}q", bytes(a.data)))
+
+
+def bools(a: Attribute | None) -> list[bool]:
+    if a is None:
+        return []
+    if not isinstance(a, DenseArrayAttr):
+        raise SyntaxModelError("expected a dense i1 array")
+    return [bool(b) for b in bytes(a.data)]
+
+
+def i64_array(values: list[int]) -> DenseArrayAttr:
+    return DenseArrayAttr.get(IntegerType.get(64), len(values), struct.pack(f"<{len(values)}q", *values))
+
+
+def bool_array(values: list[bool]) -> DenseArrayAttr:
+    return DenseArrayAttr.get(IntegerType.get(1), len(values), bytes(int(v) for v in values))
+
+
+def _index_list_shape(args_len: int, kinds: list[str]) -> tuple[int | None, int | None, str | None]:
+    """(scalables argument, types argument, delimiter) of a DynamicIndexList's arguments."""
+    scalables = types = None
+    delim = None
+    for i in range(2, args_len):
+        if kinds[i] == "attr":
+            scalables = i
+        elif kinds[i] == "type":
+            types = i
+    return scalables, types, delim
+
+
+# -- custom<DynamicIndexList>($values, $static[, $scalables | type($values)][, "{}", "Delimiter"]) ------
+@printer("DynamicIndexList")
+def print_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
+    values = a.values(0)
+    integers = i64s(a.attr(1))
+    kinds = [a.kind(i) for i in range(len(a))]
+    sc_at, ty_at, _ = _index_list_shape(len(a), kinds)
+    scalables = bools(a.attr(sc_at)) if sc_at is not None else []
+    value_types = a.types(ty_at) if ty_at is not None else []
+    left, right = _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else "")
+    p.write(left)
+    at = 0
+    for i, n in enumerate(integers):
+        if i:
+            p.write(", ")
+        scalable = i < len(scalables) and scalables[i]
+        if scalable:
+            p.write("[")
+        if n == DYNAMIC:
+            if at >= len(values):
+                raise SyntaxModelError("fewer values than dynamic entries")
+            p.operand(values[at])
+            if value_types:
+                p.write(" : ")
+                p.type(value_types[at])
+            at += 1
+        else:
+            p.write(str(n))
+        if scalable:
+            p.write("]")
+    p.write(right)
+
+
+def _delimiter(spec: str) -> tuple[str, str]:
+    name = spec.rsplit("::", 1)[-1] if spec else "Square"
+    return _DELIMS.get(name, ("[", "]"))
+
+
+@parser("DynamicIndexList")
+def parse_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    kinds = [a.kind(i) for i in range(len(a))]
+    sc_at, ty_at, _ = _index_list_shape(len(a), kinds)
+    left, right = _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else "")
+    if optional:
+        if not p.parse_optional_punct(left):
+            return False
+    else:
+        p.parse_punct(left)
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    integers: list[int] = []
+    scalables: list[bool] = []
+    if not p.parse_optional_punct(right):
+        while True:
+            scalable = sc_at is not None and p.parse_optional_punct("[")
+            ref = p.parse_optional_operand()
+            if ref is not None:
+                refs.append(ref)
+                integers.append(DYNAMIC)
+                if ty_at is not None:
+                    p.parse_punct(":")
+                    types.append(p.parse_type())
+            else:
+                integers.append(p.parse_integer())
+            if scalable:
+                p.parse_punct("]")
+            scalables.append(bool(scalable))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(right)
+    a.set_values(0, refs)
+    a.set_attr(1, i64_array(integers))
+    if sc_at is not None:
+        a.set_attr(sc_at, bool_array(scalables))
+    if ty_at is not None:
+        a.set_types(ty_at, types)
+    return True
+
+
+# -- custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) (gpu) -------------------------------
+@printer("AsyncDependencies")
+def print_async_dependencies(p: AsmPrinter, a: PrintArgs) -> None:
+    token = a.type(0)
+    deps = a.values(1)
+    if token is not None:
+        p.write("async")
+    if not deps:
+        return
+    if token is not None:
+        p.write(" ")
+    p.write("[")
+    print_values(p, deps)
+    p.write("]")
+
+
+@parser("AsyncDependencies")
+def parse_async_dependencies(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    found = False
+    if p.parse_optional_keyword("async"):
+        a.set_types(0, [parse_type_text("!gpu.async.token")])
+        found = True
+    else:
+        a.set_types(0, [])
+    refs: list[OperandRef] = []
+    if p.parse_optional_punct("["):
+        found = True
+        if not p.parse_optional_punct("]"):
+            refs.append(p.parse_operand())
+            while p.parse_optional_punct(","):
+                refs.append(p.parse_operand())
+            p.parse_punct("]")
+    a.set_values(1, refs)
+    return found or not optional
+
+
+# -- custom<InsertExtractValueElementType>(type($value), ref(type($container)), ref($position)) (llvm) ----
+@printer("InsertExtractValueElementType")
+def print_insert_extract_value_element_type(p: AsmPrinter, a: PrintArgs) -> None:
+    return  # the element type is inferred from the container type and position
+
+
+@parser("InsertExtractValueElementType")
+def parse_insert_extract_value_element_type(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    container = a.types(1)
+    position = a.attr(2)
+    if not container:
+        raise p.error("the container type is not known")
+    t = container[0]
+    for index in i64s(position):
+        t = llvm_element_type(t, index, p)
+    a.set_types(0, [t])
+    return True
+
+
+def llvm_element_type(t: Type, index: int, p: AsmParser) -> Type:
+    """The type at `index` inside an `!llvm.struct<...>` or `!llvm.array<N x T>` (getInsertExtractValue-
+    ElementType)."""
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t)
+    if not isinstance(t, DialectType) and not text.startswith("!llvm."):
+        raise p.error(f"expected an LLVM struct or array type, found {text}")
+    body = text
+    if body.startswith("!llvm.array<"):
+        inner = body[len("!llvm.array<"):-1]
+        _, _, elem = inner.partition(" x ")
+        return parse_type_text(_qualify(elem.strip()))
+    if body.startswith("!llvm.struct<"):
+        inner = body[len("!llvm.struct<"):-1]
+        if inner.startswith("packed "):
+            inner = inner[len("packed "):]
+        if inner.startswith('"'):
+            end = inner.index('"', 1)
+            inner = inner[end + 1:].lstrip(", ")
+        if not inner.startswith("("):
+            raise p.error("an opaque or recursive struct has no element types here")
+        fields = _split_top(inner[1:-1])
+        if not 0 <= index < len(fields):
+            raise p.error(f"position {index} is out of bounds")
+        return parse_type_text(_qualify(fields[index].strip()))
+    raise p.error(f"expected an LLVM struct or array type, found {text}")
+
+
+def _qualify(text: str) -> str:
+    """An LLVM type as written inside another LLVM type (`ptr`, `struct<...>`) as a full type text."""
+    if not text or text[0] in "!(" or text[0].isdigit():
+        return text
+    head = text.split("<", 1)[0]
+    if head in ("ptr", "struct", "array", "func", "void", "token", "label", "metadata", "x86_amx",
+                "target"):
+        return "!llvm." + text
+    return text
+
+
+def _split_top(text: str) -> list[str]:
+    out: list[str] = []
+    depth = 0
+    start = 0
+    in_str = False
+    for i, c in enumerate(text):
+        if in_str:
+            if c == '"' and text[i - 1] != "\\":
+                in_str = False
+            continue
+        if c == '"':
+            in_str = True
+        elif c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    if text.strip():
+        out.append(text[start:])
+    return out

@@ -1,0 +1,134 @@
+"""Result names ops give themselves (ports of upstream's `getAsmResultNames`), for ops whose syntax is
+declarative; hand-written syntax models name their results themselves.
+
+Each entry maps an op name to a function of the op's view returning (result number, name) pairs; the
+view's naming makes each name unique (`%c0`, `%c0_1`, ...).  Names are facts of upstream's C++ (what each
+op's method passes to `setNameFn`), checked against mlir-opt's prints of the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...ir.attributes import IntegerAttr, StringAttr
+from ...ir.types import IntegerType, Type
+from .adaptor import OpView
+
+NamesFn = Callable[[OpView], list[tuple[int, str]]]
+
+
+def int_value(a: IntegerAttr) -> int:
+    """The attribute's value as APInt's signed print shows it."""
+    t = a.type
+    width = t.width if isinstance(t, IntegerType) else 64
+    bits = a.bits
+    if width and bits >> (width - 1):
+        return bits - (1 << width)
+    return bits
+
+
+def type_suffix(t: Type) -> str:
+    from ...syntax.attr_printer import print_type
+
+    return print_type(t)
+
+
+def _arith_constant(v: OpView) -> list[tuple[int, str]]:
+    value = v.attr("value")
+    if not v.op.results:
+        return []
+    t = v.op.results[0].type
+    if isinstance(value, IntegerAttr):
+        if isinstance(t, IntegerType) and t.width == 1:
+            return [(0, "true" if value.bits else "false")]
+        name = f"c{int_value(value)}"
+        if isinstance(t, IntegerType):
+            name += "_" + type_suffix(t)
+        return [(0, name)]
+    return [(0, "cst")]
+
+
+def _index_constant(v: OpView) -> list[tuple[int, str]]:
+    value = v.attr("value")
+    if isinstance(value, IntegerAttr):
+        return [(0, f"idx{int_value(value)}")]
+    return []
+
+
+def _fixed(*names: str) -> NamesFn:
+    def fn(v: OpView) -> list[tuple[int, str]]:
+        return [(i, n) for i, n in enumerate(names) if i < len(v.op.results)]
+    return fn
+
+
+def _shape_const_size(v: OpView) -> list[tuple[int, str]]:
+    value = v.attr("value")
+    return [(0, f"c{int_value(value)}")] if isinstance(value, IntegerAttr) and v.op.results else []
+
+
+def _bool_constant(attr: str) -> NamesFn:
+    def fn(v: OpView) -> list[tuple[int, str]]:
+        value = v.attr(attr)
+        if not isinstance(value, IntegerAttr):
+            return []
+        bits = value.bits
+        return [(0, "true" if bits else "false")] if v.op.results else []
+    return fn
+
+
+def _name_prefix(v: OpView) -> list[tuple[int, str]]:
+    prefix = v.attr("namePrefix")
+    if isinstance(prefix, StringAttr) and v.op.results:
+        return [(0, prefix.value.decode("utf-8", "surrogateescape"))]
+    return []
+
+
+def _address_of(v: OpView) -> list[tuple[int, str]]:
+    var = v.attr("variable")
+    root = getattr(var, "root", None)
+    if isinstance(root, StringAttr) and v.op.results:
+        return [(0, root.value.decode("utf-8", "surrogateescape") + "_addr")]
+    return []
+
+
+RESULT_NAMES: dict[str, NamesFn] = {
+    "shape.const_size": _shape_const_size,
+    "index.bool.constant": _bool_constant("value"),
+    "smt.constant": _bool_constant("value"),
+    "smt.declare_fun": _name_prefix,
+    "spirv.mlir.addressof": _address_of,
+    "tensor.generate": _fixed("generated"),
+    "arith.constant": _arith_constant,
+    "index.constant": _index_constant,
+    "memref.alloc": _fixed("alloc"),
+    "memref.alloca": _fixed("alloca"),
+    "memref.cast": _fixed("cast"),
+    "memref.collapse_shape": _fixed("collapse_shape"),
+    "memref.dim": _fixed("dim"),
+    "memref.expand_shape": _fixed("expand_shape"),
+    "memref.reinterpret_cast": _fixed("reinterpret_cast"),
+    "memref.reshape": _fixed("reshape"),
+    "memref.subview": _fixed("subview"),
+    "memref.transpose": _fixed("transpose"),
+    "memref.view": _fixed("view"),
+    "tensor.cast": _fixed("cast"),
+    "tensor.collapse_shape": _fixed("collapsed"),
+    "tensor.dim": _fixed("dim"),
+    "tensor.expand_shape": _fixed("expanded"),
+    "tensor.extract": _fixed("extracted"),
+    "tensor.from_elements": _fixed("from_elements"),
+    "tensor.insert": _fixed("inserted"),
+    "tensor.pad": _fixed("padded"),
+    "tensor.rank": _fixed("rank"),
+    "tensor.reshape": _fixed("reshape"),
+    "tensor.splat": _fixed("splat"),
+    "gpu.alloc": _fixed("memref"),
+    "arith.addui_extended": _fixed("sum", "overflow"),
+    "gpu.shuffle": _fixed("shuffleResult", "valid"),
+}
+
+
+DEFAULT_DIALECTS: dict[str, str] = {
+    # getDefaultDialect of ops with a declarative form: ops in their regions drop this prefix
+    "builtin.module": "builtin",
+}

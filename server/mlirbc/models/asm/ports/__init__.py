@@ -1,0 +1,17 @@
+"""Hand-written syntax models of upstream ops whose custom form is C++ (`hasCustomAssemblyFormat`), one
+module per dialect, each a port of upstream's `print`/`parse` pair checked against mlir-opt's prints.
+
+`register_ports` registers every one (an op syntax registration per op, replacing the data-driven one).
+"""
+
+from __future__ import annotations
+
+from ...registry import Registry
+
+
+def register_ports(reg: Registry, origin: str) -> None:
+    from . import arith, builtin, func, linalg, llvm, scf, shape, spirv
+
+    for module in (arith, builtin, func, linalg, llvm, scf, shape, spirv):
+        for model in module.MODELS:
+            reg.register_op_syntax(model, origin)

