@@ -148,7 +148,9 @@ class Verifier:
                       legal=_legalized_of(lookup.model) if lookup.model is not None else None)
         checks: dict[str, list[OpVerifier]] = {}
         if constraints is not None:
-            for iface in constraints.cpp:
+            # interfaces with a verifier, and the traits ODS cannot express (a dialect's C++ trait)
+            unchecked = (t[2] for t in constraints.traits if t[0] == "unchecked" and len(t) > 2)
+            for iface in (*constraints.cpp, *unchecked):
                 found = self._interfaces.get(iface)
                 if found is not None:
                     checks.setdefault(found.phase, []).append(found)

@@ -28,13 +28,16 @@ from . import (
     pdl,
     scf,
     stablehlo,
+    transform,
     vhlo,
+    wasmssa,
 )
 
 # Imported with the package, never lazily: the server verifies in worker threads, and two threads
 # importing these at once can meet each other's half-initialised modules.
 MODULES: list[ModuleType] = [affine, arith, async_, cf, directives, func, gpu, iree, linalg, llvm, memref,
-                             pdl, scf, stablehlo, vhlo]
+                             pdl, scf, stablehlo, transform, vhlo,
+                             wasmssa]
 
 
 def _modules() -> list[ModuleType]:

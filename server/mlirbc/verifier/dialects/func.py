@@ -10,9 +10,11 @@ from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, ty
 
 
 def function_type(op: Operation) -> FunctionType | None:
-    a = attr_of(op, "function_type")
-    if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType):
-        return a.type
+    """A function op's builtin signature (`wasmssa.func` names its attribute `functionType`)."""
+    for name in ("function_type", "functionType"):
+        a = attr_of(op, name)
+        if isinstance(a, TypeAttr) and isinstance(a.type, FunctionType):
+            return a.type
     return None
 
 
@@ -131,9 +133,10 @@ def verify_function_interface(ctx: OpContext) -> Finding | None:
     return None
 
 
-OWN_BODY = frozenset({"gpu.func"})
+OWN_BODY = frozenset({"gpu.func", "wasmssa.func"})
 """Function ops that replace FunctionOpInterface's default `verifyBody` (`gpu.func` takes attributions
-after its arguments: `dialects.gpu`); the others' entry block must match the signature exactly."""
+after its arguments: `dialects.gpu`; `wasmssa.func`'s arguments are local references: `dialects.wasmssa`);
+the others' entry block must match the signature exactly."""
 
 OPTIONAL_SYMBOLS = frozenset({"builtin.module", "gpu.module"})
 """Ops whose symbol name may be absent (`isOptionalSymbol`)."""
