@@ -100,6 +100,7 @@ TYPE_INTERFACES = {
 ATTR_INTERFACES = {
     # attribute interfaces with known builtin implementations (see `verifier.predicates`)
     "mlir::iree_compiler::IREE::Util::SerializableAttrInterface": "iree.SerializableAttr",
+    "mlir::iree_compiler::IREE::Stream::AffinityAttr": "iree.AffinityAttr",
 }
 DIALECT_BASES = {
     # C++ base classes whose every subclass is a type of one dialect (never an interface another dialect's

@@ -348,6 +348,8 @@ _ATTR_INTERFACES: dict[str, Callable[[Attribute], bool]] = {
     # IREE's util.SerializableAttrInterface: dense int and float elements, resources, strings
     "iree.SerializableAttr": lambda a: isinstance(a,
                                                   DenseElementsAttr | DenseResourceElementsAttr | StringAttr),
+    # IREE's stream.AffinityAttr: implemented by HAL's and Stream's device attributes, by no builtin one
+    "iree.AffinityAttr": lambda a: False,
 }
 _KEYWORDS = ("affine_map<", "affine_set<", "strided<")
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import struct
 
-from ...ir.attributes import DenseArrayAttr, FlatSymbolRefAttr, SymbolRefAttr
+from ...ir.attributes import ArrayAttr, DenseArrayAttr, FlatSymbolRefAttr, IntegerAttr, SymbolRefAttr
 from ...ir.operation import Value
 from ...ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, RankedTensorType, ShapedType, VectorType
 from ..affine_text import map_shape, set_shape
-from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of
+from ..core import REGIONS, SYMBOLS, Finding, OpContext, OpVerifier, attr_of, type_text
 from ..ods import operand_groups, segment_sizes
 from .regions import terminator
 
@@ -20,6 +20,55 @@ from .regions import terminator
 def _rank(v: Value) -> int | None:
     t = v.type
     return len(t.shape) if isinstance(t, MemRefType | RankedTensorType) else None
+
+
+def _groups(a: object) -> list[list[int]] | None:
+    """A reassociation (`[[0, 1], [2]]`) as lists of dimensions; None if it is not one."""
+    if not isinstance(a, ArrayAttr):
+        return None
+    out: list[list[int]] = []
+    for g in a.elements:
+        if not isinstance(g, ArrayAttr) or not all(isinstance(e, IntegerAttr) for e in g.elements):
+            return None
+        out.append([e.bits for e in g.elements if isinstance(e, IntegerAttr)])
+    return out
+
+
+def verify_tensor_reshape(ctx: OpContext) -> Finding | None:
+    """`tensor.expand_shape`/`collapse_shape`: the collapsed rank is the number of reassociation groups and
+    the groups list the expanded dimensions in order, each once (upstream's reshape-like type checks)."""
+    op = ctx.op
+    groups = _groups(ctx.attr("reassociation"))
+    if groups is None or not op.operands or not op.results:
+        return None
+    src, res = op.operands[0].type, op.results[0].type
+    if not isinstance(src, RankedTensorType) or not isinstance(res, RankedTensorType):
+        return None
+    expanded, collapsed = (res, src) if op.name == "tensor.expand_shape" else (src, res)
+    if len(expanded.shape) < len(collapsed.shape):
+        return ctx.fail(f"expected the expanded type, {type_text(expanded)} to have a higher (or same) rank "
+                        f"than the collapsed type, {type_text(collapsed)}.", check=op.name)
+    if len(collapsed.shape) != len(groups):
+        return ctx.fail(f"expected collapsed rank ({len(collapsed.shape)}) to equal the number of "
+                        f"reassociation maps ({len(groups)}).", part=("attribute", "reassociation"),
+                        check=op.name)
+    if not groups:
+        return None
+    nxt, bad = 0, None
+    for i, g in enumerate(groups):
+        for d in g:
+            if d != nxt:
+                bad = i
+                break
+            nxt += 1
+        if bad is not None:
+            break
+    if bad is None and nxt != len(expanded.shape):
+        bad = len(groups) - 1
+    if bad is not None:
+        return ctx.fail(f"expected reassociation map #{bad} to be valid and contiguous.",
+                        part=("attribute", "reassociation"), check=op.name)
+    return None
 
 
 def verify_memref_load(ctx: OpContext) -> Finding | None:
@@ -263,6 +312,8 @@ def ints_of(a: object) -> list[int] | None:
 
 
 VERIFIERS = {
+    "tensor.expand_shape": OpVerifier(verify_tensor_reshape, label="reassociation against the ranks"),
+    "tensor.collapse_shape": OpVerifier(verify_tensor_reshape, label="reassociation against the ranks"),
     "tensor.empty": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
     "memref.alloc": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
     "memref.alloca": OpVerifier(verify_dynamic_sizes, label="one size per dynamic dimension"),
