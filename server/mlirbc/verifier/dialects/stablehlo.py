@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 
-from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr
+from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ...ir.operation import PROPS_DECODED, Region
 from ...ir.structured import StructuredAttr
 from ...ir.types import (
@@ -453,6 +453,161 @@ def verify_slice(ctx: OpContext) -> Finding | None:
     return None
 
 
+def scalar_int(a: Attribute | None) -> int | None:
+    """A scalar integer attribute's value (`#vhlo.integer_v1<3 : i64>` or a builtin `3 : i64`), else None."""
+    if isinstance(a, StructuredAttr) and a.kind.name == "integer_v1" and len(a.fields) == 2:
+        v = a.fields[1]
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    if isinstance(a, IntegerAttr) and isinstance(a.type, IntegerType) and a.type.width == 64:
+        return a.bits - (1 << 64) if a.bits >= 1 << 63 else a.bits
+    return None
+
+
+def _array_len(a: Attribute | None) -> int | None:
+    """The number of elements of a VHLO array attribute, else None."""
+    if isinstance(a, StructuredAttr) and a.kind.name == "array_v1" and len(a.fields) == 1:
+        items = a.fields[0]
+        return len(items) if isinstance(items, tuple) else None
+    return None
+
+
+def verify_convolution(ctx: OpContext) -> Finding | None:
+    """StableHLO's convolution rules on ranks and feature counts (static sizes only): both arguments of one
+    rank, and the input's features split in `feature_group_count` groups of the kernel's input features."""
+    op = ctx.op
+    if len(op.operands) != 2:
+        return None
+    lhs, rhs = ctx.t(op.operands[0]), ctx.t(op.operands[1])
+    if not isinstance(lhs, RankedTensorType) or not isinstance(rhs, RankedTensorType):
+        return None
+    check = "stablehlo.convolution"
+    if len(lhs.shape) != len(rhs.shape):
+        return ctx.fail(f"expects convolution arguments to have same number of dimensions. Got: "
+                        f"'{type_text(lhs)}' and '{type_text(rhs)}'.", check=check)
+    f_in, k_in = scalar_int(attr_of(op, "input_feature_dimension")), \
+        scalar_int(attr_of(op, "kernel_input_feature_dimension"))
+    groups = scalar_int(attr_of(op, "feature_group_count"))
+    if f_in is None or k_in is None or groups is None or groups <= 0:
+        return None
+    rank = len(lhs.shape)
+    if not (0 <= f_in < rank and 0 <= k_in < rank):
+        return None
+    features, kernel_features = lhs.shape[f_in], rhs.shape[k_in]
+    if features == DYNAMIC:
+        return None
+    if features % groups != 0:
+        return ctx.error(f"expects input feature dimension ({features}) to be a multiple of "
+                         f"feature_group_count. Got feature_group_count = {groups}.", check=check)
+    if kernel_features != DYNAMIC and features // groups != kernel_features:
+        return ctx.error(f"expects input feature dimension ({features}) / feature_group_count = kernel input "
+                         f"feature dimension ({kernel_features}). Got feature_group_count = {groups}.",
+                         check=check)
+    return _convolution_shape(ctx, lhs, rhs)
+
+
+def _window_ints(ctx: OpContext, name: str, n: int, default: int) -> list[int] | None:
+    a = attr_of(ctx.op, name)
+    if a is None:
+        return [default] * n
+    got = ints(a)
+    return got if got is not None and len(got) == n else None
+
+
+def _convolution_shape(ctx: OpContext, lhs: RankedTensorType, rhs: RankedTensorType) -> Finding | None:
+    """The result's shape as StableHLO infers it (batch, features, each spatial dimension's window), for
+    static shapes and readable dimension numbers."""
+    op = ctx.op
+    result = ctx.t(op.results[0]) if len(op.results) == 1 else None
+    out = _static(result) if result is not None else None
+    ls, rs = _static(lhs), _static(rhs)
+    names = ("input_batch_dimension", "kernel_output_feature_dimension", "output_batch_dimension",
+             "output_feature_dimension", "batch_group_count")
+    scalars = [scalar_int(attr_of(op, n)) for n in names]
+    spatial = [ints(attr_of(op, n)) for n in ("input_spatial_dimensions", "kernel_spatial_dimensions",
+                                                "output_spatial_dimensions")]
+    if out is None or ls is None or rs is None or None in scalars or any(x is None for x in spatial):
+        return None
+    in_b, k_out, out_b, out_f, batch_groups = (int(x) for x in scalars if x is not None)
+    in_sp, k_sp, out_sp = (x for x in spatial if x is not None)
+    rank, n = len(ls), len(in_sp)
+    dims_ok = len(k_sp) == n and len(out_sp) == n and len(out) == rank and batch_groups > 0
+    if not dims_ok or any(not 0 <= d < rank for d in (in_b, k_out, out_b, out_f, *in_sp, *k_sp, *out_sp)):
+        return None
+    strides = _window_ints(ctx, "window_strides", n, 1)
+    lhs_dil, rhs_dil = _window_ints(ctx, "lhs_dilation", n, 1), _window_ints(ctx, "rhs_dilation", n, 1)
+    padding = _window_ints(ctx, "padding", 2 * n, 0)
+    if strides is None or lhs_dil is None or rhs_dil is None or padding is None:
+        return None
+    if any(x <= 0 for x in (*strides, *lhs_dil, *rhs_dil)):
+        return None
+    want = [0] * rank
+    want[out_b] = ls[in_b] // batch_groups
+    want[out_f] = rs[k_out]
+    for i in range(n):
+        size, window = ls[in_sp[i]], rs[k_sp[i]]
+        base = (size - 1) * lhs_dil[i] + 1 if size > 0 else 0
+        padded = padding[2 * i] + base + padding[2 * i + 1]
+        win = (window - 1) * rhs_dil[i] + 1 if window > 0 else 0
+        want[out_sp[i]] = (padded - win) // strides[i] + 1 if padded >= win else 0
+    if tuple(want) != out:
+        assert result is not None
+        return ctx.error(f"inferred shape '[{', '.join(map(str, want))}]' is incompatible with return type "
+                         f"of operation '{type_text(result)}'", check="stablehlo.convolution")
+    return None
+
+
+def verify_dynamic_slice(ctx: OpContext) -> Finding | None:
+    """One start index per dimension of the operand, one slice size per start index."""
+    op = ctx.op
+    sizes = ints(attr_of(op, "slice_sizes"))
+    if not op.operands or sizes is None:
+        return None
+    starts = len(op.operands) - 1
+    if len(sizes) != starts:
+        return ctx.error(f"has mismatched number of slice sizes ({len(sizes)}) and number of start indices "
+                         f"({starts})", check="stablehlo.dynamic_slice")
+    operand = ctx.t(op.operands[0])
+    if isinstance(operand, RankedTensorType) and len(operand.shape) != starts:
+        return ctx.error(f"has mismatched number of start indices ({starts}) and the rank of operand "
+                         f"({len(operand.shape)})", check="stablehlo.dynamic_slice")
+    return None
+
+
+def verify_concatenate(ctx: OpContext) -> Finding | None:
+    """The result's size along `dimension` is the operands' sum (all of them static)."""
+    op = ctx.op
+    dim = scalar_int(attr_of(op, "dimension"))
+    if dim is None or not op.operands or len(op.results) != 1:
+        return None
+    shapes = [_static(ctx.t(v)) for v in op.operands]
+    out = _static(ctx.t(op.results[0]))
+    if out is None or any(sh is None or len(sh) != len(out) for sh in shapes) or not 0 <= dim < len(out):
+        return None
+    total = sum(sh[dim] for sh in shapes if sh is not None)
+    result = ctx.t(op.results[0])
+    if total != out[dim] and isinstance(result, RankedTensorType):
+        want = [*out[:dim], total, *out[dim + 1:]]
+        inferred = "tensor<" + "".join(f"{d}x" for d in want) + type_text(result.element) + ">"
+        return ctx.fail(f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
+                        f"'{type_text(result)}'", check="stablehlo.concatenate")
+    return None
+
+
+def verify_custom_call_layouts(ctx: OpContext) -> Finding | None:
+    """Where both layout lists are given (non-empty), one layout per operand and one per result."""
+    op = ctx.op
+    operands, results = _array_len(attr_of(op, "operand_layouts")), _array_len(attr_of(op, "result_layouts"))
+    if not operands or not results:
+        return None
+    if operands != len(op.operands):
+        return ctx.fail(f"Number of operands must match the number of operand layouts, {len(op.operands)} != "
+                        f"{operands}", check="stablehlo.custom_call")
+    if results != len(op.results):
+        return ctx.fail(f"Number of results must match the number of result layouts, {len(op.results)} != "
+                        f"{results}", check="stablehlo.custom_call")
+    return None
+
+
 def verify_while(ctx: OpContext) -> Finding | None:
     op = ctx.op
     for i, region in enumerate(op.regions[:2]):
@@ -520,6 +675,11 @@ LEGALIZED_VERIFIERS = {
                                            label="the reduction region's parameters"),
     "stablehlo.while": OpVerifier(verify_while, label="region arguments against the operands"),
     "stablehlo.slice": OpVerifier(verify_slice, label="result shape from the slice bounds"),
+    "stablehlo.convolution": OpVerifier(verify_convolution, label="ranks and feature counts"),
+    "stablehlo.dynamic_slice": OpVerifier(verify_dynamic_slice, label="start indices and slice sizes"),
+    "stablehlo.concatenate": OpVerifier(verify_concatenate, label="result size along the dimension"),
+    "stablehlo.custom_call": OpVerifier(verify_custom_call_layouts,
+                                        label="one layout per operand and result"),
     "stablehlo.optimization_barrier": OpVerifier(verify_same_types_as_operands,
                                                  label="results are its operands"),
 }

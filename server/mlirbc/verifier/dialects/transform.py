@@ -49,7 +49,8 @@ def verify_possible_top_level(ctx: OpContext) -> Finding | None:
         return ctx.fail("expects the first entry block argument to be of type implementing "
                         "TransformHandleTypeInterface", check=check)
     if op.operands and args[0].type is not op.operands[0].type:
-        return ctx.fail("expects the type of the block argument to match the type of the operand", check=check)
+        return ctx.fail("expects the type of the block argument to match the type of the operand",
+                        check=check)
     kinds = [handle_kind(a.type) for a in args[1:]]
     if None in kinds:
         return None

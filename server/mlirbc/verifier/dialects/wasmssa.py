@@ -36,5 +36,6 @@ def verify_func_body(ctx: OpContext) -> Finding | None:
 
 
 VERIFIERS = {
-    "wasmssa.func": OpVerifier(verify_func_body, label="entry block against the signature (local references)"),
+    "wasmssa.func": OpVerifier(verify_func_body,
+                               label="entry block against the signature (local references)"),
 }
