@@ -42,6 +42,55 @@ def _rank(t: Type) -> int | None:
     return 0
 
 
+def _ranks(*names_and_ranks: tuple[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+    return dict(names_and_ranks)
+
+
+_POOL = ("sum", "max", "max_unsigned", "min", "min_unsigned")
+NAMED_RANKS: dict[str, tuple[int, ...]] = {
+    # the result count of each default indexing map of linalg's named ops (their OpDSL definitions), one per
+    # operand: inputs then init; ops that take an `indexing_maps` attribute use these only without it
+    **_ranks(("linalg.matmul", (2, 2, 2)), ("linalg.batch_matmul", (3, 3, 3)),
+             ("linalg.batch_reduce_matmul", (3, 3, 2)), ("linalg.matvec", (2, 1, 1)),
+             ("linalg.vecmat", (1, 2, 1)), ("linalg.batch_matvec", (3, 2, 2)),
+             ("linalg.batch_vecmat", (2, 3, 2)), ("linalg.dot", (1, 1, 0)), ("linalg.mmt4d", (4, 4, 4)),
+             ("linalg.batch_mmt4d", (5, 5, 5)), ("linalg.quantized_matmul", (2, 2, 0, 0, 2)),
+             ("linalg.quantized_batch_matmul", (3, 3, 0, 0, 3)),
+             ("linalg.conv_1d", (1, 1, 1)), ("linalg.conv_2d", (2, 2, 2)), ("linalg.conv_3d", (3, 3, 3)),
+             ("linalg.conv_1d_nwc_wcf", (3, 3, 3)), ("linalg.conv_1d_ncw_fcw", (3, 3, 3)),
+             ("linalg.conv_2d_nhwc_hwcf", (4, 4, 4)), ("linalg.conv_2d_nhwc_fhwc", (4, 4, 4)),
+             ("linalg.conv_2d_nchw_fchw", (4, 4, 4)), ("linalg.conv_3d_ndhwc_dhwcf", (5, 5, 5)),
+             ("linalg.conv_3d_ncdhw_fcdhw", (5, 5, 5)),
+             ("linalg.depthwise_conv_1d_nwc_wc", (3, 2, 3)), ("linalg.depthwise_conv_1d_ncw_cw", (3, 2, 3)),
+             ("linalg.depthwise_conv_1d_nwc_wcm", (3, 3, 4)),
+             ("linalg.depthwise_conv_2d_nhwc_hwc", (4, 3, 4)),
+             ("linalg.depthwise_conv_2d_nchw_chw", (4, 3, 4)),
+             ("linalg.depthwise_conv_2d_nhwc_hwcm", (4, 4, 5)),
+             ("linalg.depthwise_conv_3d_ndhwc_dhwc", (5, 4, 5)),
+             ("linalg.depthwise_conv_3d_ncdhw_cdhw", (5, 4, 5)),
+             ("linalg.depthwise_conv_3d_ndhwc_dhwcm", (5, 5, 6))),
+    **{f"linalg.pooling_nhwc_{k}": (4, 2, 4) for k in _POOL},
+    **{f"linalg.pooling_nwc_{k}": (3, 1, 3) for k in _POOL},
+    **{f"linalg.pooling_nchw_{k}": (4, 2, 4) for k in ("sum", "max")},
+    **{f"linalg.pooling_ncw_{k}": (3, 1, 3) for k in ("sum", "max")},
+    **{f"linalg.pooling_ndhwc_{k}": (5, 3, 5) for k in ("sum", "max", "min")},
+}
+
+
+def _named_ranks(ctx: OpContext) -> Finding | None:
+    """A named op without explicit indexing maps: each operand's rank against its default map's."""
+    op = ctx.op
+    ranks = NAMED_RANKS.get(op.name)
+    if ranks is None or len(ranks) != len(op.operands) or attr_of(op, "indexing_maps") is not None:
+        return None
+    for i, (v, want) in enumerate(zip(op.operands, ranks, strict=True)):
+        rank = _rank(v.type)
+        if rank is not None and rank != want:
+            return ctx.fail(f"expected operand #{i} rank ({rank}) to match the result rank of indexing_map "
+                            f"({want})", check="LinalgStructuredInterface")
+    return None
+
+
 def verify_destination_style(ctx: OpContext) -> Finding | None:
     op = ctx.op
     parts = ins_outs(op)
@@ -98,6 +147,9 @@ def verify_structured(ctx: OpContext) -> Finding | None:
                 return ctx.fail(f"expected operand rank ({rank}) to match the result rank of indexing_map "
                                 f"#{i} "
                                 f"({shape.results})", check=check)
+    found = _named_ranks(ctx)
+    if found is not None:
+        return found
     if isinstance(maps, ArrayAttr) and len(maps.elements) == len(op.operands):
         found = _loop_ranges_against_shapes(ctx, maps)
         if found is not None:
