@@ -151,6 +151,10 @@ def _indexed(element_of: str = "") -> OpVerifier:
 def _affine_access(base: int) -> OpVerifier:
     def check(ctx: OpContext) -> Finding | None:
         op = ctx.op
+        if base == 0 and op.operands and len(op.results) == 1:
+            memref = op.operands[0].type
+            if isinstance(memref, MemRefType) and op.results[0].type is not memref.element:
+                return ctx.fail("result type must match element type of memref", check=op.name)
         shape = map_shape(attr_of(op, "map"))
         if shape is None or len(op.operands) <= base:
             return None
@@ -161,6 +165,18 @@ def _affine_access(base: int) -> OpVerifier:
             return ctx.fail("affine map num results must equal memref rank", check=op.name)
         return None
     return OpVerifier(check, label="subscripts against the affine map, map results against the rank")
+
+
+def verify_raw_buffer(ctx: OpContext) -> Finding | None:
+    """`amdgpu.raw_buffer_*`: one index per dimension of the ranked memref."""
+    groups = operand_groups(ctx)
+    if groups is None or len(groups.get("memref", ())) != 1 or "indices" not in groups:
+        return None
+    memref = groups["memref"][0]
+    rank = _rank(memref)
+    if isinstance(memref.type, MemRefType) and rank is not None and len(groups["indices"]) != rank:
+        return ctx.fail(f"Expected {rank} indices to memref", check=ctx.op.name)
+    return None
 
 
 def verify_affine_if(ctx: OpContext) -> Finding | None:
@@ -336,6 +352,9 @@ VERIFIERS = {
     "vector.expandload": _indexed("result"),
     "vector.compressstore": _indexed("valueToStore"),
     "vector.store": _vector_access(1),
+    **{f"amdgpu.raw_buffer_{k}": OpVerifier(verify_raw_buffer, label="as many indices as the memref's rank")
+       for k in ("load", "store", "atomic_fadd", "atomic_fmax", "atomic_smax", "atomic_umin",
+                 "atomic_cmpswap")},
     "affine.load": _affine_access(0),
     "affine.store": _affine_access(1),
 }
