@@ -1,14 +1,16 @@
 """IREE's dialects: `util` returns against the enclosing function-like op, globals named by `util.global.*`
 ops, `vm`'s branches (which follow `cf`'s rules), executable exports' workgroup count regions and the
-dispatches naming them (their workload against the region's arguments)."""
+dispatches naming them (their workload against the region's arguments), and `flow`'s shape-aware ops (one
+dimension value per dynamic dimension of the values they carry)."""
 
 from __future__ import annotations
 
 from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, SymbolRefAttr, TypeAttr
-from ...ir.types import FunctionType, IndexType
+from ...ir.operation import Value
+from ...ir.types import DYNAMIC, FunctionType, IndexType, RankedTensorType, ShapedType
 from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
 from ..ods import operand_groups
-from ..predicates import is_builtin_type
+from ..predicates import dialect_and_mnemonic, is_builtin_type, opaque
 from .cf import verify_br, verify_cond_br
 
 
@@ -79,17 +81,22 @@ def verify_hal_export(ctx: OpContext) -> Finding | None:
     return None
 
 
-def verify_stream_export(ctx: OpContext) -> Finding | None:
-    op = ctx.op
-    if not op.regions or not op.regions[0].blocks:
+def _export_count_region(return_name: str) -> OpVerifier:
+    """`stream`'s and `flow`'s executable exports: each return of the workgroup count region gives X, Y and
+    Z as indices."""
+    def check(ctx: OpContext) -> Finding | None:
+        op = ctx.op
+        if not op.regions:
+            return None
+        for block in op.regions[0].blocks:
+            for inner in block.operations:
+                if inner.name == return_name and (len(inner.operands) != 3
+                                                  or not all(isinstance(v.type, IndexType)
+                                                             for v in inner.operands)):
+                    return Finding(inner, f"'{return_name}' op workgroup count region must return the XYZ "
+                                          "dimension counts", check=op.name)
         return None
-    for inner in op.regions[0].blocks[0].operations:
-        if inner.name == "stream.return" and (len(inner.operands) != 3
-                                              or not all(isinstance(v.type,
-                                                                    IndexType) for v in inner.operands)):
-            return Finding(inner, "'stream.return' op workgroup count region must return the XYZ dimension "
-                                  "counts", check=op.name)
-    return None
+    return OpVerifier(check, label="the workgroup count region's results")
 
 
 def verify_cmd_dispatch(ctx: OpContext) -> Finding | None:
@@ -137,14 +144,80 @@ def _dispatch_symbols(export_name: str) -> OpVerifier:
     return OpVerifier(check, SYMBOLS, label="workload against the entry point's workgroup count arguments")
 
 
+def _dynamic_dims(v: Value) -> int | None:
+    """How many dynamic dimensions a value carries as IREE counts them (a ranked tensor's or a dispatch
+    tensor's `?`s; 0 for other builtin types); None where it cannot be said."""
+    t = v.type
+    if isinstance(t, RankedTensorType):
+        return sum(1 for d in t.shape if d == DYNAMIC)
+    if opaque(t) or isinstance(t, ShapedType):
+        return None
+    if is_builtin_type(t):
+        return 0
+    if dialect_and_mnemonic(t) != ("iree_tensor_ext", "dispatch.tensor"):
+        return None
+    text = type_text(t)
+    start = text.find(":tensor<")
+    if start < 0:
+        return None
+    count = 0
+    for part in text[start + len(":tensor<"):].split("x"):
+        if part == "?":
+            count += 1
+        elif not part.isdigit():
+            break
+    return count
+
+
+def _dims_pairs(groups: dict[str, list[Value]]) -> list[tuple[list[Value], list[Value]]]:
+    """(values, their dimension values) per operand group pair: `operand`/`dynamic_dims`,
+    `arguments`/`argument_dims`, `values`/`value_dims`, `x`/`x_dims`."""
+    plural = {"dynamic_dims": "operand", "argument_dims": "arguments", "value_dims": "values"}
+    pairs = []
+    for name, dims in groups.items():
+        if name == "result_dims" or not name.endswith("_dims"):
+            continue
+        values = plural.get(name, name[:-len("_dims")])
+        if values in groups:
+            pairs.append((groups[values], dims))
+    return pairs
+
+
+def verify_flow_dynamic_dims(ctx: OpContext) -> Finding | None:
+    """`flow`'s ops with a verifier check each value set against the dimension values attached to it
+    (IREE's `verifyOpDynamicDims`): operands against their `*_dims` group, results against `result_dims`."""
+    op = ctx.op
+    c = ctx.constraints
+    if c is None or "verify" not in c.cpp:
+        return None
+    groups = operand_groups(ctx)
+    if groups is None:
+        return None
+    pairs = _dims_pairs(groups)
+    if "result_dims" in groups:
+        pairs.append((list(op.results), groups["result_dims"]))
+    for values, dims in pairs:
+        counts = [_dynamic_dims(v) for v in values]
+        if None in counts:
+            continue
+        need = sum(n for n in counts if n is not None)
+        if need != len(dims):
+            return ctx.fail(f"value set has {need} dynamic dimensions but only {len(dims)} dimension values "
+                            f"are attached", check=op.name)
+    return None
+
+
 _BR = "successor operands against the target blocks' arguments"
+DIALECT_VERIFIERS = {
+    "flow": OpVerifier(verify_flow_dynamic_dims, label="one dimension value per dynamic dimension"),
+}
 VERIFIERS = {
     "util.return": OpVerifier(verify_util_return, label="operand count against the enclosing function"),
     "vm.br": OpVerifier(verify_br, label=_BR),
     "vm.cond_br": OpVerifier(verify_cond_br, label=_BR),
     "hal.executable.export": OpVerifier(verify_hal_export, label="the workgroup count region's signature"),
-    "stream.executable.export": OpVerifier(verify_stream_export,
-                                           label="the workgroup count region's results"),
+    "stream.executable.export": _export_count_region("stream.return"),
+    "flow.executable.export": _export_count_region("flow.return"),
     "stream.cmd.dispatch": OpVerifier(verify_cmd_dispatch, label="one size, offset, length and access per "
                                       "resource"),
 }
