@@ -29,17 +29,17 @@ from mutations import CLASSES, NEUTRAL, mutants
 SEED = 20251203
 
 FLOORS: dict[str, dict[str, float]] = {
-    # class -> least share of the oracle's refusals mlirbc must refuse too (per oracle); a few points under
-    # what the sample measures (its small classes move by a mutant)
-    "upstream": {"drop-required-attr": 0.98, "wrong-attr": 0.97, "segment-sizes": 0.90, "drop-operand": 0.93,
-                 "drop-terminator": 0.95, "return-arity": 0.98, "result-type": 0.93, "region-count": 0.98,
-                 "entry-args": 0.90, "symbol": 0.95, "operand-type": 0.98, "swap-operands": 0.83},
-    "iree": {"drop-required-attr": 0.95, "wrong-attr": 0.90, "segment-sizes": 0.95, "drop-operand": 0.85,
-             "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.93, "region-count": 0.95,
-             "entry-args": 0.93, "symbol": 0.95, "operand-type": 0.95, "swap-operands": 0.93},
-    "stablehlo": {"drop-required-attr": 0.95, "wrong-attr": 0.93, "drop-operand": 0.90,
-                  "drop-terminator": 0.95, "result-type": 0.90, "region-count": 0.95, "entry-args": 0.95,
-                  "operand-type": 0.95, "swap-operands": 0.85},
+    # class -> least share of the oracle's refusals mlirbc must refuse too (per oracle): 95% everywhere
+    # (issue 26), more where the sample measures all of them caught with room to spare
+    "upstream": {"drop-required-attr": 0.98, "wrong-attr": 0.97, "segment-sizes": 0.95, "drop-operand": 0.95,
+                 "drop-terminator": 0.95, "return-arity": 0.98, "result-type": 0.95, "region-count": 0.98,
+                 "entry-args": 0.97, "symbol": 0.97, "operand-type": 0.98, "swap-operands": 0.96},
+    "iree": {"drop-required-attr": 0.95, "wrong-attr": 0.95, "segment-sizes": 0.95, "drop-operand": 0.95,
+             "drop-terminator": 0.95, "return-arity": 0.95, "result-type": 0.95, "region-count": 0.95,
+             "entry-args": 0.95, "symbol": 0.95, "operand-type": 0.95, "swap-operands": 0.95},
+    "stablehlo": {"drop-required-attr": 0.95, "wrong-attr": 0.95, "drop-operand": 0.95,
+                  "drop-terminator": 0.95, "result-type": 0.95, "region-count": 0.95, "entry-args": 0.95,
+                  "operand-type": 0.95, "swap-operands": 0.95},
 }
 
 
