@@ -337,6 +337,8 @@ class _Atoms:
              lambda m: self.at(m[1], "llvm_vector")),
             (r"(?:::)?mlir::LLVM::isCompatibleFloatingPointType\(\s*" + _M + r"\s*\)",
              lambda m: self.at(m[1], "llvm_float")),
+            (r"(?:::)?mlir::LLVM::isCompatibleOuterType\(\s*" + _M + r"\s*\)",
+             lambda m: self.at(m[1], "llvm_outer")),
             (r"(?:::)?llvm::isa<\s*([\w:,\s]+?)\s*>\(\s*" + _M + r"\s*\)", lambda m: self.isa(m[1], m[2])),
             (_CAST + r"\.getRank\(\)" + _CMP + _INT, lambda m: self.shaped(m[1], m[2], "rank", _OPS[m[3]],
                                                                              int(m[4]))),

@@ -245,6 +245,21 @@ def _llvm_float(t: Value) -> Answer:
     return isinstance(t, FloatType) and t.name in _LLVM_FLOATS
 
 
+def _llvm_outer(t: Value) -> Answer:
+    """`LLVM::isCompatibleOuterType` of a builtin type: signless integers and LLVM's floats are, other
+    integers, index, tensors, memrefs and the other builtin types are not (a 1-D vector, a float LLVM may
+    have gained and a dialect's type: cannot say)."""
+    if opaque(t) or not is_builtin_type(t):
+        return None
+    if isinstance(t, IntegerType):
+        return t.signedness == 0
+    if isinstance(t, FloatType):
+        return True if t.name in _LLVM_FLOATS else None
+    if isinstance(t, VectorType):
+        return None if len(t.shape) == 1 else False
+    return False
+
+
 def _llvm_vector(t: Value) -> Answer:
     """`LLVM::isCompatibleVectorType`: a builtin 1-D vector of signless integers, LLVM's floats or
     pointers."""
@@ -510,6 +525,8 @@ def _atom(name: str, args: list[Any]) -> Check:
         return _llvm_float
     if name == "llvm_vector":
         return _llvm_vector
+    if name == "llvm_outer":
+        return _llvm_outer
     if name == "aisa":
         return _attr_isa(args[0])
     if name == "enum":

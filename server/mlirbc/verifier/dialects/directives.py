@@ -126,6 +126,7 @@ VERIFIERS = {
                                      "operation"),
     "acc.exit_data": _data_operands("at least one operand must be present in dataOperands on the exit data "
                                     "operation"),
+    "acc.host_data": _data_operands("at least one operand must appear on the host_data operation"),
 }
 REGION_VERIFIERS: dict[str, OpVerifier] = {}
 for _d in ("acc", "omp"):

@@ -203,7 +203,16 @@ def verify_gep(ctx: OpContext) -> Finding | None:
     return None
 
 
+def verify_nvvm_barrier(ctx: OpContext) -> Finding | None:
+    """`nvvm.barrier`: a thread count names the barrier it counts for."""
+    sizes = segment_sizes(ctx.op, "operandSegmentSizes")
+    if isinstance(sizes, list) and len(sizes) == 3 and sizes[1] > 0 and sizes[0] == 0:
+        return ctx.fail("barrier id is missing, it should be set between 0 to 15", check="nvvm.barrier")
+    return None
+
+
 VERIFIERS = {
+    "nvvm.barrier": OpVerifier(verify_nvvm_barrier, label="a thread count comes with a barrier id"),
     "llvm.getelementptr": OpVerifier(verify_gep, label="dynamic indices against the constant ones"),
     "llvm.func": OpVerifier(verify_func, label="entry block against its !llvm.func type"),
     "llvm.return": OpVerifier(verify_return, label="operand against the enclosing function's result type"),
