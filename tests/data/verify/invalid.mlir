@@ -961,3 +961,92 @@
     "func.return"(%0) : (tensor<4xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+// -----
+"builtin.module"() ({
+  "transform.sequence"() <{failure_propagation_mode = 1 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%root: !transform.any_op):
+    "transform.foreach"() ({
+    ^bb1(%op: !transform.any_op):
+      "transform.yield"() : () -> ()
+    }) : () -> ()
+    "transform.yield"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "transform.sequence"() <{failure_propagation_mode = 1 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%root: !transform.any_op):
+    "transform.sequence"() <{failure_propagation_mode = 1 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
+    ^bb1(%inner: !transform.any_op):
+      "transform.yield"() : () -> ()
+    }) : () -> ()
+    "transform.yield"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "transform.sequence"() <{failure_propagation_mode = 1 : i32, operandSegmentSizes = array<i32: 0, 0>}> ({
+  ^bb0(%root: !transform.any_op, %extra: i64):
+    "transform.yield"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "wasmssa.func"() <{functionType = () -> i32, sym_name = "f"}> ({
+  ^bb0(%a: !wasmssa<local ref to i32>):
+    %0 = "wasmssa.const"() <{value = 3 : i32}> : () -> i32
+    "wasmssa.return"(%0) : (i32) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x16xf32>) -> tensor<2x16x1xf32>, sym_name = "f"}> ({
+  ^bb0(%a: tensor<2x16xf32>):
+    %0 = "tensor.expand_shape"(%a) <{reassociation = [], static_output_shape = array<i64: 2, 16, 1>}> : (tensor<2x16xf32>) -> tensor<2x16x1xf32>
+    "func.return"(%0) : (tensor<2x16x1xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<?x?xf32>, memref<?xf32>, memref<?xf32>) -> (), sym_name = "f"}> ({
+  ^bb0(%m: memref<?x?xf32>, %v: memref<?xf32>, %o: memref<?xf32>):
+    "linalg.matvec"(%v, %m, %o) <{operandSegmentSizes = array<i32: 2, 1>}> ({
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %p = "arith.mulf"(%x, %y) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+      %s = "arith.addf"(%z, %p) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+      "linalg.yield"(%s) : (f32) -> ()
+    }) : (memref<?xf32>, memref<?x?xf32>, memref<?xf32>) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4xf32>, index) -> i32, sym_name = "f"}> ({
+  ^bb0(%m: memref<4xf32>, %i: index):
+    %0 = "affine.load"(%m, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<4xf32>, index) -> i32
+    "func.return"(%0) : (i32) -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "llvm.func"() <{CConv = #llvm.cconv<ccc>, function_type = !llvm.func<void ()>, linkage = #llvm.linkage<external>, sym_name = "f", visibility_ = 0 : i64}> ({
+    %0 = "nvvm.read.ptx.sreg.ntid.y"() : () -> index
+    "llvm.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "llvm.func"() <{CConv = #llvm.cconv<ccc>, function_type = !llvm.func<void (i32)>, linkage = #llvm.linkage<external>, sym_name = "f", visibility_ = 0 : i64}> ({
+  ^bb0(%n: i32):
+    "nvvm.barrier"(%n) <{operandSegmentSizes = array<i32: 0, 1, 0>}> : (i32) -> ()
+    "llvm.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+// -----
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<4xf32, #gpu.address_space<global>>) -> f32, sym_name = "f"}> ({
+  ^bb0(%m: memref<4xf32, #gpu.address_space<global>>):
+    %0 = "amdgpu.raw_buffer_load"(%m) <{boundsCheck = true, operandSegmentSizes = array<i32: 1, 0, 0>}> : (memref<4xf32, #gpu.address_space<global>>) -> f32
+    "func.return"(%0) : (f32) -> ()
+  }) : () -> ()
+}) : () -> ()
