@@ -247,8 +247,8 @@ def _llvm_float(t: Value) -> Answer:
 
 def _llvm_outer(t: Value) -> Answer:
     """`LLVM::isCompatibleOuterType` of a builtin type: signless integers and LLVM's floats are, other
-    integers, index, tensors, memrefs and the other builtin types are not (a 1-D vector, a float LLVM may
-    have gained and a dialect's type: cannot say)."""
+    integers, index, tensors and the other builtin types are not (a 1-D vector, a float LLVM may have
+    gained, a memref and a dialect's type: cannot say)."""
     if opaque(t) or not is_builtin_type(t):
         return None
     if isinstance(t, IntegerType):
@@ -257,6 +257,8 @@ def _llvm_outer(t: Value) -> Answer:
         return True if t.name in _LLVM_FLOATS else None
     if isinstance(t, VectorType):
         return None if len(t.shape) == 1 else False
+    if isinstance(t, MemRefType | UnrankedMemRefType):
+        return None  # newer MLIR also accepts pointer-like types without metadata; a memref may be one
     return False
 
 
