@@ -88,12 +88,21 @@ class DeclarativeSyntax(SyntaxBase):
         return self.names_hook(OpView(op, self.data))
 
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
-        """The results' ODS names, for an op of several results none variadic (how mlir-opt names the
-        results of such an op whose OpAsmOpInterface names none: `%sum, %overflow`)."""
+        """The results' ODS names, as the `getAsmResultNames` mlir-tblgen generates for an op of several
+        result declarations names them (`%sum, %overflow`; `%memref, %asyncToken`): the first value of
+        each non-empty group."""
         decl = self.data.get("results", [])
-        if len(decl) < 2 or len(op.results) != len(decl) or any(k != "single" for _, k, _ in decl):
+        if len(decl) < 2 or not any(n for n, _, _ in decl):
             return []
-        return [(i, str(n)) for i, (n, _, _) in enumerate(decl) if n]
+        groups = OpView(op, self.data).result_groups()
+        out: list[tuple[int, str]] = []
+        at = 0
+        for n, _, _ in decl:
+            size = len(groups[n])
+            if n and size:
+                out.append((at, str(n)))
+            at += size
+        return out
 
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect

@@ -122,7 +122,6 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "tensor.rank": _fixed("rank"),
     "tensor.reshape": _fixed("reshape"),
     "tensor.splat": _fixed("splat"),
-    "gpu.alloc": _fixed("memref"),
     "arith.addui_extended": _fixed("sum", "overflow"),
     "gpu.shuffle": _fixed("shuffleResult", "valid"),
 }
@@ -131,4 +130,7 @@ RESULT_NAMES: dict[str, NamesFn] = {
 DEFAULT_DIALECTS: dict[str, str] = {
     # getDefaultDialect of ops with a declarative form: ops in their regions drop this prefix
     "builtin.module": "builtin",
+    "pdl.pattern": "pdl",
+    "pdl.rewrite": "pdl",
+    "pdl_interp.func": "pdl_interp",
 }
