@@ -85,6 +85,72 @@ def svbool_shape(t: Type) -> Type:
     return VectorType.get((*v.shape[:-1], 16), v.element, v.scalable)
 
 
+def _dialect_params(t: Type, prefix: str) -> list[str]:
+    """The top-level comma-separated parameters of a dialect type printed `prefix<...>`."""
+    from ...syntax.attr_printer import plain_type_text
+    from .directives_upstream import _split_top
+
+    text = plain_type_text(t)
+    if not text.startswith(prefix + "<") or not text.endswith(">"):
+        raise ValueError(f"not a {prefix} type")
+    return [part.strip() for part in _split_top(text[len(prefix) + 1:-1])]
+
+
+def _type(text: str) -> Type:
+    from ...syntax.attr_parser import parse_type_text
+
+    return parse_type_text(text)
+
+
+def spirv_unary_result(t: Type) -> Type:
+    """SPIR-V's `getUnaryOpResultType`: `i1`, or a vector of as many `i1` as the operand has elements."""
+    i1 = IntegerType.get(1)
+    if isinstance(t, VectorType):
+        n = 1
+        for d in t.shape:
+            n *= d
+        return VectorType.get((n,), i1)
+    from ...syntax.attr_printer import plain_type_text
+
+    if plain_type_text(t).startswith("!spirv.coopmatrix"):
+        raise ValueError("a cooperative matrix")
+    return i1
+
+
+def spirv_pointee(t: Type) -> Type:
+    """`!spirv.ptr<T, StorageClass>` -> T."""
+    params = _dialect_params(t, "!spirv.ptr")
+    if len(params) != 2:
+        raise ValueError("not a SPIR-V pointer type")
+    return _type(params[0])
+
+
+def _smt_array(t: Type) -> tuple[str, str]:
+    params = _dialect_params(t, "!smt.array")
+    if len(params) != 1 or not params[0].startswith("[") or not params[0].endswith("]"):
+        raise ValueError("not an SMT array type")
+    domain, arrow, range_ = params[0][1:-1].partition(" -> ")
+    if not arrow:
+        raise ValueError("not an SMT array type")
+    return domain, range_
+
+
+def smt_array_range(t: Type) -> Type:
+    return _type(_smt_array(t)[1])
+
+
+def smt_array_domain(t: Type) -> Type:
+    return _type(_smt_array(t)[0])
+
+
+def async_value_type(t: Type) -> Type:
+    """`!async.value<T>` -> T."""
+    params = _dialect_params(t, "!async.value")
+    if len(params) != 1:
+        raise ValueError("not an async value type")
+    return _type(params[0])
+
+
 def pdl_range(t: Type) -> Type:
     """`pdl::RangeType::get($_self)`."""
     from ...syntax.attr_parser import parse_type_text
@@ -120,6 +186,12 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self)"
     ".getRank() - 1, 16))": svbool_shape,
     "pdl::RangeType::get($_self)": pdl_range,
+    "cast<ShapedType>($_self).getElementType()": element_type,
+    "getUnaryOpResultType($_self)": spirv_unary_result,
+    "llvm::cast<PointerType>($_self).getPointeeType()": spirv_pointee,
+    "cast<ArrayType>($_self).getRangeType()": smt_array_range,
+    "cast<ArrayType>($_self).getDomainType()": smt_array_domain,
+    "::llvm::cast<ValueType>($_self).getValueType()": async_value_type,
 }
 
 
