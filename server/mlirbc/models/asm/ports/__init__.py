@@ -10,8 +10,8 @@ from ...registry import Registry
 
 
 def register_ports(reg: Registry, origin: str) -> None:
-    from . import arith, builtin, func, linalg, llvm, scf, shape, spirv, tosa
+    from . import arith, builtin, func, linalg, llvm, scf, shape, spirv, spirv_forms, tosa
 
-    for module in (arith, builtin, func, linalg, llvm, scf, shape, spirv, tosa):
+    for module in (arith, builtin, func, linalg, llvm, scf, shape, spirv, spirv_forms, tosa):
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
