@@ -242,6 +242,7 @@ def _load() -> None:
 
         from . import (  # noqa: F401  (they register)
             directives_iree,
+            directives_iree_regions,
             directives_pdl,
             directives_upstream,
         )
