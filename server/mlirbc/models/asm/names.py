@@ -132,5 +132,4 @@ DEFAULT_DIALECTS: dict[str, str] = {
     "builtin.module": "builtin",
     "pdl.pattern": "pdl",
     "pdl.rewrite": "pdl",
-    "pdl_interp.func": "pdl_interp",
 }

@@ -10,8 +10,22 @@ from ...registry import Registry
 
 
 def register_ports(reg: Registry, origin: str) -> None:
-    from . import arith, builtin, func, linalg, llvm, scf, shape, spirv, spirv_forms, tosa
+    from . import (
+        arith,
+        builtin,
+        func,
+        functions,
+        linalg,
+        llvm,
+        scf,
+        scf_more,
+        shape,
+        spirv,
+        spirv_forms,
+        tosa,
+    )
 
-    for module in (arith, builtin, func, linalg, llvm, scf, shape, spirv, spirv_forms, tosa):
+    modules = (arith, builtin, func, functions, linalg, llvm, scf, scf_more, shape, spirv, spirv_forms, tosa)
+    for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
