@@ -15,6 +15,7 @@ def register_ports(reg: Registry, origin: str) -> None:
         builtin,
         func,
         functions,
+        gpu,
         linalg,
         llvm,
         scf,
@@ -25,7 +26,8 @@ def register_ports(reg: Registry, origin: str) -> None:
         tosa,
     )
 
-    modules = (arith, builtin, func, functions, linalg, llvm, scf, scf_more, shape, spirv, spirv_forms, tosa)
+    modules = (arith, builtin, func, functions, gpu, linalg, llvm, scf, scf_more, shape, spirv, spirv_forms,
+               tosa)
     for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
