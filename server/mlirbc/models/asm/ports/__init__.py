@@ -12,6 +12,7 @@ from ...registry import Registry
 def register_ports(reg: Registry, origin: str) -> None:
     from . import (
         arith,
+        async_ops,
         builtin,
         func,
         functions,
@@ -26,8 +27,8 @@ def register_ports(reg: Registry, origin: str) -> None:
         tosa,
     )
 
-    modules = (arith, builtin, func, functions, gpu, linalg, llvm, scf, scf_more, shape, spirv, spirv_forms,
-               tosa)
+    modules = (arith, async_ops, builtin, func, functions, gpu, linalg, llvm, scf, scf_more, shape, spirv,
+               spirv_forms, tosa)
     for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
