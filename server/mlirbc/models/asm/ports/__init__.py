@@ -25,10 +25,11 @@ def register_ports(reg: Registry, origin: str) -> None:
         spirv,
         spirv_forms,
         tosa,
+        vector,
     )
 
     modules = (arith, async_ops, builtin, func, functions, gpu, linalg, llvm, scf, scf_more, shape, spirv,
-               spirv_forms, tosa)
+               spirv_forms, tosa, vector)
     for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
