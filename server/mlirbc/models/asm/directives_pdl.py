@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...ir.attributes import ArrayAttr, StringAttr
+from ...ir.attributes import ArrayAttr, StringAttr, UnitAttr
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
-from .directives import ParseArgs, PrintArgs, parser, printer
+from .directives import ParseArgs, PrintArgs, parser, print_types, print_values, printer
 
 
 # -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation) ----------------
@@ -43,4 +43,52 @@ def parse_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) ->
         p.parse_punct("}")
     a.set_values(0, refs)
     a.set_attr(1, ArrayAttr.get(tuple(names)))
+    return True
+
+
+# -- custom<CreateOperationOpAttributes>($inputAttributes, $inputAttributeNames) (pdl_interp) --------------
+@printer("CreateOperationOpAttributes")
+def print_create_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
+    print_operation_op_attributes(p, a)
+
+
+@parser("CreateOperationOpAttributes")
+def parse_create_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    return parse_operation_op_attributes(p, a, optional)
+
+
+# -- custom<CreateOperationOpResults>($inputResultTypes, type($inputResultTypes), $inferredResultTypes) -----
+@printer("CreateOperationOpResults")
+def print_create_operation_op_results(p: AsmPrinter, a: PrintArgs) -> None:
+    values = a.values(0)
+    if a.attr(2) is not None:
+        p.write(" -> <inferred>")
+    elif values:
+        p.write(" -> (")
+        print_values(p, values)
+        p.write(" : ")
+        print_types(p, [v.type for v in values])
+        p.write(")")
+
+
+@parser("CreateOperationOpResults")
+def parse_create_operation_op_results(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("->"):
+        return True
+    if p.parse_optional_punct("<"):
+        p.parse_keyword("inferred")
+        p.parse_punct(">")
+        a.set_attr(2, UnitAttr.get())
+        return True
+    p.parse_punct("(")
+    refs = [p.parse_operand()]
+    while p.parse_optional_punct(","):
+        refs.append(p.parse_operand())
+    p.parse_punct(":")
+    types = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        types.append(p.parse_type())
+    p.parse_punct(")")
+    a.set_values(0, refs)
+    a.set_types(1, types)
     return True

@@ -13,6 +13,7 @@ def register_ports(reg: Registry, origin: str) -> None:
     from . import (
         arith,
         async_ops,
+        bufferization,
         builtin,
         func,
         functions,
@@ -28,8 +29,24 @@ def register_ports(reg: Registry, origin: str) -> None:
         vector,
     )
 
-    modules = (arith, async_ops, builtin, func, functions, gpu, linalg, llvm, scf, scf_more, shape, spirv,
-               spirv_forms, tosa, vector)
+    modules = (
+        arith,
+        async_ops,
+        bufferization,
+        builtin,
+        func,
+        functions,
+        gpu,
+        linalg,
+        llvm,
+        scf,
+        scf_more,
+        shape,
+        spirv,
+        spirv_forms,
+        tosa,
+        vector,
+    )
     for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)
