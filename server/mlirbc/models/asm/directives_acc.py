@@ -455,3 +455,185 @@ def parse_wait_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     return True
 
 
+
+
+# -- custom<CombinedConstructsLoop>($combined) -------------------------------------------------------------
+_COMBINED = {"kernels": "#acc.combined_constructs<kernels_loop>",
+             "parallel": "#acc.combined_constructs<parallel_loop>",
+             "serial": "#acc.combined_constructs<serial_loop>"}
+
+
+@printer("CombinedConstructsLoop")
+def print_combined_constructs_loop(p: AsmPrinter, a: PrintArgs) -> None:
+    value = a.attr(0)
+    if value is None:
+        return
+    text = plain_attribute_text(value)
+    for word, spelled in _COMBINED.items():
+        if text == spelled:
+            p.write(word)
+            return
+    raise SyntaxModelError(f"unknown combined construct {text}")
+
+
+@parser("CombinedConstructsLoop")
+def parse_combined_constructs_loop(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    word = p.parse_optional_any_keyword()
+    if word not in _COMBINED:
+        raise p.error("expected compute construct name")
+    a.set_attr(0, parse_attribute_text(_COMBINED[word]))
+    return True
+
+
+# -- custom<GangClause>($operands, type($operands), $argTypes, $deviceTypes, $segments, $gangOnly) -------
+_GANG_ARGS = {"#acc.gang_arg_type<Num>": "num", "#acc.gang_arg_type<Dim>": "dim",
+              "#acc.gang_arg_type<Static>": "static"}
+
+
+@printer("GangClause")
+def print_gang_clause(p: AsmPrinter, a: PrintArgs) -> None:
+    values = a.values(0)
+    gang_only = a.attr(5)
+    if not values and _only_none(gang_only):
+        return
+    arg_types = _array(a.attr(2))
+    device_types = _array(a.attr(3))
+    p.write("(")
+    _print_device_types(p, _array(gang_only))
+    if _array(gang_only) and device_types:
+        p.write(", ")
+    if device_types:
+        sizes = _segments(a.attr(4))
+        if len(sizes) != len(device_types) or sum(sizes) != len(values) or len(arg_types) != len(values):
+            raise SyntaxModelError("gang segments do not match the operands")
+        at = 0
+        for i, (d, n) in enumerate(zip(device_types, sizes, strict=True)):
+            if i:
+                p.write(", ")
+            p.write("{")
+            for j in range(n):
+                if j:
+                    p.write(", ")
+                word = _GANG_ARGS.get(plain_attribute_text(arg_types[at]))
+                if word is None:
+                    raise SyntaxModelError("an unknown gang argument type")
+                p.write(f"{word}=")
+                _print_value_type(p, values[at])
+                at += 1
+            p.write("}")
+            _print_single_device_type(p, d)
+    p.write(")")
+
+
+@parser("GangClause")
+def parse_gang_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("("):
+        a.set_attr(5, ArrayAttr.get((_device_none(),)))
+        return True
+    gang_only: list[Attribute] = []
+    if p.parse_optional_punct("["):
+        gang_only = _parse_keyword_only_types(p)
+        if not p.parse_optional_punct(","):
+            p.parse_punct(")")
+            a.set_attr(2, ArrayAttr.get(()))
+            a.set_attr(3, ArrayAttr.get(()))
+            a.set_attr(4, _i32_array([]))
+            a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
+            return True
+    words = {v: k for k, v in _GANG_ARGS.items()}
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    arg_types: list[Attribute] = []
+    devices: list[Attribute] = []
+    sizes: list[int] = []
+    while True:
+        p.parse_punct("{")
+        before = len(refs)
+        while True:
+            word = p.parse_optional_any_keyword()
+            if word not in words:
+                raise p.error("expect at least one of num, dim or static values")
+            p.parse_punct("=")
+            _parse_value_type(p, refs, types)
+            arg_types.append(parse_attribute_text(words[word]))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct("}")
+        devices.append(_parse_optional_device_type(p))
+        sizes.append(len(refs) - before)
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct(")")
+    a.set_values(0, refs)
+    a.set_types(1, types)
+    a.set_attr(2, ArrayAttr.get(tuple(arg_types)))
+    a.set_attr(3, ArrayAttr.get(tuple(devices)))
+    a.set_attr(4, _i32_array(sizes))
+    a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
+    return True
+
+
+# -- custom<LoopControl>($region, $lowerbound, type(...), $upperbound, type(...), $step, type(...)) ---------
+@printer("LoopControl")
+def print_loop_control(p: AsmPrinter, a: PrintArgs) -> None:
+    region = a.region(0)
+    if not region.blocks:
+        raise SyntaxModelError("acc.loop has a body")
+    args = list(region.blocks[0].arguments)
+    if args:
+        lbs, ubs, steps = a.values(1), a.values(3), a.values(5)
+        if not len(lbs) == len(ubs) == len(steps) == len(args):
+            raise SyntaxModelError("loop bounds do not match the induction variables")
+        p.write("control(")
+        for i, arg in enumerate(args):
+            if i:
+                p.write(", ")
+            _print_value_type(p, arg)
+        p.write(") = (")
+        for k, group in enumerate((lbs, ubs, steps)):
+            if k == 1:
+                p.write(" to (")
+            elif k == 2:
+                p.write("  step (")
+            print_values(p, group)
+            p.write(" : ")
+            print_types(p, [v.type for v in group])
+            p.write(")")
+        p.write(" ")
+    p.region(region, False)
+
+
+@parser("LoopControl")
+def parse_loop_control(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    from .api import Argument
+
+    ivs: list[Argument] = []
+    if p.parse_optional_keyword("control"):
+        p.parse_punct("(")
+        ivs.append(p.parse_argument(allow_type=True))
+        while p.parse_optional_punct(","):
+            ivs.append(p.parse_argument(allow_type=True))
+        p.parse_punct(")")
+        p.parse_punct("=")
+        for k, keyword in enumerate(("", "to", "step")):
+            if keyword:
+                p.parse_keyword(keyword)
+            p.parse_punct("(")
+            refs = [p.parse_operand()]
+            while p.parse_optional_punct(","):
+                refs.append(p.parse_operand())
+            if len(refs) != len(ivs):
+                raise p.error(f"expected {len(ivs)} operands")
+            p.parse_punct(":")
+            types = [p.parse_type()]
+            while p.parse_optional_punct(","):
+                types.append(p.parse_type())
+            p.parse_punct(")")
+            a.set_values(1 + 2 * k, refs)
+            a.set_types(2 + 2 * k, types)
+    else:
+        for k in range(3):
+            a.set_values(1 + 2 * k, [])
+            a.set_types(2 + 2 * k, [])
+    a.set_region(0, p.parse_region(ivs))
+    return True
