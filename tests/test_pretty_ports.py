@@ -34,7 +34,7 @@ CASES = {p.stem: p.read_text("utf-8").rstrip("\n") for p in sorted(CASES_DIR.glo
 def _pretty_local(text: str) -> str:
     result = parse_module(text, registry=REGISTRY, with_map=False)
     assert result.module is not None, result.errors[0].message
-    printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=False)
+    printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=None)
     assert not printed.notes, [str(n.message) for n in printed.notes]
     return _LOC.sub("", view_lines(printed.text))
 

@@ -241,6 +241,9 @@ def _load() -> None:
         import importlib
 
         from . import (  # noqa: F401  (they register)
+            directives_acc,
+            directives_async,
+            directives_cf,
             directives_iree,
             directives_iree_regions,
             directives_pdl,
