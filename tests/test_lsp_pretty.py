@@ -115,7 +115,9 @@ async def test_ops_printed_generic_say_why(client: LanguageClient, tmp_path: Pat
     from mlirbc.view.printer import print_module
 
     found = None
-    for src in sorted((CORPUS / "upstream").glob("Dialect__*.mlirbc"))[:400]:
+    for src in sorted((CORPUS / "upstream").glob("Dialect__*.mlirbc")):
+        if src.suffixes[-2:-1] in ([".v0"], [".v1"], [".v2"], [".v3"], [".v4"], [".v5"]):  # older versions
+            continue
         notes = print_module(read_bytecode_file(str(src)), form="pretty", with_map=False).notes
         if notes:
             found = src, notes[0]

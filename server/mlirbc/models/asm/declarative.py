@@ -88,12 +88,21 @@ class DeclarativeSyntax(SyntaxBase):
         return self.names_hook(OpView(op, self.data))
 
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
-        """The results' ODS names, for an op of several results none variadic (how mlir-opt names the
-        results of such an op whose OpAsmOpInterface names none: `%sum, %overflow`)."""
+        """The results' ODS names, as the `getAsmResultNames` mlir-tblgen generates for an op of several
+        result declarations names them (`%sum, %overflow`; `%memref, %asyncToken`): the first value of
+        each non-empty group."""
         decl = self.data.get("results", [])
-        if len(decl) < 2 or len(op.results) != len(decl) or any(k != "single" for _, k, _ in decl):
+        if len(decl) < 2 or not any(n for n, _, _ in decl):
             return []
-        return [(i, str(n)) for i, (n, _, _) in enumerate(decl) if n]
+        groups = OpView(op, self.data).result_groups()
+        out: list[tuple[int, str]] = []
+        at = 0
+        for n, _, _ in decl:
+            size = len(groups[n])
+            if n and size:
+                out.append((at, str(n)))
+            at += size
+        return out
 
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect
@@ -163,6 +172,43 @@ class DeclarativeSyntax(SyntaxBase):
                 continue
             self._print_element(el, view, p, st)
 
+    def _oilist_body(self, body: list[Element]) -> list[Element]:
+        """An oilist clause's elements as printed (a lone unit attribute is its keyword alone)."""
+        if len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.unit_attrs:
+            return []
+        return body
+
+    def _skip_elements(self, elements: list[Element], st: _PrintState, elided: Element | None = None) -> None:
+        """The spacing state after `elements` as mlir-tblgen's generated printer has it, printing
+        nothing (a branch of an optional group that does not print)."""
+        for el in elements:
+            if el is elided:
+                continue
+            kind = el[0]
+            if kind == "lit":
+                value: str = el[1]
+                st.space = not (len(value) == 1 and value in "<({[")
+                st.punct = value[0] != "_" and not value[0].isalpha()
+            elif kind == "ws":
+                if el[1] != "\\n":
+                    st.punct = not el[1]
+                    st.space = False
+            elif kind == "optional":
+                then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
+                anchor = (els if inverted else then)[anchor_at]
+                inner = anchor if anchor[0] == "attr" and anchor[1] in self.unit_attrs and \
+                    anchor is not then[0] and (not els or anchor is not els[0]) else None
+                self._skip_elements(then, st, inner)
+                self._skip_elements(els, st)
+            elif kind == "oilist":
+                for literal, body in el[1]:
+                    self._skip_elements([["lit", literal], *self._oilist_body(body)], st)
+            elif kind in ("attr-dict", "prop-dict"):
+                st.punct = False
+            else:
+                st.punct = False
+                st.space = True
+
     def _print_element(self, el: Element, view: OpView, p: AsmPrinter, st: _PrintState) -> None:
         kind = el[0]
         if kind == "lit":
@@ -194,15 +240,23 @@ class DeclarativeSyntax(SyntaxBase):
             if anchor[0] == "attr" and anchor[1] in self.unit_attrs and anchor is not then[0] and \
                     (not els or anchor is not els[0]):
                 elided = anchor
-            self._print_elements(then if present else els, view, p, st, elided)
+            # mlir-tblgen threads its spacing state through the generated code, not the run: the else
+            # elements start from the state after the then elements, and what follows the group from
+            # the state after its last element, whichever branch printed.
+            if present:
+                self._print_elements(then, view, p, st, elided)
+                self._skip_elements(els, st)
+            else:
+                self._skip_elements(then, st, elided)
+                self._print_elements(els, view, p, st)
             return
         if kind == "oilist":
             for literal, body in el[1]:
                 if not any(self._var_present(v, view) for v in _variables(body)):
+                    self._skip_elements([["lit", literal], *self._oilist_body(body)], st)
                     continue
                 self._print_element(["lit", literal], view, p, st)
-                if not (len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.unit_attrs):
-                    self._print_elements(body, view, p, st)
+                self._print_elements(self._oilist_body(body), view, p, st)
             return
         if kind == "attr-dict":
             self._print_attr_dict(view, p, el[1])

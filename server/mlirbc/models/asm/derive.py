@@ -57,6 +57,7 @@ _TYPE_BUILDER = re.compile(r"\$_builder\.getType<(?:::mlir::)?(\w+)>\(\)")
 
 
 _IREE_TYPE = re.compile(r"mlir::iree_compiler::IREE::(\w+)::(\w+)Type")
+_PDL_RANGE_BUILDER = re.compile(r"::mlir::pdl::RangeType::get\((.*)\)")
 _PTR_BUILDER = re.compile(r"\$_builder\.getType<::mlir::LLVM::LLVMPointerType>\((\d+)\)")
 _VECTOR_BUILDER = re.compile(r"::mlir::VectorType::get\(\{(\d+)\} ?, ?(.*)\)")
 _CLASS_BUILDER = re.compile(
@@ -81,6 +82,11 @@ def builder_type_text(call: str, types: dict[str, str] | None = None) -> str | N
     m = _TYPE_BUILDER.fullmatch(call)
     if m is not None and m.group(1) in _FLOAT_CLASSES:
         return _FLOAT_CLASSES[m.group(1)]
+    m = _PDL_RANGE_BUILDER.fullmatch(call)
+    if m is not None:
+        elt = builder_type_text(m.group(1), types)
+        if elt is not None and elt.startswith("!pdl."):
+            return f"!pdl.range<{elt[len('!pdl.'):]}>"
     m = _PTR_BUILDER.fullmatch(call)
     if m is not None:
         return "!llvm.ptr" if m.group(1) == "0" else f"!llvm.ptr<{m.group(1)}>"

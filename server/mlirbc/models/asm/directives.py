@@ -240,7 +240,15 @@ def _load() -> None:
         _LOADED = True
         import importlib
 
-        from . import directives_iree, directives_upstream  # noqa: F401  (they register)
+        from . import (  # noqa: F401  (they register)
+            directives_acc,
+            directives_async,
+            directives_cf,
+            directives_iree,
+            directives_iree_regions,
+            directives_pdl,
+            directives_upstream,
+        )
 
         for name in EXTRA_MODULES:
             importlib.import_module(name)

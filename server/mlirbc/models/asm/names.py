@@ -91,7 +91,24 @@ def _address_of(v: OpView) -> list[tuple[int, str]]:
     return []
 
 
+def _gpu_dimension(prefix: str) -> NamesFn:
+    """`<prefix>_x` from a `#gpu<dim x>` dimension (GPU index ops, as mlir-opt names them)."""
+    def fn(v: OpView) -> list[tuple[int, str]]:
+        from ...syntax.attr_printer import plain_attribute_text
+
+        dim = v.attr("dimension")
+        if dim is None or not v.op.results:
+            return []
+        text = plain_attribute_text(dim)
+        if not (text.startswith("#gpu<dim ") and text.endswith(">")):
+            return []
+        return [(0, f"{prefix}_{text[len('#gpu<dim '):-1]}")]
+    return fn
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
+    **{f"gpu.{op}": _gpu_dimension(op) for op in ("block_dim", "block_id", "global_id", "grid_dim",
+                                                  "thread_id")},
     "shape.const_size": _shape_const_size,
     "index.bool.constant": _bool_constant("value"),
     "smt.constant": _bool_constant("value"),
@@ -122,7 +139,6 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "tensor.rank": _fixed("rank"),
     "tensor.reshape": _fixed("reshape"),
     "tensor.splat": _fixed("splat"),
-    "gpu.alloc": _fixed("memref"),
     "arith.addui_extended": _fixed("sum", "overflow"),
     "gpu.shuffle": _fixed("shuffleResult", "valid"),
 }
@@ -131,4 +147,6 @@ RESULT_NAMES: dict[str, NamesFn] = {
 DEFAULT_DIALECTS: dict[str, str] = {
     # getDefaultDialect of ops with a declarative form: ops in their regions drop this prefix
     "builtin.module": "builtin",
+    "pdl.pattern": "pdl",
+    "pdl.rewrite": "pdl",
 }

@@ -61,6 +61,107 @@ def identity(t: Type) -> Type:
     return t
 
 
+def _vector(t: Type) -> VectorType:
+    if not isinstance(t, VectorType):
+        raise ValueError("not a vector type")
+    return t
+
+
+def int_of_lanes(t: Type) -> Type:
+    """`IntegerType::get(ctx, cast<VectorType>($_self).getShape()[0])` (x86vector masks)."""
+    return IntegerType.get(_vector(t).shape[0])
+
+
+def i1_vector_of_lanes(t: Type) -> Type:
+    """`VectorType::get({cast<VectorType>($_self).getShape()[0]}, i1)` (x86vector masks)."""
+    return VectorType.get((_vector(t).shape[0],), IntegerType.get(1))
+
+
+def svbool_shape(t: Type) -> Type:
+    """The vector with its trailing (scalable) dimension set to 16 (arm_sve's svbool conversions)."""
+    v = _vector(t)
+    if not v.shape:
+        raise ValueError("a 0-d vector")
+    return VectorType.get((*v.shape[:-1], 16), v.element, v.scalable)
+
+
+def _dialect_params(t: Type, prefix: str) -> list[str]:
+    """The top-level comma-separated parameters of a dialect type printed `prefix<...>`."""
+    from ...syntax.attr_printer import plain_type_text
+    from .directives_upstream import _split_top
+
+    text = plain_type_text(t)
+    if not text.startswith(prefix + "<") or not text.endswith(">"):
+        raise ValueError(f"not a {prefix} type")
+    return [part.strip() for part in _split_top(text[len(prefix) + 1:-1])]
+
+
+def _type(text: str) -> Type:
+    from ...syntax.attr_parser import parse_type_text
+
+    return parse_type_text(text)
+
+
+def spirv_unary_result(t: Type) -> Type:
+    """SPIR-V's `getUnaryOpResultType`: `i1`, or a vector of as many `i1` as the operand has elements."""
+    i1 = IntegerType.get(1)
+    if isinstance(t, VectorType):
+        n = 1
+        for d in t.shape:
+            n *= d
+        return VectorType.get((n,), i1)
+    from ...syntax.attr_printer import plain_type_text
+
+    if plain_type_text(t).startswith("!spirv.coopmatrix"):
+        raise ValueError("a cooperative matrix")
+    return i1
+
+
+def spirv_pointee(t: Type) -> Type:
+    """`!spirv.ptr<T, StorageClass>` -> T."""
+    params = _dialect_params(t, "!spirv.ptr")
+    if len(params) != 2:
+        raise ValueError("not a SPIR-V pointer type")
+    return _type(params[0])
+
+
+def _smt_array(t: Type) -> tuple[str, str]:
+    params = _dialect_params(t, "!smt.array")
+    if len(params) != 1 or not params[0].startswith("[") or not params[0].endswith("]"):
+        raise ValueError("not an SMT array type")
+    domain, arrow, range_ = params[0][1:-1].partition(" -> ")
+    if not arrow:
+        raise ValueError("not an SMT array type")
+    return domain, range_
+
+
+def smt_array_range(t: Type) -> Type:
+    return _type(_smt_array(t)[1])
+
+
+def smt_array_domain(t: Type) -> Type:
+    return _type(_smt_array(t)[0])
+
+
+def async_value_type(t: Type) -> Type:
+    """`!async.value<T>` -> T."""
+    params = _dialect_params(t, "!async.value")
+    if len(params) != 1:
+        raise ValueError("not an async value type")
+    return _type(params[0])
+
+
+def pdl_range(t: Type) -> Type:
+    """`pdl::RangeType::get($_self)`."""
+    from ...syntax.attr_parser import parse_type_text
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t)
+    if not text.startswith("!pdl."):
+        raise ValueError("not a PDL type")
+    return parse_type_text(f"!pdl.range<{text[len('!pdl.'):]}>")
+
+
 TRANSFORMERS: dict[str, TypeFn] = {
     "$_self": identity,
     "::llvm::cast<Type>($_self)": identity,
@@ -76,6 +177,21 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "::getI1SameShape($_self)": i1_same_shape,
     "::llvm::cast<ShapedType>($_self).clone( IntegerType::get($_self.getContext(), 1))": i1_same_shape,
     "::llvm::cast<mlir::VectorType>($_self).cloneWith({}, IntegerType::get($_ctxt, 1))": i1_same_shape,
+    "IntegerType::get($_self.getContext(), (::llvm::cast<VectorType>($_self).getShape()[0]))": int_of_lanes,
+    "VectorType::get({::llvm::cast<VectorType>($_self).getShape()[0]}, "
+    "IntegerType::get($_self.getContext(), 1))": i1_vector_of_lanes,
+    # one element type per operand (the parser repeats a single type over the operand list)
+    "SmallVector<Type, 2>(::llvm::cast<RankedTensorType>($_self).getNumElements(), "
+    "::llvm::cast<RankedTensorType>($_self).getElementType())": element_type,
+    "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self)"
+    ".getRank() - 1, 16))": svbool_shape,
+    "pdl::RangeType::get($_self)": pdl_range,
+    "cast<ShapedType>($_self).getElementType()": element_type,
+    "getUnaryOpResultType($_self)": spirv_unary_result,
+    "llvm::cast<PointerType>($_self).getPointeeType()": spirv_pointee,
+    "cast<ArrayType>($_self).getRangeType()": smt_array_range,
+    "cast<ArrayType>($_self).getDomainType()": smt_array_domain,
+    "::llvm::cast<ValueType>($_self).getValueType()": async_value_type,
 }
 
 
@@ -86,7 +202,29 @@ def transformer(snippet: str | None) -> TypeFn | None:
     return TRANSFORMERS[" ".join(snippet.split())]
 
 
-INFER: dict[str, InferFn] = {}
+def _shuffle(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """vector.shuffle: v1's vector type with its leading dimension (or, 0-d, one dimension) the mask's
+    length."""
+    from ...ir.attributes import DenseArrayAttr
+
+    types = parsed.all_operand_types or []
+    mask = parsed.attrs.get("mask")
+    if not types or not isinstance(types[0], VectorType) or not isinstance(mask, DenseArrayAttr):
+        raise p.error("vector.shuffle needs vector operands and a mask")
+    v1 = types[0]
+    scalable = None if v1.scalable is None else (False, *v1.scalable[1:])
+    return [VectorType.get((mask.count, *v1.shape[1:]), v1.element, scalable)]
+
+
+def _dealloc(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """bufferization.dealloc: one `i1` per retained memref."""
+    return [IntegerType.get(1)] * len(parsed.operands.get("retained", []))
+
+
+INFER: dict[str, InferFn] = {
+    "vector.shuffle": _shuffle,
+    "bufferization.dealloc": _dealloc,
+}
 """Ops whose declarative form leaves all result types to C++ inference (ported per op)."""
 
 

@@ -10,8 +10,47 @@ from ...registry import Registry
 
 
 def register_ports(reg: Registry, origin: str) -> None:
-    from . import arith, builtin, func, linalg, llvm, scf, shape, spirv
+    from . import (
+        arith,
+        async_ops,
+        bufferization,
+        builtin,
+        func,
+        functions,
+        gpu,
+        linalg,
+        linalg_map,
+        llvm,
+        llvm_more,
+        scf,
+        scf_more,
+        shape,
+        spirv,
+        spirv_forms,
+        tosa,
+        vector,
+    )
 
-    for module in (arith, builtin, func, linalg, llvm, scf, shape, spirv):
+    modules = (
+        arith,
+        async_ops,
+        bufferization,
+        builtin,
+        func,
+        functions,
+        gpu,
+        linalg,
+        linalg_map,
+        llvm,
+        llvm_more,
+        scf,
+        scf_more,
+        shape,
+        spirv,
+        spirv_forms,
+        tosa,
+        vector,
+    )
+    for module in modules:
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)

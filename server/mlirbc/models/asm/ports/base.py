@@ -89,8 +89,10 @@ def function_type_of(view: OpView, type_attr: str) -> tuple[list[Type], list[Typ
 
 
 def print_function_signature(p: AsmPrinter, op: Operation, view: OpView, inputs: list[Type],
-                             results: list[Type], variadic: bool, arg_attrs: str, res_attrs: str) -> None:
-    """`(%arg0: i32 {attrs} loc(...), ...) -> (T {attrs})`: function_interface_impl's signature."""
+                             results: list[Type], variadic: bool, arg_attrs: str, res_attrs: str,
+                             extra_args: int = 0) -> None:
+    """`(%arg0: i32 {attrs} loc(...), ...) -> (T {attrs})`: function_interface_impl's signature;
+    `extra_args`: entry block arguments after the inputs that the op prints itself (attributions)."""
     body = op.regions[0] if op.regions else None
     external = body is None or not body.blocks
     arg_dicts = _dicts(view.attr(arg_attrs), len(inputs))
@@ -98,10 +100,10 @@ def print_function_signature(p: AsmPrinter, op: Operation, view: OpView, inputs:
     if not external:
         assert body is not None
         entry = body.blocks[0]
-        if len(entry.arguments) != len(inputs) or \
-                any(a.type is not t for a, t in zip(entry.arguments, inputs, strict=True)):
+        if len(entry.arguments) != len(inputs) + extra_args or \
+                any(a.type is not t for a, t in zip(entry.arguments, inputs, strict=False)):
             raise SyntaxModelError("the body's arguments do not match the function type")
-        for i, arg in enumerate(entry.arguments):
+        for i, arg in enumerate(entry.arguments[:len(inputs)]):
             if i:
                 p.write(", ")
             p.region_argument(arg, arg_dicts[i])

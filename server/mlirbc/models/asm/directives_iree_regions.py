@@ -1,0 +1,263 @@
+"""Ports of IREE's region and resource `custom<...>` directives: `custom<WorkgroupCountRegion>` (HAL's
+without a keyword, Flow's and Stream's after `workgroups`), `custom<ExportConditionRegion>` (HAL),
+`custom<SizeAwareType>` (Util: `type{%size}`)."""
+
+from __future__ import annotations
+
+from ...ir.operation import Region
+from ...ir.types import IndexType, IntegerType, Type
+from .api import Argument, AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .directives import ParseArgs, PrintArgs, parser, printer
+
+
+def _print_arrow_types(p: AsmPrinter, types: list[Type]) -> None:
+    """printArrowTypeList: ` -> T` or ` -> (T1, T2)`."""
+    p.write(" -> ")
+    if len(types) != 1:
+        p.write("(")
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+    if len(types) != 1:
+        p.write(")")
+
+
+def _parse_arrow_types(p: AsmParser) -> list[Type]:
+    p.parse_punct("->")
+    if not p.parse_optional_punct("("):
+        return [p.parse_type()]
+    out = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        out.append(p.parse_type())
+    p.parse_punct(")")
+    return out
+
+
+def _print_signature_region(p: AsmPrinter, body: Region, results: list[Type]) -> None:
+    """`(%arg: T, ...) -> (results) {body}` (the entry block's arguments in the parentheses)."""
+    p.write("(")
+    for i, arg in enumerate(body.blocks[0].arguments):
+        if i:
+            p.write(", ")
+        p.region_argument(arg)
+    p.write(")")
+    _print_arrow_types(p, results)
+    p.write(" ")
+    p.region(body, False, True)
+
+
+def _parse_signature_region(p: AsmParser, expected: list[Type], what: str) -> Region:
+    p.parse_punct("(")
+    args: list[Argument] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            args.append(p.parse_argument(allow_type=True, allow_attrs=True))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    if _parse_arrow_types(p) != expected:
+        raise p.error(what)
+    return p.parse_region(args)
+
+
+def _index3() -> list[Type]:
+    return [IndexType.get()] * 3
+
+
+# -- custom<WorkgroupCountRegion>($body) -----------------------------------------------------------------
+@printer("WorkgroupCountRegion")
+def print_workgroup_count_region(p: AsmPrinter, a: PrintArgs) -> None:
+    body = a.region(0)
+    if not body.blocks:
+        return
+    if a.op.op_name.dialect != "hal":
+        p.write("workgroups")
+    _print_signature_region(p, body, _index3())
+
+
+@parser("WorkgroupCountRegion")
+def parse_workgroup_count_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if a.model.name.split(".", 1)[0] != "hal" and not p.parse_optional_keyword("workgroups"):
+        a.set_region(0, Region(None))
+        return not optional
+    a.set_region(0, _parse_signature_region(
+        p, _index3(), "workgroup count region must return the XYZ dimension counts"))
+    return True
+
+
+# -- custom<ExportConditionRegion>($body) (hal) ------------------------------------------------------------
+@printer("ExportConditionRegion")
+def print_export_condition_region(p: AsmPrinter, a: PrintArgs) -> None:
+    body = a.region(0)
+    if not body.blocks:
+        return
+    _print_signature_region(p, body, [IntegerType.get(1)])
+
+
+@parser("ExportConditionRegion")
+def parse_export_condition_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    a.set_region(0, _parse_signature_region(p, [IntegerType.get(1)],
+                                            "condition region must return a boolean value"))
+    return True
+
+
+# -- custom<SizeAwareType>(type($value), $size) ------------------------------------------------------------
+@printer("SizeAwareType")
+def print_size_aware_type(p: AsmPrinter, a: PrintArgs) -> None:
+    t = a.type(0)
+    size = a.value(1)
+    if t is None or size is None:
+        raise SyntaxModelError("a size-aware type needs its type and size")
+    p.type(t)
+    p.write("{")
+    p.operand(size)
+    p.write("}")
+
+
+@parser("SizeAwareType")
+def parse_size_aware_type(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    t = p.parse_type()
+    p.parse_punct("{")
+    size: OperandRef = p.parse_operand()
+    p.parse_punct("}")
+    a.set_types(0, [t])
+    a.set_values(1, [size])
+    return True
+
+
+def _size_aware(t: Type) -> bool:
+    from .directives_iree import _dynamic_dims
+
+    return _dynamic_dims(t) == -1
+
+
+# -- custom<ExplicitResourceRegion>($operands, type($operands), $operand_sizes, $body) (stream) -----------
+@printer("ExplicitResourceRegion")
+def print_explicit_resource_region(p: AsmPrinter, a: PrintArgs) -> None:
+    operands = a.values(0)
+    sizes = a.values(2)
+    body = a.region(3)
+    if not body.blocks or len(body.blocks[0].arguments) != len(operands) or len(sizes) != len(operands):
+        raise SyntaxModelError("resource operands, sizes and region arguments do not match")
+    p.write("(")
+    for i, (operand, arg, size) in enumerate(zip(operands, body.blocks[0].arguments, sizes, strict=True)):
+        if i:
+            p.write(", ")
+        if not _size_aware(arg.type):
+            raise SyntaxModelError("a resource whose type is not size-aware")
+        p.operand(operand)
+        p.write(" as ")
+        p.operand(arg)
+        p.write(": ")
+        p.type(arg.type)
+        p.write("{")
+        p.operand(size)
+        p.write("}")
+    p.write(") ")
+    p.region(body, False, False)
+
+
+@parser("ExplicitResourceRegion")
+def parse_explicit_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[OperandRef] = []
+    args: list[Argument] = []
+    p.parse_punct("(")
+    if not p.parse_optional_punct(")"):
+        while True:
+            refs.append(p.parse_operand())
+            p.parse_keyword("as")
+            arg = p.parse_argument(allow_type=False)
+            p.parse_punct(":")
+            t = p.parse_type()
+            p.parse_punct("{")
+            sizes.append(p.parse_operand())
+            p.parse_punct("}")
+            types.append(t)
+            args.append(Argument(arg.ref, t, arg.attrs, arg.location))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    body = p.parse_region(args)
+    p.ensure_terminator(body, "stream.yield")
+    a.set_values(0, refs)
+    a.set_types(1, types)
+    a.set_values(2, sizes)
+    a.set_region(3, body)
+    return True
+
+
+_ACCESS = {3: "rw", 1: "ro", 2: "wo", 0: ""}
+
+
+# -- custom<DispatchResources>($resources, type($resources), $resource_sizes, $resource_offsets,
+#                             $resource_lengths, $resource_accesses) (stream.cmd.dispatch) ---------------
+@printer("DispatchResources")
+def print_dispatch_resources(p: AsmPrinter, a: PrintArgs) -> None:
+    from ...ir.attributes import ArrayAttr, IntegerAttr
+
+    resources, sizes, offsets, lengths = a.values(0), a.values(2), a.values(3), a.values(4)
+    accesses = a.attr(5)
+    n = len(resources)
+    if not isinstance(accesses, ArrayAttr) or not n == len(sizes) == len(offsets) == len(lengths) == \
+            len(accesses.elements):
+        raise SyntaxModelError("resource lists do not match")
+    for i, (res, size, offset, length, access) in enumerate(
+            zip(resources, sizes, offsets, lengths, accesses.elements, strict=True)):
+        if not isinstance(access, IntegerAttr) or access.bits & 3 not in _ACCESS or access.bits > 3 \
+                or not access.bits:
+            raise SyntaxModelError("a resource access that would not read back")
+        p.newline()
+        p.write(f"  {_ACCESS[access.bits]} ")
+        p.operand(res)
+        p.write("[")
+        p.operand(offset)
+        p.write(" for ")
+        p.operand(length)
+        p.write("] : ")
+        p.type(res.type)
+        p.write("{")
+        p.operand(size)
+        p.write("}")
+        if i < n - 1:
+            p.write(",")
+
+
+@parser("DispatchResources")
+def parse_dispatch_resources(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    from ...ir.attributes import ArrayAttr, Attribute, IntegerAttr
+
+    bits = {v: k for k, v in _ACCESS.items()}
+    resources: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[OperandRef] = []
+    offsets: list[OperandRef] = []
+    lengths: list[OperandRef] = []
+    accesses: list[Attribute] = []
+    while True:
+        word = p.parse_optional_any_keyword()
+        if word is None:
+            raise p.error("expected a resource access (ro, wo, rw)")
+        resources.append(p.parse_operand())
+        p.parse_punct("[")
+        offsets.append(p.parse_operand())
+        p.parse_keyword("for")
+        lengths.append(p.parse_operand())
+        p.parse_punct("]")
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        p.parse_punct("{")
+        sizes.append(p.parse_operand())
+        p.parse_punct("}")
+        accesses.append(IntegerAttr.get(IntegerType.get(32), bits.get(word, 0)))
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, resources)
+    a.set_types(1, types)
+    a.set_values(2, sizes)
+    a.set_values(3, offsets)
+    a.set_values(4, lengths)
+    a.set_attr(5, ArrayAttr.get(tuple(accesses)))
+    return True
