@@ -43,6 +43,7 @@ from ..ir.operation import (
 from ..ir.types import Type
 from ..models.asm import api as asm
 from ..models.asm.api import SyntaxModelError
+from ..models.asm.declarative import ods_result_names
 from ..models.build import default_registry
 from ..models.registry import Registry
 from ..models.sets import SETS
@@ -459,7 +460,7 @@ class _PrettyPrinter(_Printer):
         def result_names(op: Operation) -> list[tuple[int, str]]:
             model = self.syntax_of(op)
             if model is None:
-                return []
+                return self._generic_result_names(op)
             try:
                 names = asm.result_names(model, op)
                 if not names:
@@ -481,6 +482,22 @@ class _PrettyPrinter(_Printer):
         self.block_names = {k: v for k, v in self.naming.block_names.items()}
         self.block_order = self.naming.block_order
         # The generic printer reads names from `names`, which `_generic` fills for the ops it prints.
+
+    def _generic_result_names(self, op: Operation) -> list[tuple[int, str]]:
+        """The ODS result names of a registered op with no model of its custom form (MLIR names the results
+        of an op it prints generic as it names any other)."""
+        name = op.op_name
+        if not name.registered or self.registry.op(name.full).model is None:
+            return []
+        provider = self.registry.syntax_provider(name.dialect, self.registry.model_set)
+        data_of = getattr(provider, "data", None)
+        data = data_of(name.full) if callable(data_of) else None
+        if not isinstance(data, dict):
+            return []
+        try:
+            return ods_result_names(data, op)
+        except Exception:  # data that does not fit the op leaves it numbered
+            return []
 
     # -- aliases --------------------------------------------------------------------------------------
     def collect_aliases(self, root: Operation, rules: AliasRules) -> AliasScope:

@@ -88,21 +88,7 @@ class DeclarativeSyntax(SyntaxBase):
         return self.names_hook(OpView(op, self.data))
 
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
-        """The results' ODS names, as the `getAsmResultNames` mlir-tblgen generates for an op of several
-        result declarations names them (`%sum, %overflow`; `%memref, %asyncToken`): the first value of
-        each non-empty group."""
-        decl = self.data.get("results", [])
-        if len(decl) < 2 or not any(n for n, _, _ in decl):
-            return []
-        groups = OpView(op, self.data).result_groups()
-        out: list[tuple[int, str]] = []
-        at = 0
-        for n, _, _ in decl:
-            size = len(groups[n])
-            if n and size:
-                out.append((at, str(n)))
-            at += size
-        return out
+        return ods_result_names(self.data, op)
 
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect
@@ -797,3 +783,21 @@ def parse_type_value(text: str) -> Type:
 
 __all__ = ["DeclarativeSyntax", "print_functional_type", "print_stripped", "enum_text", "print_attr_value",
            "typefns", "Argument", "OperandRef", "Value", "IntegerType"]
+
+
+def ods_result_names(data: dict[str, Any], op: Operation) -> list[tuple[int, str]]:
+    """The results' ODS names, as the `getAsmResultNames` mlir-tblgen generates for an op of several
+    result declarations names them (`%sum, %overflow`; `%memref, %asyncToken`): the first value of each
+    non-empty group.  Ops printed generic have them too (`%head, %tail = "shape.split_at"`)."""
+    decl = data.get("results", [])
+    if len(decl) < 2 or not any(n for n, _, _ in decl):
+        return []
+    groups = OpView(op, data).result_groups()
+    out: list[tuple[int, str]] = []
+    at = 0
+    for n, _, _ in decl:
+        size = len(groups[n])
+        if n and size:
+            out.append((at, str(n)))
+        at += size
+    return out
