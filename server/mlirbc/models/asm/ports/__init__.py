@@ -11,6 +11,7 @@ from ...registry import Registry
 
 def register_ports(reg: Registry, origin: str) -> None:
     from . import (
+        affine,
         arith,
         async_ops,
         bufferization,
@@ -32,6 +33,7 @@ def register_ports(reg: Registry, origin: str) -> None:
     )
 
     modules = (
+        affine,
         arith,
         async_ops,
         bufferization,
