@@ -32,7 +32,7 @@ from pretty_oracle import ALIASED, LOCAL, default_version_files, first_differenc
 REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
-FLOORS = {("upstream", "local"): expect(552, 154), ("upstream", "aliased"): expect(552, 154),
+FLOORS = {("upstream", "local"): expect(557, 156), ("upstream", "aliased"): expect(557, 156),
           ("iree", "local"): 8, ("iree", "aliased"): 8}
 
 

@@ -12,6 +12,7 @@ from ...registry import Registry
 def register_ports(reg: Registry, origin: str) -> None:
     from . import (
         affine,
+        affine_loops,
         arith,
         async_ops,
         bufferization,
@@ -34,6 +35,7 @@ def register_ports(reg: Registry, origin: str) -> None:
 
     modules = (
         affine,
+        affine_loops,
         arith,
         async_ops,
         bufferization,

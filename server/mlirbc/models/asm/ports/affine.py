@@ -57,7 +57,7 @@ def parse_attr_dict(p: AsmParser, state: OpState) -> None:
         state.attributes.update((k.text, v) for k, v in d.entries)
 
 
-class _AffinePort(Port):
+class AffinePort(Port):
     """What the affine ports share: the op's inherent attributes never print in its dictionary."""
 
     def inherent_names(self) -> set[str]:
@@ -67,7 +67,7 @@ class _AffinePort(Port):
         return attr_entries(self.view(op), self.inherent_names())
 
 
-class MapOp(_AffinePort):
+class MapOp(AffinePort):
     """`affine.apply`, `affine.min`, `affine.max`: ` map(dims)[symbols] {attrs}`, an index result."""
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
@@ -131,7 +131,7 @@ def _memref(p: AsmParser, t: Type) -> MemRefType:
     return t
 
 
-class LoadOp(_AffinePort):
+class LoadOp(AffinePort):
     """`affine.load %m[...] : memref<...>` and `affine.vector_load ... : memref<...>, vector<...>`."""
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
@@ -166,7 +166,7 @@ class LoadOp(_AffinePort):
         state.result_types.append(result)
 
 
-class StoreOp(_AffinePort):
+class StoreOp(AffinePort):
     """`affine.store %v, %m[...] : memref<...>` and `affine.vector_store ... : memref<...>, vector<...>`."""
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
@@ -212,7 +212,7 @@ def _bool(value: bool) -> Attribute:
     return IntegerAttr.get(IntegerType.get(1), int(value))
 
 
-class PrefetchOp(_AffinePort):
+class PrefetchOp(AffinePort):
     """`affine.prefetch %m[...], read, locality<3>, data : memref<...>`."""
 
     keywords_list = ("read", "write", "locality", "data", "instr")
