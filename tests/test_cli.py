@@ -118,3 +118,5 @@ def test_readme_lists_every_command_and_its_example_runs() -> None:
     assert "func.func public @main(" in proc.stdout and " = stablehlo.dot_general %" in proc.stdout
     assert '"view": "stablehlo"' in proc.stdout.split("\n", 1)[0]
     assert "mlirbc.fallback" not in proc.stdout and "mlirbc.properties" not in proc.stdout
+    # With aliases, as jaxlib prints them: the locations are defined once, outside the module.
+    assert "\n#loc1 = loc(" in proc.stdout and " loc(#loc" in proc.stdout
