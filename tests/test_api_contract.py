@@ -384,8 +384,9 @@ def _depth(op: Operation) -> int:
                                  "jax/mlp2.mlirbc"])
 def test_str_of_every_op_is_its_text_in_mlirbc_decode(rel: str, tmp_path: Path) -> None:
     """`str(op)` prints the op (with its regions) in the generic view (generic form, local scope), with
-    the values named as that view of the whole file names them: indented to its depth, it is found in `mlirbc decode`'s output
-    (the view a user reads) for every op; after an edit it shows the edit, and so does the view."""
+    the values named as that view of the whole file names them: indented to its depth, it is found in
+    `mlirbc decode --form generic --local-scope`'s output for every op; after an edit it shows the edit,
+    and so does the view."""
     from mlirbc.cli.main import main
 
     def view(path: Path) -> str:
