@@ -17,6 +17,10 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from corpus import path as corpus
 
 CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "mlirbc.lsp"])
+GENERIC_VIEW: dict[str, Any] = {"view": {"form": "generic", "aliases": False}}
+"""`lsp_options` of a test about the generic view (MLIR's generic form, local scope, as
+`mlir-opt --mlir-print-op-generic --mlir-print-local-scope` prints it): the default is the pretty view with
+aliases (tests/test_lsp_pretty.py)."""
 
 
 def copy(rel: str, tmp: Path) -> Path:

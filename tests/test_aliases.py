@@ -310,8 +310,27 @@ def test_a_recorded_print_finds_the_aliases_the_generic_walk_finds() -> None:
         assert recorded == walked and len(walked) > 10
 
 
-def test_local_scope_stays_the_default() -> None:
-    """Until the view's default flips (`view.printer.ALIASES_BY_DEFAULT`), a view has no aliases."""
-    data = (CORPUS / "upstream/Dialect__Affine__ops.p01.mlirbc").read_bytes()
-    text = print_module(decode_bytecode(data)).text
-    assert "#map" not in text and "loc(#" not in text
+def test_the_default_view_is_pretty_with_aliases(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24: unless told otherwise (CLI flags, server settings), a file without a dialect-level view
+    shows in custom forms with aliases (`#map`, `#loc` definitions), as mlir-opt prints it; `--form
+    generic --local-scope` is the generic view of old, exactly: what the printer gives when asked for
+    nothing."""
+    from mlirbc.cli.main import main
+    from mlirbc.lsp.settings import Settings, parse_settings
+
+    path = str(CORPUS / "upstream/Dialect__Linalg__roundtrip.p10.mlirbc")
+    assert main(["decode", path]) == 0
+    default = capsys.readouterr().out
+    assert re.search(r"^#map\d* = affine_map<", default, re.M) and "loc(#loc" in default
+    assert re.search(r"^#loc\d+ = loc\(", default, re.M)
+    assert "  linalg.generic {indexing_maps = [#map, #map1]" in default and '"linalg.generic"' not in default
+    assert main(["decode", path, "--form", "pretty", "--aliases"]) == 0
+    assert capsys.readouterr().out == default
+    assert main(["decode", path, "--form", "generic", "--local-scope"]) == 0
+    generic = capsys.readouterr().out
+    assert generic == print_module(decode_bytecode(Path(path).read_bytes())).text
+    assert "#map" not in generic and "loc(#" not in generic and '"linalg.generic"' in generic
+    # The server's defaults are the same, with no settings and with settings that leave the view alone.
+    for settings in (Settings(), parse_settings({}), parse_settings({"mlirbc": {"view": {}}})):
+        assert (settings.view_form, settings.view_aliases) == ("auto", True)
+    assert parse_settings({"view.aliases": False}).view_aliases is False

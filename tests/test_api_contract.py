@@ -383,16 +383,17 @@ def _depth(op: Operation) -> int:
 @pytest.mark.parametrize("rel", ["upstream/Dialect__SCF__ops.f08.v2.mlirbc", "iree/mlp2.flow.mlirbc",
                                  "jax/mlp2.mlirbc"])
 def test_str_of_every_op_is_its_text_in_mlirbc_decode(rel: str, tmp_path: Path) -> None:
-    """`str(op)` prints the op (with its regions) in the view's default form, with the values named as
-    the view of the whole file names them: indented to its depth, it is found in `mlirbc decode`'s output
-    (the view a user reads) for every op; after an edit it shows the edit, and so does the view."""
+    """`str(op)` prints the op (with its regions) in the generic view (generic form, local scope), with
+    the values named as that view of the whole file names them: indented to its depth, it is found in
+    `mlirbc decode --form generic --local-scope`'s output for every op; after an edit it shows the edit,
+    and so does the view."""
     from mlirbc.cli.main import main
 
     def view(path: Path) -> str:
-        # The ops as stored: a portable artifact's default view is its StableHLO conversion, another IR
-        # than the module the API loads (for every other file `auto` is this form).
+        # The ops as stored, in the generic form with local scope (what `str(op)` prints; the default view
+        # is the pretty form with aliases, or a portable artifact's StableHLO conversion).
         out = tmp_path / "view.mlir"
-        assert main(["decode", str(path), "--form", "generic", "-o", str(out)]) == 0
+        assert main(["decode", str(path), "--form", "generic", "--local-scope", "-o", str(out)]) == 0
         return out.read_text()
 
     m = mlirbc.load(CORPUS / rel)

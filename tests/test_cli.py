@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from corpus import CORPUS, EXAMPLES, REPO
 from mlirbc.bytecode.reader import decode_bytecode
 
@@ -118,3 +120,22 @@ def test_readme_lists_every_command_and_its_example_runs() -> None:
     assert "func.func public @main(" in proc.stdout and " = stablehlo.dot_general %" in proc.stdout
     assert '"view": "stablehlo"' in proc.stdout.split("\n", 1)[0]
     assert "mlirbc.fallback" not in proc.stdout and "mlirbc.properties" not in proc.stdout
+    # With aliases, as jaxlib prints them: the locations are defined once, outside the module.
+    assert "\n#loc1 = loc(" in proc.stdout and " loc(#loc" in proc.stdout
+
+
+def test_elided_values_of_custom_forms_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
+    """The default (pretty) view with small values elided reads back to the original bytes: a string a
+    custom form prints with its type known (`vm.fail %c, "..."`) is resolved to the file's string, and a
+    value a custom form builds only to print it (linalg's iterator types as strings) is never elided."""
+    from mlirbc.cli.main import main
+
+    for rel in ("iree/mlp2.vm.mlirbc", "iree/convnet.input.mlirbc"):
+        path = str(CORPUS / rel)
+        for scope in ("--aliases", "--local-scope"):
+            assert main(["roundtrip", path, "--elide-larger-than", "8", scope]) == 0, (rel, scope)
+        assert main(["decode", path, "--elide-larger-than", "8"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("identical") == 4
+    assert 'vm.fail %' in out and ', "mlirbc.elided.' in out
+    assert 'iterator_types = ["parallel", "parallel", "reduction", "reduction"]' in out

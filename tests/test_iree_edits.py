@@ -16,9 +16,11 @@ import pytest
 from pytest_lsp import LanguageClient
 
 from iree_support import IREE_SKIP_REASON, generic_print, iree_opt_path
-from lsp_support import change, convert_from, open_bytecode, replace_all, request
+from lsp_support import GENERIC_VIEW, change, convert_from, open_bytecode, replace_all, request
 
-pytestmark = pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
+# The edits are made on the generic view and compared with iree-opt's generic print.
+pytestmark = [pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON),
+              pytest.mark.lsp_options(GENERIC_VIEW)]
 
 Edit = Callable[[str], str]
 

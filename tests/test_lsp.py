@@ -11,6 +11,7 @@ from pytest_lsp import LanguageClient
 
 from corpus import CORPUS
 from lsp_support import (
+    GENERIC_VIEW,
     change,
     convert_from,
     convert_to,
@@ -27,7 +28,7 @@ from lsp_support import (
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
 # The StableHLO models are off: the JAX export stands for a file with fallback parts.
-pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
+pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}, **GENERIC_VIEW})
 
 
 @pytest.mark.parametrize("rel", [UPSTREAM, JAX, "iree/mlp2.flow.mlirbc"])

@@ -9,6 +9,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
+    GENERIC_VIEW,
     change,
     find,
     hover,
@@ -21,7 +22,7 @@ PDL = "upstream/Rewrite__pdl-bytecode.p01.mlirbc"
 JAX = "jax/mlp2.mlirbc"
 USELIST = "upstream/Bytecode__uselist_orders.p00.mlirbc"
 # The StableHLO models are off: the JAX export stands for a file with fallback parts.
-pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}})
+pytestmark = pytest.mark.lsp_options({"models": {"disabled": ["vhlo"]}, **GENERIC_VIEW})
 
 
 def _td(uri: str) -> lsp.TextDocumentIdentifier:

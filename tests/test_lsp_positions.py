@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
+    GENERIC_VIEW,
     INIT_RESULTS,
     change,
     open_bytecode,
@@ -22,6 +23,9 @@ from lsp_support import (
 from mlirbc.lsp.positions import PositionCodec
 from mlirbc.syntax import textlines
 from mlirbc.syntax.textlines import TextLines
+
+# These tests read the generic view (the default view's features: test_lsp_pretty.py).
+pytestmark = pytest.mark.lsp_options(GENERIC_VIEW)
 
 UPSTREAM = "upstream/Bytecode__uselist_orders.p01.mlirbc"
 EMOJI = "😀😀"
@@ -131,6 +135,6 @@ async def test_utf16_by_default(client: LanguageClient, tmp_path: Path) -> None:
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-32"])
 async def test_negotiated_encoding(raw_client: LanguageClient, tmp_path: Path,
                                    encoding: str) -> None:
-    result = await start(raw_client, encodings=[encoding, "utf-16"])
+    result = await start(raw_client, GENERIC_VIEW, encodings=[encoding, "utf-16"])
     assert result.capabilities.position_encoding == lsp.PositionEncodingKind(encoding)
     await _check_encoding(raw_client, tmp_path, encoding)

@@ -40,7 +40,8 @@ LOCAL = ["--mlir-print-debuginfo", "--mlir-print-local-scope"]
 GENERIC = ["--mlir-print-op-generic", *LOCAL]
 
 
-pytestmark = pytest.mark.lsp_options({"view": {"form": "pretty", "aliases": True}})
+# The default view (issue 24): no view settings, so pretty with aliases.
+pytestmark = pytest.mark.lsp_options({})
 LOCAL_SCOPE = pytest.mark.lsp_options({"view": {"aliases": False, "elideLargerThan": 0}})
 """The server's local-scope pretty view (`mlirbc.view.aliases: false`)."""
 P14 = "Dialect__SCF__canonicalize.p14.mlirbc"

@@ -65,7 +65,7 @@ async def test_decode_timeout_keeps_server_alive(client: LanguageClient, large: 
         await convert_from(client, large.path.as_uri())
     assert "took longer" in info.value.message
     assert time.monotonic() - t0 < 30
-    assert '"builtin.module"' in await convert_from(client, corpus(UPSTREAM).as_uri())
+    assert "\nmodule {\n" in await convert_from(client, corpus(UPSTREAM).as_uri())
 
 
 async def test_cancel_decode(client: LanguageClient, large: LargeModule) -> None:
@@ -80,7 +80,7 @@ async def test_cancel_decode(client: LanguageClient, large: LargeModule) -> None
         await asyncio.wait_for(asyncio.wrap_future(fut), 30)
     assert "cancel" in info.value.message.lower()
     t0 = time.monotonic()
-    assert '"builtin.module"' in await convert_from(client, corpus(UPSTREAM).as_uri())
+    assert "\nmodule {\n" in await convert_from(client, corpus(UPSTREAM).as_uri())
     assert time.monotonic() - t0 < 20
 
 

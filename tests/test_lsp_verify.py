@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from lsp_support import (
+    GENERIC_VIEW,
     change,
     convert_from,
     open_bytecode,
@@ -20,6 +21,9 @@ from lsp_support import (
     request,
     wait_diagnostics,
 )
+
+# These tests read the generic view (the default view's features: test_lsp_pretty.py).
+pytestmark = pytest.mark.lsp_options(GENERIC_VIEW)
 
 ARITH = "upstream/Dialect__Arith__ops.mlirbc"
 

@@ -9,7 +9,10 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from lsp_support import find, hover, open_bytecode, request
+from lsp_support import GENERIC_VIEW, find, hover, open_bytecode, request
+
+# These tests read the generic view (the default view's features: test_lsp_pretty.py).
+pytestmark = pytest.mark.lsp_options(GENERIC_VIEW)
 
 IREE_FLOW = "iree/mlp2.flow.mlirbc"
 

@@ -71,3 +71,20 @@ def test_fresh_encoding_of_the_text_matches_upstream() -> None:
     print(f"\n{compared - len(failures)} of {compared} fully decoded files identical in fresh mode")
     assert compared > expect(full=3000, core=450)
     assert not failures, f"{len(failures)} of {compared}:\n" + "\n".join(failures[:20])
+
+
+@pytest.mark.parametrize("folder", sorted({_folder(r) for r in ROWS}))
+def test_mlirbc_roundtrip_in_the_default_view_is_identical(folder: str, capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """`mlirbc roundtrip FILE` with no options: the default view (pretty with aliases, a portable
+    artifact's StableHLO view) of every corpus file reads back to the original bytes."""
+    from mlirbc.cli.main import main
+
+    failures = []
+    rows = [r for r in ROWS if _folder(r) == folder]
+    for row in rows:
+        rc = main(["roundtrip", str(CORPUS / row["path"])])
+        out = capsys.readouterr()
+        if rc != 0 or out.out.strip() != "identical":
+            failures.append(f"{row['path']}: {out.out.strip()} {out.err.strip()[:200]}")
+    assert not failures, f"{len(failures)} of {len(rows)}:\n" + "\n".join(failures[:20])

@@ -637,7 +637,14 @@ class Parser:
             return self._guarded(lambda: self._number_of_type(t))
         if tok.kind == STRING:
             self.advance()
-            return StringAttr.get(string_value(tok), t)
+            value = string_value(tok)
+            if self.elided is not None and value.startswith(b"mlirbc.elided."):
+                # a custom form's string (`vm.fail %c, "..."`) elided in the view: the file's own string
+                ph = token_placeholder(value.decode("ascii", "replace"), ELIDED_STRING,
+                                       None if t == NoneType.get() else t)
+                if ph is not None and not self.elided.is_literal_string(value):
+                    return self.elided.string(ph, self.span(tok.start, self.prev_end))
+            return StringAttr.get(value, t)
         return self.parse_attribute()
 
     def _number_of_type(self, t: Type) -> Attribute:

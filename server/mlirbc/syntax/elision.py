@@ -318,11 +318,15 @@ class Elider:
     upstream: frozenset[str] = frozenset()
     """The dialects mlir-opt registers (`models.ods.mlir_opt_dialects`, given by the view layer)."""
     _sibling: Elider | None = None
+    module_only: bool = False
+    """Elide only the module's own values (those fingerprinted up front), never a value a custom form
+    builds to print (linalg's iterator types as strings): saving resolves a placeholder to a value of the
+    original file, and there is none for those."""
 
     @classmethod
     def for_module(cls, module: Module, threshold: int, upstream_safe: bool = True,
                    upstream: frozenset[str] = frozenset()) -> Elider:
-        el = cls(threshold, upstream_safe=upstream_safe, upstream=upstream)
+        el = cls(threshold, upstream_safe=upstream_safe, upstream=upstream, module_only=True)
         if threshold <= 0:
             return el
         groups: dict[tuple[str, int, str], list[object]] = {}
@@ -346,6 +350,8 @@ class Elider:
     def elides(self, value: object) -> bool:
         if not self.arrays and isinstance(value, DenseArrayAttr):
             return False
+        if self.module_only and id(value) not in self.fingerprints:
+            return False
         return self.threshold > 0 and _value_category(value) is not None and \
             payload_size(value) > self.threshold
 
@@ -367,7 +373,8 @@ class Elider:
         full, its own print caches."""
         if self._sibling is None:
             self._sibling = Elider(self.threshold, fingerprints=self.fingerprints, keep=self.keep,
-                                   arrays=False, _parent=self, upstream=self.upstream)
+                                   arrays=False, _parent=self, upstream=self.upstream,
+                                   module_only=self.module_only)
         return self._sibling
 
     def fingerprint(self, value: object) -> str:

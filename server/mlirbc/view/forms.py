@@ -2,7 +2,8 @@
 
 A decoded module is shown as stored (`generic`), or in a dialect-level view (`models.views`): `stablehlo`
 shows a StableHLO portable artifact as StableHLO.  `auto` (the default of the CLI and the server) picks the
-first registered view that applies to the module, else the module as stored.
+first registered view that applies to the module, else the module as stored in the pretty form
+(`printer.AUTO_FORM`); the CLI and the server print either with aliases unless told `--local-scope`.
 
 The text of a dialect-level view says so in its header (`"view": "stablehlo"`); saving converts it back
 (`to_stored`): with the conversion it was printed from, unchanged parts are the decoded module's own ops

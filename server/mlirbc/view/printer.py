@@ -66,9 +66,10 @@ BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
 PARTIAL_PREFIX = "// mlirbc: partial decode: "
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
-ALIASES_BY_DEFAULT = False
+ALIASES_BY_DEFAULT = True
 """Whether the view prints aliases unless told (`mlirbc decode --aliases/--local-scope`, the server's
-`mlirbc.view.aliases`): False prints everything inline (`--mlir-print-local-scope`)."""
+`mlirbc.view.aliases`): True prints them as upstream's tools do (`#map`, `#loc3`, dialect-chosen names);
+False prints everything inline (`--mlir-print-local-scope`)."""
 
 _FALLBACK_MARK = "mlirbc.fallback<"
 _JOIN_EVERY = 4096
@@ -532,13 +533,15 @@ FORM_GENERIC = "generic"
 FORM_PRETTY = "pretty"
 FORM_AUTO = "auto"
 FORMS = (FORM_GENERIC, FORM_PRETTY)
-AUTO_FORM = FORM_GENERIC
-"""What `auto` means for a file without a dialect-level view of its own."""
+AUTO_FORM = FORM_PRETTY
+"""What `auto` means for a file without a dialect-level view of its own: custom assembly forms, as
+upstream's tools print (`generic` is asked for by name)."""
 
 
 def resolve_form(form: str, module: Module) -> str:
     """The form a view of `module` is printed in: `generic`, `pretty`, or for `auto` the default (files
-    of StableHLO's portable format, which have no custom forms, stay generic)."""
+    of StableHLO's portable format shown as stored, whose VHLO ops have no custom forms, stay generic:
+    their auto view is the StableHLO view, `view.forms`)."""
     if form in FORMS:
         return form
     if form != FORM_AUTO:

@@ -50,6 +50,21 @@ describe('package.json', () => {
     );
   });
 
+  it('defaults the view to the server\'s defaults: auto form (pretty, or a dialect-level view), aliases on', () => {
+    const props = contributes.configuration.properties;
+    const server = path.resolve(__dirname, '..', '..', '..', '..', 'server', 'mlirbc');
+    const printer = fs.readFileSync(path.join(server, 'view', 'printer.py'), 'utf8');
+    const settings = fs.readFileSync(path.join(server, 'lsp', 'settings.py'), 'utf8');
+    const aliases = /^ALIASES_BY_DEFAULT = (True|False)$/m.exec(printer);
+    const form = /^ {4}view_form: str = "(\w+)"$/m.exec(settings);
+    assert.ok(aliases && form, 'the server states its defaults');
+    assert.strictEqual(props[`${SECTION}.view.aliases`].default, aliases[1] === 'True');
+    assert.strictEqual(props[`${SECTION}.view.aliases`].default, true);
+    assert.strictEqual(props[`${SECTION}.view.form`].default, form[1]);
+    assert.strictEqual(props[`${SECTION}.view.form`].default, 'auto');
+    assert.match(props[`${SECTION}.view.form`].enumDescriptions[0], /else the pretty form/);
+  });
+
   it('has the commands', () => {
     const commands = contributes.commands.map((c: { command: string; title: string }) => `${c.command}: ${c.title}`);
     assert.deepStrictEqual(commands, [
