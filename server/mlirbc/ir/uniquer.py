@@ -8,6 +8,7 @@ keeps deep location chains cheap.  Entries vanish when nothing references them a
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 from typing import Any, TypeVar
@@ -33,10 +34,15 @@ class _KeyedRef(weakref.ref[Any]):
 _table: dict[tuple[Any, ...], _KeyedRef] = {}
 _slots: dict[type, tuple[str, ...]] = {}
 _new = object.__new__
+_finalizing = sys.is_finalizing
 _set = object.__setattr__
 
 
 def _forget(ref: _KeyedRef) -> None:
+    # At interpreter exit a daemon thread may have been frozen holding the lock; the table dies with the
+    # process, and waiting for the lock there never ends.
+    if _finalizing():
+        return
     # Only drop the entry if it still holds this (dead) reference: a new object may have replaced it.
     if _table.get(ref.key) is ref:
         with _lock:

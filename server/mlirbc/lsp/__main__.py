@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from .. import __version__
@@ -51,7 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(*args.tcp)
     else:
         server.start_io()
-    return 0
+    # Worker threads are daemons and may still hold locks; the interpreter's own shutdown would wait on them
+    # (a server that never exits after `exit`).  Everything the server writes is written before it answers.
+    code = 0 if getattr(server.protocol, "_shutdown", True) else 1
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed with the protocol's writer, or gone with the client
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":
