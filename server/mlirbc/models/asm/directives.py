@@ -316,3 +316,19 @@ def parse_type_list(p: AsmParser) -> list[Type]:
     while p.parse_optional_punct(","):
         out.append(p.parse_type())
     return out
+
+
+def print_values_with_types(p: AsmPrinter, values: list[Value]) -> None:
+    """`%a, %b : t1, t2`."""
+    print_values(p, values)
+    p.write(" : ")
+    print_types(p, [v.type for v in values])
+
+
+def parse_values_with_types(p: AsmParser) -> tuple[list[OperandRef], list[Type]]:
+    """`%a, %b : t1, t2`, at least one value (the types are not counted against the values)."""
+    refs = [p.parse_operand()]
+    while p.parse_optional_punct(","):
+        refs.append(p.parse_operand())
+    p.parse_punct(":")
+    return refs, parse_type_list(p)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from ...ir.attributes import ArrayAttr, StringAttr, UnitAttr
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
-from .directives import ParseArgs, PrintArgs, parser, print_types, print_values, printer
+from .directives import (
+    ParseArgs,
+    PrintArgs,
+    parse_values_with_types,
+    parser,
+    print_values_with_types,
+    printer,
+)
 
 
 # -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation) ----------------
@@ -65,9 +72,7 @@ def print_create_operation_op_results(p: AsmPrinter, a: PrintArgs) -> None:
         p.write(" -> <inferred>")
     elif values:
         p.write(" -> (")
-        print_values(p, values)
-        p.write(" : ")
-        print_types(p, [v.type for v in values])
+        print_values_with_types(p, values)
         p.write(")")
 
 
@@ -81,13 +86,7 @@ def parse_create_operation_op_results(p: AsmParser, a: ParseArgs, optional: bool
         a.set_attr(2, UnitAttr.get())
         return True
     p.parse_punct("(")
-    refs = [p.parse_operand()]
-    while p.parse_optional_punct(","):
-        refs.append(p.parse_operand())
-    p.parse_punct(":")
-    types = [p.parse_type()]
-    while p.parse_optional_punct(","):
-        types.append(p.parse_type())
+    refs, types = parse_values_with_types(p)
     p.parse_punct(")")
     a.set_values(0, refs)
     a.set_types(1, types)
