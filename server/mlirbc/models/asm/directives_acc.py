@@ -404,26 +404,18 @@ def _parse_segments(p: AsmParser, devnum: list[Attribute] | None = None
 
 
 @printer("NumGangs")
+@printer("DeviceTypeOperandsWithSegment")
 def print_num_gangs(p: AsmPrinter, a: PrintArgs) -> None:
     _print_segments(p, a.values(0), _array(a.attr(2)), _segments(a.attr(3)))
 
 
 @parser("NumGangs")
+@parser("DeviceTypeOperandsWithSegment")
 def parse_num_gangs(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs, types, devices, sizes = _parse_segments(p)
     _set_operands(a, refs, types, devices)
     a.set_attr(3, _i32_array(sizes))
     return True
-
-
-@printer("DeviceTypeOperandsWithSegment")
-def print_device_type_operands_with_segment(p: AsmPrinter, a: PrintArgs) -> None:
-    print_num_gangs(p, a)
-
-
-@parser("DeviceTypeOperandsWithSegment")
-def parse_device_type_operands_with_segment(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    return parse_num_gangs(p, a, optional)
 
 
 @printer("WaitClause")

@@ -14,8 +14,10 @@ from .directives import (
 )
 
 
-# -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation) ----------------
+# -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation), and the same
+# -- for custom<CreateOperationOpAttributes>($inputAttributes, $inputAttributeNames) (pdl_interp) ---------
 @printer("OperationOpAttributes")
+@printer("CreateOperationOpAttributes")
 def print_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
     values = a.values(0)
     names = a.attr(1)
@@ -34,6 +36,7 @@ def print_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
 
 
 @parser("OperationOpAttributes")
+@parser("CreateOperationOpAttributes")
 def parse_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs: list[OperandRef] = []
     names: list[StringAttr] = []
@@ -51,17 +54,6 @@ def parse_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) ->
     a.set_values(0, refs)
     a.set_attr(1, ArrayAttr.get(tuple(names)))
     return True
-
-
-# -- custom<CreateOperationOpAttributes>($inputAttributes, $inputAttributeNames) (pdl_interp) --------------
-@printer("CreateOperationOpAttributes")
-def print_create_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
-    print_operation_op_attributes(p, a)
-
-
-@parser("CreateOperationOpAttributes")
-def parse_create_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    return parse_operation_op_attributes(p, a, optional)
 
 
 # -- custom<CreateOperationOpResults>($inputResultTypes, type($inputResultTypes), $inferredResultTypes) -----
