@@ -17,7 +17,7 @@ from ...ir.attributes import Attribute
 from ...ir.operation import Block, Region, Value
 from ...ir.types import Type
 from .adaptor import OpView
-from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, OpState, SyntaxModelError
+from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, OpState, SyntaxModelError, comma_list
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -302,13 +302,7 @@ def print_types(p: AsmPrinter, types: list[Type]) -> None:
 
 
 def parse_value_list(p: AsmParser) -> list[OperandRef]:
-    first = p.parse_optional_operand()
-    if first is None:
-        return []
-    out = [first]
-    while p.parse_optional_punct(","):
-        out.append(p.parse_operand())
-    return out
+    return comma_list(p, p.parse_optional_operand(), p.parse_operand)
 
 
 def parse_type_list(p: AsmParser) -> list[Type]:

@@ -22,6 +22,7 @@ from ...ir.types import DialectType, IntegerType, MemRefType, Type
 from ...syntax.attr_parser import parse_attribute_text
 from ...syntax.attr_printer import plain_attribute_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .declarative_parse import i32_array
 from .directives import (
     ParseArgs,
     PrintArgs,
@@ -114,14 +115,6 @@ def _segments(a: Attribute | None) -> list[int]:
     if sizes is None:
         raise SyntaxModelError("expected an array<i32> of segment sizes")
     return sizes
-
-
-def _i32_array(values: list[int]) -> Attribute:
-    import struct
-
-    from ...ir.attributes import DenseArrayAttr
-
-    return DenseArrayAttr.get(IntegerType.get(32), len(values), struct.pack(f"<{len(values)}i", *values))
 
 
 # -- custom<Var>($var) ---------------------------------------------------------------------------------
@@ -414,7 +407,7 @@ def print_num_gangs(p: AsmPrinter, a: PrintArgs) -> None:
 def parse_num_gangs(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs, types, devices, sizes = _parse_segments(p)
     _set_operands(a, refs, types, devices)
-    a.set_attr(3, _i32_array(sizes))
+    a.set_attr(3, i32_array(sizes))
     return True
 
 
@@ -442,7 +435,7 @@ def parse_wait_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs, types, devices, sizes = _parse_segments(p, devnum)
     p.parse_punct(")")
     _set_operands(a, refs, types, devices)
-    a.set_attr(3, _i32_array(sizes))
+    a.set_attr(3, i32_array(sizes))
     a.set_attr(4, ArrayAttr.get(tuple(devnum)))
     a.set_attr(5, ArrayAttr.get(tuple(keyword_only)))
     return True
@@ -523,7 +516,7 @@ def parse_gang_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
             p.parse_punct(")")
             a.set_attr(2, ArrayAttr.get(()))
             a.set_attr(3, ArrayAttr.get(()))
-            a.set_attr(4, _i32_array([]))
+            a.set_attr(4, i32_array([]))
             a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
             return True
     words = {v: k for k, v in _GANG_ARGS.items()}
@@ -554,7 +547,7 @@ def parse_gang_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_types(1, types)
     a.set_attr(2, ArrayAttr.get(tuple(arg_types)))
     a.set_attr(3, ArrayAttr.get(tuple(devices)))
-    a.set_attr(4, _i32_array(sizes))
+    a.set_attr(4, i32_array(sizes))
     a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
     return True
 

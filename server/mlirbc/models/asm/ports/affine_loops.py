@@ -134,7 +134,7 @@ class ForOp(AffinePort):
         p.optional_attr_dict(self.discardable(op))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         index = IndexType.get()
         iv = p.parse_argument(allow_type=False)
@@ -164,7 +164,7 @@ class ForOp(AffinePort):
             arg.type = t
         p.resolve_operands([*lower, *upper], [index] * (len(lower) + len(upper)), state)
         p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
-        state.attributes["operandSegmentSizes"] = _i32_array([len(lower), len(upper), len(values)])
+        state.attributes["operandSegmentSizes"] = i32_array([len(lower), len(upper), len(values)])
         body = p.parse_region(args)
         p.ensure_terminator(body, "affine.yield")
         state.regions.append(body)

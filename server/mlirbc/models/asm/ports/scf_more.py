@@ -64,7 +64,7 @@ class ParallelOp(Port):
         p.optional_attr_dict(attr_entries(view, {"operandSegmentSizes"}))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         p.parse_punct("(")
         ivs: list[Argument] = []
@@ -101,7 +101,7 @@ class ParallelOp(Port):
         if len(inits) != len(state.result_types):
             raise p.error("expects as many initial values as results")
         p.resolve_operands(inits, list(state.result_types), state)
-        state.attributes["operandSegmentSizes"] = _i32_array([n, n, n, len(inits)])
+        state.attributes["operandSegmentSizes"] = i32_array([n, n, n, len(inits)])
 
 
 class ExecuteRegionOp(Port):
