@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from ....ir.attributes import ArrayAttr, Attribute, IntegerAttr, StringAttr
-from ....ir.operation import Operation, Region, Value
+from ....ir.operation import Operation, Value
 from ....ir.types import IndexType, IntegerType
 from ....syntax.attr_parser import parse_attribute_text
 from ....syntax.attr_printer import plain_attribute_text
@@ -26,7 +26,13 @@ from .affine_ssa import (
     print_ssa_expr,
 )
 from .base import print_types
-from .scf import parse_arrow_types, parse_assignment_list, print_arrow_types
+from .scf import (
+    parse_arrow_types,
+    parse_assignment_list,
+    parse_results_then_else,
+    print_arrow_types,
+    print_then_else,
+)
 
 _INT64 = 1 << 64
 
@@ -200,12 +206,7 @@ class IfOp(AffinePort):
         print_dims_and_symbols(p, list(op.operands), dims)
         if op.results:
             print_arrow_types(p, [r.type for r in op.results])
-        terminators = bool(op.results)
-        p.write(" ")
-        p.region(op.regions[0], False, terminators)
-        if op.regions[1].blocks:
-            p.write(" else ")
-            p.region(op.regions[1], False, terminators)
+        print_then_else(p, op, bool(op.results))
         p.optional_attr_dict(self.discardable(op))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
@@ -221,17 +222,7 @@ class IfOp(AffinePort):
         if len(d) + len(s) != dims + syms:
             raise p.error("symbol operand count and integer set symbol count must match")
         p.resolve_operands([*d, *s], [IndexType.get()] * (len(d) + len(s)), state)
-        if p.parse_optional_punct("->"):
-            state.result_types.extend(parse_arrow_types(p))
-        then = p.parse_region()
-        p.ensure_terminator(then, "affine.yield")
-        state.regions.append(then)
-        if p.parse_optional_keyword("else"):
-            other = p.parse_region()
-            p.ensure_terminator(other, "affine.yield")
-            state.regions.append(other)
-        else:
-            state.regions.append(Region(None))
+        parse_results_then_else(p, state, "affine.yield")
         parse_attr_dict(p, state)
 
 

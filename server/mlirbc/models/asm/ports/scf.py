@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....ir.attributes import UnitAttr
-from ....ir.operation import Operation
+from ....ir.operation import Operation, Region
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
 from ..api import Argument, AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries, print_types
@@ -49,6 +49,30 @@ def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
     return args, values
 
 
+def print_then_else(p: AsmPrinter, op: Operation, terminators: bool) -> None:
+    """` {then}`, and ` else {other}` when the else region has blocks (scf.if, affine.if)."""
+    p.write(" ")
+    p.region(op.regions[0], False, terminators)
+    if op.regions[1].blocks:
+        p.write(" else ")
+        p.region(op.regions[1], False, terminators)
+
+
+def parse_results_then_else(p: AsmParser, state: OpState, terminator: str) -> None:
+    """An optional `-> types`, the then region and an optional `else` region (an empty one when absent)."""
+    if p.parse_optional_punct("->"):
+        state.result_types.extend(parse_arrow_types(p))
+    then = p.parse_region()
+    p.ensure_terminator(then, terminator)
+    state.regions.append(then)
+    if p.parse_optional_keyword("else"):
+        other = p.parse_region()
+        p.ensure_terminator(other, terminator)
+        state.regions.append(other)
+    else:
+        state.regions.append(Region(None))
+
+
 class IfOp(Port):
     keywords_list = ("else",)
 
@@ -63,29 +87,13 @@ class IfOp(Port):
             print_types(p, [r.type for r in op.results])
             p.write(")")
             terminators = True
-        p.write(" ")
-        p.region(op.regions[0], False, terminators)
-        if op.regions[1].blocks:
-            p.write(" else ")
-            p.region(op.regions[1], False, terminators)
+        print_then_else(p, op, terminators)
         p.optional_attr_dict(attr_entries(self.view(op), set()))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         cond = p.parse_operand()
         p.resolve_operands([cond], [IntegerType.get(1)], state)
-        if p.parse_optional_punct("->"):
-            state.result_types.extend(parse_arrow_types(p))
-        then = p.parse_region()
-        p.ensure_terminator(then, "scf.yield")
-        state.regions.append(then)
-        if p.parse_optional_keyword("else"):
-            other = p.parse_region()
-            p.ensure_terminator(other, "scf.yield")
-            state.regions.append(other)
-        else:
-            from ....ir.operation import Region
-
-            state.regions.append(Region(None))
+        parse_results_then_else(p, state, "scf.yield")
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
