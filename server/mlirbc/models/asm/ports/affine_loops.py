@@ -14,7 +14,7 @@ from ....ir.types import IndexType, IntegerType
 from ....syntax.attr_parser import parse_attribute_text
 from ....syntax.attr_printer import plain_attribute_text
 from ...affine_build import AffineSyntaxError, parse_integer_set
-from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .affine import AffinePort, parse_attr_dict, parse_dims_and_symbols, print_dims_and_symbols
 from .affine_ssa import (
     MapText,
@@ -28,7 +28,8 @@ from .affine_ssa import (
 from .base import print_types
 from .scf import (
     parse_arrow_types,
-    parse_assignment_list,
+    parse_induction_vars,
+    parse_iter_args,
     parse_results_then_else,
     print_arrow_types,
     print_then_else,
@@ -156,20 +157,13 @@ class ForOp(AffinePort):
             state.attributes["step"] = step
         else:
             state.attributes["step"] = _index(1)
-        args = [iv]
-        values: list[object] = []
-        if p.parse_optional_keyword("iter_args"):
-            p.parse_punct("(")
-            more, values = parse_assignment_list(p)
-            args.extend(more)
-            p.parse_punct("->")
-            state.result_types.extend(parse_arrow_types(p))
+        args, values = parse_iter_args(p, state, iv)
         if len(args) != len(state.result_types) + 1:
             raise p.error("mismatch between the number of loop-carried values and results")
         for arg, t in zip(args[1:], state.result_types, strict=True):
             arg.type = t
         p.resolve_operands([*lower, *upper], [index] * (len(lower) + len(upper)), state)
-        p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
+        p.resolve_operands(values, state.result_types, state)
         state.attributes["operandSegmentSizes"] = i32_array([len(lower), len(upper), len(values)])
         body = p.parse_region(args)
         p.ensure_terminator(body, "affine.yield")
@@ -359,14 +353,7 @@ class ParallelOp(AffinePort):
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         index = IndexType.get()
-        p.parse_punct("(")
-        ivs: list[Argument] = []
-        if not p.parse_optional_punct(")"):
-            while True:
-                ivs.append(p.parse_argument(allow_type=False))
-                if not p.parse_optional_punct(","):
-                    break
-            p.parse_punct(")")
+        ivs = parse_induction_vars(p)
         p.parse_punct("=")
         p.parse_punct("(")
         lower = _parse_min_max(p, state, "max", "lowerBoundsMap", "lowerBoundsGroups")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ....ir.attributes import UnitAttr
 from ....ir.operation import Operation, Region
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
-from ..api import Argument, AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
+from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries, print_types
 
 
@@ -33,10 +33,10 @@ def parse_arrow_types(p: AsmParser) -> list[Type]:
     return [p.parse_type()]
 
 
-def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
+def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[OperandRef]]:
     """`(%arg = %value, ...)` (the parenthesis already read)."""
     args: list[Argument] = []
-    values: list[object] = []
+    values: list[OperandRef] = []
     if p.parse_optional_punct(")"):
         return args, values
     while True:
@@ -47,6 +47,33 @@ def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
             break
     p.parse_punct(")")
     return args, values
+
+
+def parse_iter_args(p: AsmParser, state: OpState, iv: Argument) -> tuple[list[Argument], list[OperandRef]]:
+    """An optional `iter_args(%a = %init, ...) -> types` (the result types into `state`): the loop's
+    block arguments, the induction variable first, and the initial values."""
+    args = [iv]
+    values: list[OperandRef] = []
+    if p.parse_optional_keyword("iter_args"):
+        p.parse_punct("(")
+        more, values = parse_assignment_list(p)
+        args.extend(more)
+        p.parse_punct("->")
+        state.result_types.extend(parse_arrow_types(p))
+    return args, values
+
+
+def parse_induction_vars(p: AsmParser) -> list[Argument]:
+    """`(%i, %j)` (the `(` not yet read), untyped; may be empty."""
+    p.parse_punct("(")
+    ivs: list[Argument] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            ivs.append(p.parse_argument(allow_type=False))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    return ivs
 
 
 def print_then_else(p: AsmPrinter, op: Operation, terminators: bool) -> None:
@@ -150,14 +177,7 @@ class ForOp(Port):
         ub = p.parse_operand()
         p.parse_keyword("step")
         step = p.parse_operand()
-        args = [iv]
-        values: list[object] = []
-        if p.parse_optional_keyword("iter_args"):
-            p.parse_punct("(")
-            more, values = parse_assignment_list(p)
-            args.extend(more)
-            p.parse_punct("->")
-            state.result_types.extend(parse_arrow_types(p))
+        args, values = parse_iter_args(p, state, iv)
         if len(args) != len(state.result_types) + 1:
             raise p.error("mismatch in number of loop-carried values and defined values")
         t: Type = IndexType.get()
@@ -170,7 +190,7 @@ class ForOp(Port):
         p.ensure_terminator(body, "scf.yield")
         state.regions.append(body)
         p.resolve_operands([lb, ub, step], [t, t, t], state)
-        p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
+        p.resolve_operands(values, state.result_types, state)
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
@@ -206,7 +226,7 @@ class WhileOp(Port):
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         args: list[Argument] = []
-        values: list[object] = []
+        values: list[OperandRef] = []
         if p.parse_optional_punct("("):
             args, values = parse_assignment_list(p)
         p.parse_punct(":")
@@ -219,7 +239,7 @@ class WhileOp(Port):
                           f"{len(ft.inputs)})")
         for arg, t in zip(args, ft.inputs, strict=True):
             arg.type = t
-        p.resolve_operands(values, list(ft.inputs), state)  # type: ignore[arg-type]
+        p.resolve_operands(values, list(ft.inputs), state)
         state.regions.append(p.parse_region(args))
         p.parse_keyword("do")
         state.regions.append(p.parse_region())

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ....ir.attributes import UnitAttr
 from ....ir.operation import Operation
 from ....ir.types import IndexType, Type
-from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries
-from .scf import parse_arrow_types, print_arrow_types
+from .scf import parse_arrow_types, parse_induction_vars, print_arrow_types
 
 
 def _print_values(p: AsmPrinter, values: list[object]) -> None:
@@ -66,14 +66,7 @@ class ParallelOp(Port):
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         from ..declarative_parse import i32_array
 
-        p.parse_punct("(")
-        ivs: list[Argument] = []
-        if not p.parse_optional_punct(")"):
-            while True:
-                ivs.append(p.parse_argument(allow_type=False))
-                if not p.parse_optional_punct(","):
-                    break
-            p.parse_punct(")")
+        ivs = parse_induction_vars(p)
         p.parse_punct("=")
         lbs = _parse_operand_list(p)
         p.parse_keyword("to")
