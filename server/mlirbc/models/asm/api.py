@@ -9,7 +9,7 @@ why); parsing errors are the parser's located `TextError`s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -296,3 +296,11 @@ def comma_list(p: AsmParser, first: _T | None, more: Callable[[], _T]) -> list[_
     while p.parse_optional_punct(","):
         out.append(more())
     return out
+
+
+def interleave_comma(p: AsmPrinter, items: Iterable[_T], print_one: Callable[[_T], object]) -> None:
+    """Each item through `print_one`, with `, ` between (MLIR's `interleaveComma`)."""
+    for i, item in enumerate(items):
+        if i:
+            p.write(", ")
+        print_one(item)

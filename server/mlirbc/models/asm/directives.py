@@ -17,7 +17,16 @@ from ...ir.attributes import Attribute
 from ...ir.operation import Block, Region, Value
 from ...ir.types import Type
 from .adaptor import OpView
-from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, OpState, SyntaxModelError, comma_list
+from .api import (
+    AsmParser,
+    AsmPrinter,
+    BlockRef,
+    OperandRef,
+    OpState,
+    SyntaxModelError,
+    comma_list,
+    interleave_comma,
+)
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -288,17 +297,11 @@ def parse_directive_optional(name: str, args: list[Element], model: DeclarativeS
 
 # -- shared helpers ------------------------------------------------------------------------------------
 def print_values(p: AsmPrinter, values: list[Value]) -> None:
-    for i, v in enumerate(values):
-        if i:
-            p.write(", ")
-        p.operand(v)
+    interleave_comma(p, values, p.operand)
 
 
 def print_types(p: AsmPrinter, types: list[Type]) -> None:
-    for i, t in enumerate(types):
-        if i:
-            p.write(", ")
-        p.type(t)
+    interleave_comma(p, types, p.type)
 
 
 def parse_value_list(p: AsmParser) -> list[OperandRef]:
