@@ -32,6 +32,7 @@ from .scf import (
     parse_iter_args,
     parse_results_then_else,
     print_arrow_types,
+    print_iter_args,
     print_then_else,
 )
 
@@ -126,16 +127,7 @@ class ForOp(AffinePort):
         if _signed(step) != 1:
             p.write(f" step {_signed(step)}")
         if inits:
-            p.write(" iter_args(")
-            for i, (arg, v) in enumerate(zip(body.arguments[1:], inits, strict=True)):
-                if i:
-                    p.write(", ")
-                p.operand(arg)
-                p.write(" = ")
-                p.operand(v)
-            p.write(") -> (")
-            print_types(p, [r.type for r in op.results])
-            p.write(")")
+            print_iter_args(p, body.arguments[1:], inits, [r.type for r in op.results])
         p.write(" ")
         p.region(op.regions[0], False, bool(inits))
         p.optional_attr_dict(self.discardable(op))

@@ -1,9 +1,12 @@
-"""`scf.if`, `scf.for`, `scf.while` (ports of SCF.cpp's print/parse)."""
+"""`scf.if`, `scf.for`, `scf.while` (ports of SCF.cpp's print/parse), and the pieces the affine and other
+scf loops share with them: arrow types, `iter_args`, induction variables, then/else regions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ....ir.attributes import UnitAttr
-from ....ir.operation import Operation, Region
+from ....ir.operation import Operation, Region, Value
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
 from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries, print_types
@@ -47,6 +50,20 @@ def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[OperandRef
             break
     p.parse_punct(")")
     return args, values
+
+
+def print_iter_args(p: AsmPrinter, args: Sequence[Value], inits: Sequence[Value], types: list[Type]) -> None:
+    """` iter_args(%a = %init, ...) -> (types)`, the loop's region arguments after the induction variable."""
+    p.write(" iter_args(")
+    for i, (arg, v) in enumerate(zip(args, inits, strict=True)):
+        if i:
+            p.write(", ")
+        p.operand(arg)
+        p.write(" = ")
+        p.operand(v)
+    p.write(") -> (")
+    print_types(p, types)
+    p.write(")")
 
 
 def parse_iter_args(p: AsmParser, state: OpState, iv: Argument) -> tuple[list[Argument], list[OperandRef]]:
@@ -149,16 +166,7 @@ class ForOp(Port):
         p.write(" step ")
         p.operand(op.operands[2])
         if inits:
-            p.write(" iter_args(")
-            for i, (arg, v) in enumerate(zip(body.arguments[1:], inits, strict=True)):
-                if i:
-                    p.write(", ")
-                p.operand(arg)
-                p.write(" = ")
-                p.operand(v)
-            p.write(") -> (")
-            print_types(p, [v.type for v in inits])
-            p.write(")")
+            print_iter_args(p, body.arguments[1:], inits, [v.type for v in inits])
         p.write(" ")
         if not isinstance(iv.type, IndexType):
             p.write(" : ")
