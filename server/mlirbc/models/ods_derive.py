@@ -48,8 +48,9 @@ def _unwrap_arg(d: Records, rec: Record) -> Record:
     return rec
 
 
-def _flat_traits(d: Records, traits: list[Any]) -> list[str]:
-    out: list[str] = []
+def trait_records(d: Records, traits: list[Any]) -> list[Record]:
+    """An op's trait records in order, `TraitList`s flattened into what they list."""
+    out: list[Record] = []
     stack = list(reversed(traits or []))
     while stack:
         t = stack.pop()
@@ -59,8 +60,12 @@ def _flat_traits(d: Records, traits: list[Any]) -> list[str]:
         if "TraitList" in _supers(rec):
             stack.extend(reversed(rec.get("traits") or []))
             continue
-        out.append(str(rec.get("!name", "")))
+        out.append(rec)
     return out
+
+
+def _flat_traits(d: Records, traits: list[Any]) -> list[str]:
+    return [str(rec.get("!name", "")) for rec in trait_records(d, traits)]
 
 
 def _names(dag: Any) -> list[str]:

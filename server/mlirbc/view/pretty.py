@@ -60,7 +60,7 @@ from ..syntax.attr_printer import (
 from ..syntax.elision import Elider
 from ..syntax.floats import print_float_bits
 from .naming import Naming
-from .printer import BLOCK_USELIST_PREFIX, USELIST_PREFIX, _order_text, _Printer, symbol_of
+from .printer import USELIST_PREFIX, _order_text, _Printer, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
 
 
@@ -856,50 +856,15 @@ class _PrettyPrinter(_Printer):
         self.emit("  " * indent + "}")
 
     def _pretty_block(self, block: Block, index: int, indent: int, header: bool, terminator: bool) -> None:
-        pad = "  " * (indent - 1)
-        m = self.map
         if header:
-            n = self.pos + len(pad)
-            name = self.block_names.get(id(block), f"^bb{index}")
-            m.occurrence(block, n, n + len(name), True, True)
-            parts = [pad, name]
-            n += len(name)
-            if block.arguments:
-                parts.append("(")
-                n += 1
-                for i, a in enumerate(block.arguments):
-                    if i:
-                        parts.append(", ")
-                        n += 2
-                    text = self.naming.value(a)
-                    m.occurrence(a, n, n + len(text), True, False)
-                    arg = f"{text}: {print_type(a.type)} loc({print_location_inline(a.location)})"
-                    self._find_parts(arg, n)
-                    parts.append(arg)
-                    n += len(arg)
-                parts.append(")")
-            parts.append(":")
-            if index > 0:
-                parts.append(self._preds(block))
-            self.line("".join(parts))
+            self._block_label(block, index, indent, self.naming.value)
         # The use-list orders of the block's arguments follow its label; an entry block whose label
         # the op's form leaves out (arguments in a signature) has them on its first line.
-        orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
-                  if a.use_order is not None]
-        if orders:
-            comment = BLOCK_USELIST_PREFIX + " ".join(orders)
-            at = self.pos + 2 * indent
-            m.part(PART_USELIST, at, at + len(comment), None)
-            self.line("  " * indent + comment)
+        self._block_uselist(block, indent)
         ops = block.operations
         if not terminator and ops and self._is_terminator(ops[-1]):
             ops = ops[:-1]
-        out = self.out
-        for op in ops:
-            self.op(op, indent)
-            if len(out) > 4096:
-                self.flush("".join(out))
-                out.clear()
+        self._block_ops(ops, indent)
 
     def _is_terminator(self, op: Operation) -> bool:
         model = self.syntax_of(op)

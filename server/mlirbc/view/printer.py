@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -358,43 +358,54 @@ class _Printer:
                               FallbackType.get(dialect, data))
 
     def block(self, block: Block, index: int, indent: int) -> None:
-        pad = "  " * (indent - 1)
-        m = self.map
         # An empty entry block still needs its label, or the printed region would have no block.
         if index > 0 or block.arguments or not block.operations:
-            n = self.pos + len(pad)
-            name = self.block_names.get(id(block), f"^bb{index}")
-            m.occurrence(block, n, n + len(name), True, True)
-            parts = [pad, name]
-            n += len(name)
-            if block.arguments:
-                parts.append("(")
-                n += 1
-                for i, a in enumerate(block.arguments):
-                    if i:
-                        parts.append(", ")
-                        n += 2
-                    text = self.value(a)
-                    m.occurrence(a, n, n + len(text), True, False)
-                    # MLIR never aliases a block argument's location itself (what it holds, it may).
-                    arg = f"{text}: {print_type(a.type)} loc({print_location_inline(a.location)})"
-                    self._find_parts(arg, n)
-                    parts.append(arg)
-                    n += len(arg)
-                parts.append(")")
-            parts.append(":")
-            if index > 0:
-                parts.append(self._preds(block))
-            self.line("".join(parts))
-            orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
-                      if a.use_order is not None]
-            if orders:
-                comment = BLOCK_USELIST_PREFIX + " ".join(orders)
-                at = self.pos + 2 * indent
-                m.part(PART_USELIST, at, at + len(comment), None)
-                self.line("  " * indent + comment)
+            self._block_label(block, index, indent, self.value)
+        self._block_uselist(block, indent)
+        self._block_ops(block.operations, indent)
+
+    def _block_label(self, block: Block, index: int, indent: int, value: Callable[[Value], str]) -> None:
+        """`^bb1(%a: i32 loc(...)):` with its predecessors comment; `value` names the arguments."""
+        pad = "  " * (indent - 1)
+        m = self.map
+        n = self.pos + len(pad)
+        name = self.block_names.get(id(block), f"^bb{index}")
+        m.occurrence(block, n, n + len(name), True, True)
+        parts = [pad, name]
+        n += len(name)
+        if block.arguments:
+            parts.append("(")
+            n += 1
+            for i, a in enumerate(block.arguments):
+                if i:
+                    parts.append(", ")
+                    n += 2
+                text = value(a)
+                m.occurrence(a, n, n + len(text), True, False)
+                # MLIR never aliases a block argument's location itself (what it holds, it may).
+                arg = f"{text}: {print_type(a.type)} loc({print_location_inline(a.location)})"
+                self._find_parts(arg, n)
+                parts.append(arg)
+                n += len(arg)
+            parts.append(")")
+        parts.append(":")
+        if index > 0:
+            parts.append(self._preds(block))
+        self.line("".join(parts))
+
+    def _block_uselist(self, block: Block, indent: int) -> None:
+        """The use-list orders of the block's arguments, as a comment line (none when all are in order)."""
+        orders = [f"{a.index}={_order_text(a.use_order)}" for a in block.arguments
+                  if a.use_order is not None]
+        if orders:
+            comment = BLOCK_USELIST_PREFIX + " ".join(orders)
+            at = self.pos + 2 * indent
+            self.map.part(PART_USELIST, at, at + len(comment), None)
+            self.line("  " * indent + comment)
+
+    def _block_ops(self, ops: Sequence[Operation], indent: int) -> None:
         out = self.out
-        for op in block.operations:
+        for op in ops:
             self.op(op, indent)
             if len(out) > _JOIN_EVERY:
                 self.flush("".join(out))

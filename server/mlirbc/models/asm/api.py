@@ -9,9 +9,9 @@ why); parsing errors are the parser's located `TextError`s.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from ...ir.attributes import Attribute, DictionaryAttr
 from ...ir.operation import Block, BlockArgument, Operation, Region, Value
@@ -283,3 +283,24 @@ def expected_keywords(model: object) -> list[str]:
         except Exception:  # a model's bug only costs completion items
             return []
     return []
+
+
+_T = TypeVar("_T")
+
+
+def comma_list(p: AsmParser, first: _T | None, more: Callable[[], _T]) -> list[_T]:
+    """`first, more, more, ...`: nothing when the optional first item was not there."""
+    if first is None:
+        return []
+    out = [first]
+    while p.parse_optional_punct(","):
+        out.append(more())
+    return out
+
+
+def interleave_comma(p: AsmPrinter, items: Iterable[_T], print_one: Callable[[_T], object]) -> None:
+    """Each item through `print_one`, with `, ` between (MLIR's `interleaveComma`)."""
+    for i, item in enumerate(items):
+        if i:
+            p.write(", ")
+        print_one(item)

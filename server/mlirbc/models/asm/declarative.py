@@ -24,7 +24,16 @@ from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
 from .adaptor import OpView
-from .api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, SyntaxBase, SyntaxModelError
+from .api import (
+    Argument,
+    AsmParser,
+    AsmPrinter,
+    OperandRef,
+    OpState,
+    SyntaxBase,
+    SyntaxModelError,
+    interleave_comma,
+)
 
 Element = list[Any]
 NamesHook = Callable[[OpView], list[tuple[int, str]]]
@@ -264,35 +273,20 @@ class DeclarativeSyntax(SyntaxBase):
             self._print_operand(el[1], view, p)
         elif kind == "region":
             regions = self._regions(view, el[1])
-            for i, r in enumerate(regions):
-                if i:
-                    p.write(", ")
-                self._print_region(r, p)
+            interleave_comma(p, regions, lambda r: self._print_region(r, p))
         elif kind == "successor":
             blocks = self._successors(view, el[1])
-            for i, b in enumerate(blocks):
-                if i:
-                    p.write(", ")
-                p.successor(b)
+            interleave_comma(p, blocks, p.successor)
         elif kind == "custom":
             from .directives import print_directive
 
             print_directive(el[1], el[2], self, view, p)
         elif kind == "operands":
-            for i, v in enumerate(view.op.operands):
-                if i:
-                    p.write(", ")
-                p.operand(v)
+            interleave_comma(p, view.op.operands, p.operand)
         elif kind == "regions":
-            for i, r in enumerate(view.op.regions):
-                if i:
-                    p.write(", ")
-                self._print_region(r, p)
+            interleave_comma(p, view.op.regions, lambda r: self._print_region(r, p))
         elif kind == "successors":
-            for i, b in enumerate(view.op.successors):
-                if i:
-                    p.write(", ")
-                p.successor(b)
+            interleave_comma(p, view.op.successors, p.successor)
         elif kind == "type":
             self._print_type_directive(el[1], el[2], view, p)
         elif kind == "functional-type":
@@ -328,16 +322,10 @@ class DeclarativeSyntax(SyntaxBase):
                 if i:
                     p.write(", ")
                 p.write("(")
-                for j, v in enumerate(group):
-                    if j:
-                        p.write(", ")
-                    p.operand(v)
+                interleave_comma(p, group, p.operand)
                 p.write(")")
             return
-        for i, v in enumerate(view.operands(name)):
-            if i:
-                p.write(", ")
-            p.operand(v)
+        interleave_comma(p, view.operands(name), p.operand)
 
     def _print_region(self, region: Region, p: AsmPrinter) -> None:
         if "implicit_terminator" in self.data:
@@ -355,10 +343,7 @@ class DeclarativeSyntax(SyntaxBase):
                 if i:
                     p.write(", ")
                 p.write("(")
-                for j, v in enumerate(group):
-                    if j:
-                        p.write(", ")
-                    p.type(v.type)
+                interleave_comma(p, group, lambda v: p.type(v.type))
                 p.write(")")
             return
         if arg[0] in ("operand", "result"):
@@ -371,10 +356,7 @@ class DeclarativeSyntax(SyntaxBase):
                 else:
                     print_stripped(p, t, info["strip"])
                 return
-        for i, t in enumerate(self.types_of(arg, view)):
-            if i:
-                p.write(", ")
-            p.type(t)
+        interleave_comma(p, self.types_of(arg, view), p.type)
 
     def _print_attr_dict(self, view: OpView, p: AsmPrinter, with_keyword: bool) -> None:
         elided = set(self._elided_common()) | self.used_attrs
@@ -667,18 +649,12 @@ def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]
     from ...ir.types import FunctionType
 
     p.write("(")
-    for i, t in enumerate(inputs):
-        if i:
-            p.write(", ")
-        p.type(t)
+    interleave_comma(p, inputs, p.type)
     p.write(") -> ")
     wrapped = len(results) != 1 or isinstance(results[0], FunctionType)
     if wrapped:
         p.write("(")
-    for i, t in enumerate(results):
-        if i:
-            p.write(", ")
-        p.type(t)
+    interleave_comma(p, results, p.type)
     if wrapped:
         p.write(")")
 

@@ -17,7 +17,7 @@ from ...ir.operation import Region
 from ...ir.types import FunctionType, IntegerType, Type
 from ...syntax.attr_parser import parse_type_text
 from . import typefns
-from .api import AsmParser, BlockRef, OperandRef, OpState
+from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -283,14 +283,7 @@ class _Reader:
             self.parsed.operands[name] = self.operand_list()
 
     def operand_list(self) -> list[OperandRef]:
-        p = self.p
-        first = p.parse_optional_operand()
-        if first is None:
-            return []
-        out = [first]
-        while p.parse_optional_punct(","):
-            out.append(p.parse_operand())
-        return out
+        return comma_list(self.p, self.p.parse_optional_operand(), self.p.parse_operand)
 
     def region(self, name: str) -> None:
         variadic = next((v for n, v in self.data.get("regions", []) if n == name), False)
@@ -302,18 +295,13 @@ class _Reader:
         self.parsed.regions[name] = [region]
 
     def region_list(self) -> list[Region]:
-        p = self.p
-        out: list[Region] = []
-        first = p.parse_optional_region()
-        if first is None:
-            return out
-        self._ensure_terminator(first)
-        out.append(first)
-        while p.parse_optional_punct(","):
-            r = p.parse_region()
-            self._ensure_terminator(r)
-            out.append(r)
-        return out
+        first = self.p.parse_optional_region()
+        return comma_list(self.p, None if first is None else self._terminated(first),
+                          lambda: self._terminated(self.p.parse_region()))
+
+    def _terminated(self, region: Region) -> Region:
+        self._ensure_terminator(region)
+        return region
 
     def _ensure_terminator(self, region: Region) -> None:
         term = self.data.get("implicit_terminator")
@@ -332,14 +320,7 @@ class _Reader:
             self.parsed.successors[name] = [self.p.parse_successor()]
 
     def successor_list(self) -> list[BlockRef]:
-        p = self.p
-        first = p.parse_optional_successor()
-        if first is None:
-            return []
-        out = [first]
-        while p.parse_optional_punct(","):
-            out.append(p.parse_successor())
-        return out
+        return comma_list(self.p, self.p.parse_optional_successor(), self.p.parse_successor)
 
     def attribute(self, name: str, qualified: bool) -> Attribute:
         value = self.optional_attribute(name, qualified, required=True)
@@ -384,14 +365,7 @@ class _Reader:
         self.assign_types(arg, self.type_list())
 
     def type_list(self) -> list[Type]:
-        p = self.p
-        first = p.parse_optional_type()
-        if first is None:
-            return []
-        out = [first]
-        while p.parse_optional_punct(","):
-            out.append(p.parse_type())
-        return out
+        return comma_list(self.p, self.p.parse_optional_type(), self.p.parse_type)
 
     def assign_types(self, arg: Element, types: list[Type]) -> None:
         kind = arg[0]
@@ -604,7 +578,7 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             result_sizes.append(len(types))
             state.result_types.extend(types)
         if "AttrSizedResultSegments" in data.get("traits", []):
-            parsed.attrs["resultSegmentSizes"] = _i32_array(result_sizes)
+            parsed.attrs["resultSegmentSizes"] = i32_array(result_sizes)
     # Operands, in ODS order.
     if parsed.all_operands is not None:
         all_types = parsed.all_operand_types
@@ -632,9 +606,9 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             p.resolve_operands(refs, types, state)
             sizes.append(len(refs))
             if kind.startswith("vov:"):
-                parsed.attrs[kind[4:]] = _i32_array(parsed.vov_sizes.get(name, []))
+                parsed.attrs[kind[4:]] = i32_array(parsed.vov_sizes.get(name, []))
         if "AttrSizedOperandSegments" in data.get("traits", []):
-            parsed.attrs["operandSegmentSizes"] = _i32_array(sizes)
+            parsed.attrs["operandSegmentSizes"] = i32_array(sizes)
     # Regions and successors.
     if parsed.all_regions is not None:
         state.regions.extend(parsed.all_regions)
@@ -672,5 +646,6 @@ def _attr_type(a: Attribute | None) -> Type | None:
     return t if isinstance(t, Type) else None
 
 
-def _i32_array(values: list[int]) -> Attribute:
+def i32_array(values: list[int]) -> Attribute:
+    """An `array<i32: ...>` (segment sizes)."""
     return DenseArrayAttr.get(IntegerType.get(32), len(values), struct.pack(f"<{len(values)}i", *values))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..ods_derive import OdsError, Record, Records, _ref, _supers, _unwrap_arg, default_text
+from ..ods_derive import OdsError, Record, Records, _ref, _supers, _unwrap_arg, default_text, trait_records
 from .format import FormatError, parse_format
 
 _BUILDERS: dict[str, str] = {
@@ -264,22 +264,6 @@ def _prop_info(d: Records, rec: Record) -> dict[str, Any]:
     return info
 
 
-# -- traits ------------------------------------------------------------------------------------------------
-def _trait_records(d: Records, traits: list[Any]) -> list[Record]:
-    out: list[Record] = []
-    stack = list(reversed(traits or []))
-    while stack:
-        t = stack.pop()
-        rec = _ref(d, t)
-        if rec is None:
-            continue
-        if "TraitList" in _supers(rec):
-            stack.extend(reversed(rec.get("traits") or []))
-            continue
-        out.append(rec)
-    return out
-
-
 def derive_syntax(d: Records, op_def: str, attrs: dict[str, str], types: dict[str, str]) -> dict[str, Any]:
     """The syntax data of one op record (see the module docstring); raises OdsError."""
     r = d[op_def]
@@ -341,7 +325,7 @@ def derive_syntax(d: Records, op_def: str, attrs: dict[str, str], types: dict[st
     if successors:
         out["successors"] = successors
 
-    trait_recs = _trait_records(d, r.get("traits") or [])
+    trait_recs = trait_records(d, r.get("traits") or [])
     names = [str(t.get("!name", "")) for t in trait_recs]
     flags = []
     for t in trait_recs:

@@ -17,7 +17,16 @@ from ...ir.attributes import Attribute
 from ...ir.operation import Block, Region, Value
 from ...ir.types import Type
 from .adaptor import OpView
-from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, OpState, SyntaxModelError
+from .api import (
+    AsmParser,
+    AsmPrinter,
+    BlockRef,
+    OperandRef,
+    OpState,
+    SyntaxModelError,
+    comma_list,
+    interleave_comma,
+)
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -288,27 +297,15 @@ def parse_directive_optional(name: str, args: list[Element], model: DeclarativeS
 
 # -- shared helpers ------------------------------------------------------------------------------------
 def print_values(p: AsmPrinter, values: list[Value]) -> None:
-    for i, v in enumerate(values):
-        if i:
-            p.write(", ")
-        p.operand(v)
+    interleave_comma(p, values, p.operand)
 
 
 def print_types(p: AsmPrinter, types: list[Type]) -> None:
-    for i, t in enumerate(types):
-        if i:
-            p.write(", ")
-        p.type(t)
+    interleave_comma(p, types, p.type)
 
 
 def parse_value_list(p: AsmParser) -> list[OperandRef]:
-    first = p.parse_optional_operand()
-    if first is None:
-        return []
-    out = [first]
-    while p.parse_optional_punct(","):
-        out.append(p.parse_operand())
-    return out
+    return comma_list(p, p.parse_optional_operand(), p.parse_operand)
 
 
 def parse_type_list(p: AsmParser) -> list[Type]:
@@ -316,3 +313,19 @@ def parse_type_list(p: AsmParser) -> list[Type]:
     while p.parse_optional_punct(","):
         out.append(p.parse_type())
     return out
+
+
+def print_values_with_types(p: AsmPrinter, values: list[Value]) -> None:
+    """`%a, %b : t1, t2`."""
+    print_values(p, values)
+    p.write(" : ")
+    print_types(p, [v.type for v in values])
+
+
+def parse_values_with_types(p: AsmParser) -> tuple[list[OperandRef], list[Type]]:
+    """`%a, %b : t1, t2`, at least one value (the types are not counted against the values)."""
+    refs = [p.parse_operand()]
+    while p.parse_optional_punct(","):
+        refs.append(p.parse_operand())
+    p.parse_punct(":")
+    return refs, parse_type_list(p)

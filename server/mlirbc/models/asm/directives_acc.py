@@ -22,7 +22,15 @@ from ...ir.types import DialectType, IntegerType, MemRefType, Type
 from ...syntax.attr_parser import parse_attribute_text
 from ...syntax.attr_printer import plain_attribute_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
-from .directives import ParseArgs, PrintArgs, parser, print_types, print_values, printer
+from .declarative_parse import i32_array
+from .directives import (
+    ParseArgs,
+    PrintArgs,
+    parse_values_with_types,
+    parser,
+    print_values_with_types,
+    printer,
+)
 
 _NONE = "#acc.device_type<none>"
 
@@ -109,14 +117,6 @@ def _segments(a: Attribute | None) -> list[int]:
     return sizes
 
 
-def _i32_array(values: list[int]) -> Attribute:
-    import struct
-
-    from ...ir.attributes import DenseArrayAttr
-
-    return DenseArrayAttr.get(IntegerType.get(32), len(values), struct.pack(f"<{len(values)}i", *values))
-
-
 # -- custom<Var>($var) ---------------------------------------------------------------------------------
 @printer("Var")
 def print_var(p: AsmPrinter, a: PrintArgs) -> None:
@@ -127,14 +127,50 @@ def print_var(p: AsmPrinter, a: PrintArgs) -> None:
     p.operand(v)
 
 
-@parser("Var")
-def parse_var(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    if not p.parse_optional_keyword("varPtr"):
-        if optional and not p.parse_optional_keyword("var"):
+def _parse_var_keyword(p: AsmParser, pointer: str, plain: str, optional: bool) -> bool:
+    """`pointer(` or `plain(`; False when optional and neither is there."""
+    if not p.parse_optional_keyword(pointer):
+        if optional and not p.parse_optional_keyword(plain):
             return False
         if not optional:
-            p.parse_keyword("var")
+            p.parse_keyword(plain)
     p.parse_punct("(")
+    return True
+
+
+def _parse_value_type_operand(p: AsmParser, a: ParseArgs) -> None:
+    """`%v : type)` into the directive's value (0) and type (1) arguments."""
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    _parse_value_type(p, refs, types)
+    p.parse_punct(")")
+    _set_operands(a, refs, types)
+
+
+def _set_operands(a: ParseArgs, refs: list[OperandRef], types: list[Type],
+                  devices: list[Attribute] | None = None) -> None:
+    a.set_values(0, refs)
+    a.set_types(1, types)
+    if devices is not None:
+        a.set_attr(2, ArrayAttr.get(tuple(devices)))
+
+
+def _open_keyword_only(p: AsmPrinter, values: list[Value], keyword_only: Attribute | None,
+                       device_types: list[Attribute]) -> bool:
+    """`(` and the keyword-only device types with their separator; False when the clause prints nothing."""
+    if not values and _only_none(keyword_only):
+        return False
+    p.write("(")
+    _print_device_types(p, _array(keyword_only))
+    if _array(keyword_only) and device_types:
+        p.write(", ")
+    return True
+
+
+@parser("Var")
+def parse_var(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not _parse_var_keyword(p, "varPtr", "var", optional):
+        return False
     a.set_values(0, [p.parse_operand()])
     return True
 
@@ -152,18 +188,9 @@ def print_acc_var(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("AccVar")
 def parse_acc_var(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    if not p.parse_optional_keyword("accPtr"):
-        if optional and not p.parse_optional_keyword("accVar"):
-            return False
-        if not optional:
-            p.parse_keyword("accVar")
-    p.parse_punct("(")
-    refs: list[OperandRef] = []
-    types: list[Type] = []
-    _parse_value_type(p, refs, types)
-    p.parse_punct(")")
-    a.set_values(0, refs)
-    a.set_types(1, types)
+    if not _parse_var_keyword(p, "accPtr", "accVar", optional):
+        return False
+    _parse_value_type_operand(p, a)
     return True
 
 
@@ -249,10 +276,7 @@ def print_device_type_operands(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("DeviceTypeOperands")
 def parse_device_type_operands(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    refs, types, devices = _parse_device_type_operands(p)
-    a.set_values(0, refs)
-    a.set_types(1, types)
-    a.set_attr(2, ArrayAttr.get(tuple(devices)))
+    _set_operands(a, *_parse_device_type_operands(p))
     return True
 
 
@@ -260,14 +284,9 @@ def parse_device_type_operands(p: AsmParser, a: ParseArgs, optional: bool) -> bo
 @printer("DeviceTypeOperandsWithKeywordOnly")
 def print_device_type_operands_with_keyword_only(p: AsmPrinter, a: PrintArgs) -> None:
     values = a.values(0)
-    keyword_only = a.attr(3)
-    if not values and _only_none(keyword_only):
-        return
-    p.write("(")
-    _print_device_types(p, _array(keyword_only))
     device_types = _array(a.attr(2))
-    if _array(keyword_only) and device_types:
-        p.write(", ")
+    if not _open_keyword_only(p, values, a.attr(3), device_types):
+        return
     _print_device_type_operands(p, values, device_types)
     p.write(")")
 
@@ -282,9 +301,7 @@ def parse_device_type_operands_with_keyword_only(p: AsmParser, a: ParseArgs, opt
         p.parse_punct(",")
     refs, types, devices = _parse_device_type_operands(p)
     p.parse_punct(")")
-    a.set_values(0, refs)
-    a.set_types(1, types)
-    a.set_attr(2, ArrayAttr.get(tuple(devices)))
+    _set_operands(a, refs, types, devices)
     return True
 
 
@@ -306,12 +323,7 @@ def parse_operand_with_keyword_only(p: AsmParser, a: ParseArgs, optional: bool) 
     if not p.parse_optional_punct("("):
         a.set_attr(2, UnitAttr.get())
         return True
-    refs: list[OperandRef] = []
-    types: list[Type] = []
-    _parse_value_type(p, refs, types)
-    p.parse_punct(")")
-    a.set_values(0, refs)
-    a.set_types(1, types)
+    _parse_value_type_operand(p, a)
     return True
 
 
@@ -322,9 +334,7 @@ def print_operands_with_keyword_only(p: AsmPrinter, a: PrintArgs) -> None:
         return
     values = a.values(0)
     p.write("(")
-    print_values(p, values)
-    p.write(" : ")
-    print_types(p, [v.type for v in values])
+    print_values_with_types(p, values)
     p.write(")")
 
 
@@ -333,16 +343,9 @@ def parse_operands_with_keyword_only(p: AsmParser, a: ParseArgs, optional: bool)
     if not p.parse_optional_punct("("):
         a.set_attr(2, UnitAttr.get())
         return True
-    refs = [p.parse_operand()]
-    while p.parse_optional_punct(","):
-        refs.append(p.parse_operand())
-    p.parse_punct(":")
-    types = [p.parse_type()]
-    while p.parse_optional_punct(","):
-        types.append(p.parse_type())
+    refs, types = parse_values_with_types(p)
     p.parse_punct(")")
-    a.set_values(0, refs)
-    a.set_types(1, types)
+    _set_operands(a, refs, types)
     return True
 
 
@@ -394,41 +397,26 @@ def _parse_segments(p: AsmParser, devnum: list[Attribute] | None = None
 
 
 @printer("NumGangs")
+@printer("DeviceTypeOperandsWithSegment")
 def print_num_gangs(p: AsmPrinter, a: PrintArgs) -> None:
     _print_segments(p, a.values(0), _array(a.attr(2)), _segments(a.attr(3)))
 
 
 @parser("NumGangs")
+@parser("DeviceTypeOperandsWithSegment")
 def parse_num_gangs(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs, types, devices, sizes = _parse_segments(p)
-    a.set_values(0, refs)
-    a.set_types(1, types)
-    a.set_attr(2, ArrayAttr.get(tuple(devices)))
-    a.set_attr(3, _i32_array(sizes))
+    _set_operands(a, refs, types, devices)
+    a.set_attr(3, i32_array(sizes))
     return True
-
-
-@printer("DeviceTypeOperandsWithSegment")
-def print_device_type_operands_with_segment(p: AsmPrinter, a: PrintArgs) -> None:
-    print_num_gangs(p, a)
-
-
-@parser("DeviceTypeOperandsWithSegment")
-def parse_device_type_operands_with_segment(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    return parse_num_gangs(p, a, optional)
 
 
 @printer("WaitClause")
 def print_wait_clause(p: AsmPrinter, a: PrintArgs) -> None:
     values = a.values(0)
-    keyword_only = a.attr(5)
-    if not values and _only_none(keyword_only):
-        return
-    p.write("(")
-    _print_device_types(p, _array(keyword_only))
     device_types = _array(a.attr(2))
-    if _array(keyword_only) and device_types:
-        p.write(", ")
+    if not _open_keyword_only(p, values, a.attr(5), device_types):
+        return
     if device_types:
         _print_segments(p, values, device_types, _segments(a.attr(3)), _array(a.attr(4)))
     p.write(")")
@@ -446,15 +434,11 @@ def parse_wait_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     devnum: list[Attribute] = []
     refs, types, devices, sizes = _parse_segments(p, devnum)
     p.parse_punct(")")
-    a.set_values(0, refs)
-    a.set_types(1, types)
-    a.set_attr(2, ArrayAttr.get(tuple(devices)))
-    a.set_attr(3, _i32_array(sizes))
+    _set_operands(a, refs, types, devices)
+    a.set_attr(3, i32_array(sizes))
     a.set_attr(4, ArrayAttr.get(tuple(devnum)))
     a.set_attr(5, ArrayAttr.get(tuple(keyword_only)))
     return True
-
-
 
 
 # -- custom<CombinedConstructsLoop>($combined) -------------------------------------------------------------
@@ -493,15 +477,10 @@ _GANG_ARGS = {"#acc.gang_arg_type<Num>": "num", "#acc.gang_arg_type<Dim>": "dim"
 @printer("GangClause")
 def print_gang_clause(p: AsmPrinter, a: PrintArgs) -> None:
     values = a.values(0)
-    gang_only = a.attr(5)
-    if not values and _only_none(gang_only):
-        return
     arg_types = _array(a.attr(2))
     device_types = _array(a.attr(3))
-    p.write("(")
-    _print_device_types(p, _array(gang_only))
-    if _array(gang_only) and device_types:
-        p.write(", ")
+    if not _open_keyword_only(p, values, a.attr(5), device_types):
+        return
     if device_types:
         sizes = _segments(a.attr(4))
         if len(sizes) != len(device_types) or sum(sizes) != len(values) or len(arg_types) != len(values):
@@ -537,7 +516,7 @@ def parse_gang_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
             p.parse_punct(")")
             a.set_attr(2, ArrayAttr.get(()))
             a.set_attr(3, ArrayAttr.get(()))
-            a.set_attr(4, _i32_array([]))
+            a.set_attr(4, i32_array([]))
             a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
             return True
     words = {v: k for k, v in _GANG_ARGS.items()}
@@ -568,7 +547,7 @@ def parse_gang_clause(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_types(1, types)
     a.set_attr(2, ArrayAttr.get(tuple(arg_types)))
     a.set_attr(3, ArrayAttr.get(tuple(devices)))
-    a.set_attr(4, _i32_array(sizes))
+    a.set_attr(4, i32_array(sizes))
     a.set_attr(5, ArrayAttr.get(tuple(gang_only)))
     return True
 
@@ -595,9 +574,7 @@ def print_loop_control(p: AsmPrinter, a: PrintArgs) -> None:
                 p.write(" to (")
             elif k == 2:
                 p.write("  step (")
-            print_values(p, group)
-            p.write(" : ")
-            print_types(p, [v.type for v in group])
+            print_values_with_types(p, group)
             p.write(")")
         p.write(" ")
     p.region(region, False)
@@ -619,15 +596,9 @@ def parse_loop_control(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
             if keyword:
                 p.parse_keyword(keyword)
             p.parse_punct("(")
-            refs = [p.parse_operand()]
-            while p.parse_optional_punct(","):
-                refs.append(p.parse_operand())
+            refs, types = parse_values_with_types(p)
             if len(refs) != len(ivs):
                 raise p.error(f"expected {len(ivs)} operands")
-            p.parse_punct(":")
-            types = [p.parse_type()]
-            while p.parse_optional_punct(","):
-                types.append(p.parse_type())
             p.parse_punct(")")
             a.set_values(1 + 2 * k, refs)
             a.set_types(2 + 2 * k, types)

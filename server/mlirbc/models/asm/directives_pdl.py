@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from ...ir.attributes import ArrayAttr, StringAttr, UnitAttr
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
-from .directives import ParseArgs, PrintArgs, parser, print_types, print_values, printer
+from .directives import (
+    ParseArgs,
+    PrintArgs,
+    parse_values_with_types,
+    parser,
+    print_values_with_types,
+    printer,
+)
 
 
-# -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation) ----------------
+# -- custom<OperationOpAttributes>($attributeValues, $attributeValueNames) (pdl.operation), and the same
+# -- for custom<CreateOperationOpAttributes>($inputAttributes, $inputAttributeNames) (pdl_interp) ---------
 @printer("OperationOpAttributes")
+@printer("CreateOperationOpAttributes")
 def print_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
     values = a.values(0)
     names = a.attr(1)
@@ -27,6 +36,7 @@ def print_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
 
 
 @parser("OperationOpAttributes")
+@parser("CreateOperationOpAttributes")
 def parse_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     refs: list[OperandRef] = []
     names: list[StringAttr] = []
@@ -46,17 +56,6 @@ def parse_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) ->
     return True
 
 
-# -- custom<CreateOperationOpAttributes>($inputAttributes, $inputAttributeNames) (pdl_interp) --------------
-@printer("CreateOperationOpAttributes")
-def print_create_operation_op_attributes(p: AsmPrinter, a: PrintArgs) -> None:
-    print_operation_op_attributes(p, a)
-
-
-@parser("CreateOperationOpAttributes")
-def parse_create_operation_op_attributes(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    return parse_operation_op_attributes(p, a, optional)
-
-
 # -- custom<CreateOperationOpResults>($inputResultTypes, type($inputResultTypes), $inferredResultTypes) -----
 @printer("CreateOperationOpResults")
 def print_create_operation_op_results(p: AsmPrinter, a: PrintArgs) -> None:
@@ -65,9 +64,7 @@ def print_create_operation_op_results(p: AsmPrinter, a: PrintArgs) -> None:
         p.write(" -> <inferred>")
     elif values:
         p.write(" -> (")
-        print_values(p, values)
-        p.write(" : ")
-        print_types(p, [v.type for v in values])
+        print_values_with_types(p, values)
         p.write(")")
 
 
@@ -81,13 +78,7 @@ def parse_create_operation_op_results(p: AsmParser, a: ParseArgs, optional: bool
         a.set_attr(2, UnitAttr.get())
         return True
     p.parse_punct("(")
-    refs = [p.parse_operand()]
-    while p.parse_optional_punct(","):
-        refs.append(p.parse_operand())
-    p.parse_punct(":")
-    types = [p.parse_type()]
-    while p.parse_optional_punct(","):
-        types.append(p.parse_type())
+    refs, types = parse_values_with_types(p)
     p.parse_punct(")")
     a.set_values(0, refs)
     a.set_types(1, types)

@@ -30,15 +30,20 @@ def verify_return(ctx: OpContext) -> Finding | None:
     name = attr_of(fn, "sym_name")
     if ft is None or not isinstance(name, StringAttr):
         return None
+    return check_return_types(ctx, fn, ft, name.text, "func.return")
+
+
+def check_return_types(ctx: OpContext, fn: Operation, ft: FunctionType, name: str,
+                       check: str) -> Finding | None:
+    """func.return's rule: the operands' types (as `ctx.t` sees them) are the enclosing function's results."""
     operands = ctx.op.operands
-    related = (Related(fn, "the enclosing function"),)
     if len(operands) != len(ft.results):
-        return ctx.fail(f"has {len(operands)} operands, but enclosing function (@{name.text}) returns "
-                        f"{len(ft.results)}", related=related, check="func.return")
+        return ctx.fail(f"has {len(operands)} operands, but enclosing function (@{name}) returns "
+                        f"{len(ft.results)}", related=(Related(fn, "the enclosing function"),), check=check)
     for i, (v, t) in enumerate(zip(operands, ft.results, strict=True)):
-        if v.type is not t:
-            return ctx.error(f"type of return operand {i} ('{type_text(v.type)}') doesn't match function "
-                             f"result type ('{type_text(t)}') in function @{name.text}", check="func.return")
+        if ctx.t(v) is not t:
+            return ctx.error(f"type of return operand {i} ('{type_text(ctx.t(v))}') doesn't match function "
+                             f"result type ('{type_text(t)}') in function @{name}", check=check)
     return None
 
 
@@ -52,25 +57,29 @@ def verify_call(ctx: OpContext) -> Finding | None:
         return ctx.fail(f"'{callee.root.text}' does not reference a valid function",
                         part=("attribute", "callee"),
                         check="func.call")
-    ft = function_type(fn)
+    return check_call_types(ctx, fn, function_type(fn), "func.call")
+
+
+def check_call_types(ctx: OpContext, fn: Operation, ft: FunctionType | None, check: str) -> Finding | None:
+    """func.call's rule once the callee is found: operand and result types (as `ctx.t` sees them) against
+    the callee's function type `ft`; nothing to say of a callee without one or that failed itself."""
     if ft is None or ctx.verifier.failed(fn):
         return None
     op = ctx.op
     related = (Related(fn, "the callee"),)
     if len(ft.inputs) != len(op.operands):
-        return ctx.fail("incorrect number of operands for callee", related=related, check="func.call")
+        return ctx.fail("incorrect number of operands for callee", related=related, check=check)
     for i, (v, t) in enumerate(zip(op.operands, ft.inputs, strict=True)):
-        if v.type is not t:
+        if ctx.t(v) is not t:
             return ctx.fail(f"operand type mismatch: expected operand type '{type_text(t)}', but provided "
-                            f"'{type_text(v.type)}' for operand number {i}", part=("operand", i),
-                            related=related,
-                            check="func.call")
+                            f"'{type_text(ctx.t(v))}' for operand number {i}", part=("operand", i),
+                            related=related, check=check)
     if len(ft.results) != len(op.results):
-        return ctx.fail("incorrect number of results for callee", related=related, check="func.call")
+        return ctx.fail("incorrect number of results for callee", related=related, check=check)
     for i, (r, t) in enumerate(zip(op.results, ft.results, strict=True)):
-        if r.type is not t:
+        if ctx.t(r) is not t:
             return ctx.fail(f"result type mismatch at index {i}", part=("result", i), related=related,
-                            check="func.call")
+                            check=check)
     return None
 
 

@@ -27,6 +27,8 @@ from ..core import Finding, OpContext, OpVerifier, attr_of, type_text
 from ..predicates import is_builtin_type
 from ..traits import compatible_shape, hlo_compatible
 
+_INT_FORMATS = {8: "b", 16: "h", 32: "i", 64: "q"}  # struct formats of signless integers by width
+
 
 def ints(a: Attribute | None) -> list[int] | None:
     """The integers of a dense integer attribute (a VHLO tensor's data, a dense array), else None."""
@@ -41,14 +43,14 @@ def ints(a: Attribute | None) -> list[int] | None:
         shaped, data = a.type, a.data
     elif isinstance(a, DenseArrayAttr) and isinstance(a.element_type, IntegerType):
         width = a.element_type.width
-        fmt = {8: "b", 16: "h", 32: "i", 64: "q"}.get(width)
+        fmt = _INT_FORMATS.get(width)
         return list(struct.unpack(f"<{a.count}{fmt}", bytes(a.data))) if fmt else None
     if not isinstance(shaped, RankedTensorType) or not isinstance(shaped.element, IntegerType):
         return None
     if data is None:
         return None
     width = shaped.element.width
-    fmt = {8: "b", 16: "h", 32: "i", 64: "q"}.get(width)
+    fmt = _INT_FORMATS.get(width)
     if fmt is None or DYNAMIC in shaped.shape:
         return None
     n = 1
@@ -61,6 +63,23 @@ def ints(a: Attribute | None) -> list[int] | None:
     if len(raw) != size * n:
         return None
     return list(struct.unpack(f"<{n}{fmt}", raw))
+
+
+def _ranked_operand_and_result(ctx: OpContext) -> tuple[RankedTensorType, RankedTensorType] | None:
+    """The types of an op with one operand and one result, both ranked tensors, else None."""
+    op = ctx.op
+    if len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    operand, result = ctx.t(op.operands[0]), ctx.t(op.results[0])
+    if not isinstance(operand, RankedTensorType) or not isinstance(result, RankedTensorType):
+        return None
+    return operand, result
+
+
+def _incompatible(ctx: OpContext, inferred: str | None, actual: str, check: str) -> Finding:
+    """Type inference's complaint; the type texts come quoted as MLIR prints them."""
+    what = "inferred type(s)" if inferred is None else f"inferred type(s) {inferred}"
+    return ctx.fail(f"{what} are incompatible with return type(s) of operation {actual}", check=check)
 
 
 def _static(t: Type) -> tuple[int, ...] | None:
@@ -113,19 +132,17 @@ def verify_constant(ctx: OpContext) -> Finding | None:
     actual = ctx.t(ctx.op.results[0])
     if isinstance(inferred, RankedTensorType) and isinstance(actual, RankedTensorType) \
             and inferred is not actual:
-        return ctx.fail(f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) of "
-                        f"operation '{type_text(actual)}'", check="stablehlo.constant")
+        return _incompatible(ctx, f"'{type_text(inferred)}'", f"'{type_text(actual)}'", "stablehlo.constant")
     return None
 
 
 def verify_broadcast_in_dim(ctx: OpContext) -> Finding | None:
     op = ctx.op
     dims = ints(attr_of(op, "broadcast_dimensions"))
-    if dims is None or len(op.operands) != 1 or len(op.results) != 1:
+    ranked = _ranked_operand_and_result(ctx)
+    if dims is None or ranked is None:
         return None
-    operand, result = ctx.t(op.operands[0]), ctx.t(op.results[0])
-    if not isinstance(operand, RankedTensorType) or not isinstance(result, RankedTensorType):
-        return None
+    operand, result = ranked
     if len(dims) != len(operand.shape):
         return ctx.fail(f"broadcast_dimensions size ({len(dims)}) does not match operand rank "
                         f"({len(operand.shape)})", check="stablehlo.broadcast_in_dim")
@@ -163,11 +180,10 @@ def verify_reshape(ctx: OpContext) -> Finding | None:
 def verify_transpose(ctx: OpContext) -> Finding | None:
     op = ctx.op
     perm = ints(attr_of(op, "permutation"))
-    if perm is None or len(op.operands) != 1 or len(op.results) != 1:
+    ranked = _ranked_operand_and_result(ctx)
+    if perm is None or ranked is None:
         return None
-    operand, result = ctx.t(op.operands[0]), ctx.t(op.results[0])
-    if not isinstance(operand, RankedTensorType) or not isinstance(result, RankedTensorType):
-        return None
+    operand, result = ranked
     if len(perm) != len(operand.shape) or sorted(perm) != list(range(len(perm))):
         return ctx.fail(f"TransposeOp operand rank {len(operand.shape)} does not match permutation size "
                         f"{len(perm)}", check="stablehlo.transpose")
@@ -175,9 +191,8 @@ def verify_transpose(ctx: OpContext) -> Finding | None:
     if len(want) != len(result.shape) or any(
             x != y and DYNAMIC not in (x, y) for x, y in zip(want, result.shape, strict=True)):
         shape = "x".join(map(str, want))
-        return ctx.fail(f"inferred type(s) 'tensor<{shape}x{type_text(operand.element)}>' are incompatible "
-                        f"with return type(s) of operation '{type_text(result)}'",
-                        check="stablehlo.transpose")
+        return _incompatible(ctx, f"'tensor<{shape}x{type_text(operand.element)}>'", f"'{type_text(result)}'",
+                             "stablehlo.transpose")
     return None
 
 
@@ -321,8 +336,7 @@ def verify_branches(ctx: OpContext) -> Finding | None:
                              f"{_types_text(mine)}", check=ctx.name)
     results = [ctx.t(r) for r in op.results]
     if not _compatible_all(first, results):
-        return ctx.fail(f"inferred type(s) {_types_text(first)} are incompatible with return type(s) of "
-                        f"operation {_types_text(results)}", check=ctx.name)
+        return _incompatible(ctx, _types_text(first), _types_text(results), ctx.name)
     return None
 
 
@@ -357,8 +371,7 @@ def verify_select(ctx: OpContext) -> Finding | None:
         return ctx.error("requires the same shape for all operands", check=ctx.name)
     result = ctx.t(op.results[0])
     if hlo_compatible(on_true, result) is False:
-        return ctx.fail(f"inferred type(s) '{type_text(on_true)}' are incompatible with return type(s) of "
-                        f"operation '{type_text(result)}'", check=ctx.name)
+        return _incompatible(ctx, f"'{type_text(on_true)}'", f"'{type_text(result)}'", ctx.name)
     return None
 
 
@@ -428,8 +441,7 @@ def verify_reduce(ctx: OpContext) -> Finding | None:
         want = tuple(s for j, s in enumerate(inp.shape) if j not in dims)
         if res.element is not inp.element or len(want) != len(res.shape) or any(
                 a != b and DYNAMIC not in (a, b) for a, b in zip(want, res.shape, strict=True)):
-            return ctx.fail(f"inferred type(s) are incompatible with return type(s) of operation "
-                            f"'{type_text(res)}'", check="stablehlo.reduce")
+            return _incompatible(ctx, None, f"'{type_text(res)}'", "stablehlo.reduce")
     return None
 
 
@@ -448,8 +460,7 @@ def verify_slice(ctx: OpContext) -> Finding | None:
         return None
     want = tuple(max(0, (lim - s + st - 1) // st) for s, lim, st in zip(starts, limits, strides, strict=True))
     if want != result:
-        return ctx.fail(f"inferred type(s) are incompatible with return type(s) of operation "
-                        f"'{type_text(ctx.t(op.results[0]))}'", check="stablehlo.slice")
+        return _incompatible(ctx, None, f"'{type_text(ctx.t(op.results[0]))}'", "stablehlo.slice")
     return None
 
 
@@ -588,8 +599,7 @@ def verify_concatenate(ctx: OpContext) -> Finding | None:
     if total != out[dim] and isinstance(result, RankedTensorType):
         want = [*out[:dim], total, *out[dim + 1:]]
         inferred = "tensor<" + "".join(f"{d}x" for d in want) + type_text(result.element) + ">"
-        return ctx.fail(f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
-                        f"'{type_text(result)}'", check="stablehlo.concatenate")
+        return _incompatible(ctx, f"'{inferred}'", f"'{type_text(result)}'", "stablehlo.concatenate")
     return None
 
 
@@ -650,8 +660,7 @@ def verify_same_types_as_operands(ctx: OpContext) -> Finding | None:
     if len(have) != len(want) or any(a is not b for a, b in zip(have, want, strict=True)):
         inferred = ", ".join(type_text(t) for t in want)
         actual = ", ".join(type_text(t) for t in have)
-        return ctx.fail(f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
-                        f"'{actual}'", check=ctx.name)
+        return _incompatible(ctx, f"'{inferred}'", f"'{actual}'", ctx.name)
     return None
 
 

@@ -8,8 +8,9 @@ from ...ir.attributes import ArrayAttr, FlatSymbolRefAttr, StringAttr, TypeAttr
 from ...ir.operation import Operation
 from ...ir.structured import StructuredAttr
 from ...ir.types import FunctionType
-from ..core import SYMBOLS, Finding, OpContext, OpVerifier, Related, attr_of, type_text
+from ..core import SYMBOLS, Finding, OpContext, OpVerifier, attr_of, type_text
 from ..symbols import builtin_twin
+from .func import check_call_types, check_return_types
 
 FUNC = "vhlo.func_v1"
 
@@ -69,18 +70,7 @@ def verify_return(ctx: OpContext) -> Finding | None:
     name = builtin_twin(attr_of(fn, "sym_name"))
     if ft is None or not isinstance(name, StringAttr):
         return None
-    lctx = _legal(ctx, "func.return")
-    ops = ctx.op.operands
-    if len(ops) != len(ft.results):
-        return lctx.fail(f"has {len(ops)} operands, but enclosing function (@{name.text}) returns "
-                         f"{len(ft.results)}", related=(Related(fn, "the enclosing function"),),
-                         check="vhlo.return_v1")
-    for i, (v, t) in enumerate(zip(ops, ft.results, strict=True)):
-        if lctx.t(v) is not t:
-            return lctx.error(f"type of return operand {i} ('{type_text(lctx.t(v))}') doesn't match function "
-                              f"result type ('{type_text(t)}') in function @{name.text}",
-                              check="vhlo.return_v1")
-    return None
+    return check_return_types(_legal(ctx, "func.return"), fn, ft, name.text, "vhlo.return_v1")
 
 
 def verify_call(ctx: OpContext) -> Finding | None:
@@ -92,25 +82,7 @@ def verify_call(ctx: OpContext) -> Finding | None:
     if fn is None or fn.name != FUNC:
         return lctx.fail(f"'{callee.text}' does not reference a valid function", part=("attribute", "callee"),
                          check="vhlo.call_v1")
-    ft = function_type(fn)
-    if ft is None or ctx.verifier.failed(fn):
-        return None
-    op = ctx.op
-    related = (Related(fn, "the callee"),)
-    if len(ft.inputs) != len(op.operands):
-        return lctx.fail("incorrect number of operands for callee", related=related, check="vhlo.call_v1")
-    for i, (v, t) in enumerate(zip(op.operands, ft.inputs, strict=True)):
-        if lctx.t(v) is not t:
-            return lctx.fail(f"operand type mismatch: expected operand type '{type_text(t)}', but provided "
-                             f"'{type_text(lctx.t(v))}' for operand number {i}", part=("operand", i),
-                             related=related, check="vhlo.call_v1")
-    if len(ft.results) != len(op.results):
-        return lctx.fail("incorrect number of results for callee", related=related, check="vhlo.call_v1")
-    for i, (r, t) in enumerate(zip(op.results, ft.results, strict=True)):
-        if lctx.t(r) is not t:
-            return lctx.fail(f"result type mismatch at index {i}", part=("result", i), related=related,
-                             check="vhlo.call_v1")
-    return None
+    return check_call_types(lctx, fn, function_type(fn), "vhlo.call_v1")
 
 
 VERIFIERS = {

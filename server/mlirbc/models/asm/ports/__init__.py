@@ -6,55 +6,37 @@ module per dialect, each a port of upstream's `print`/`parse` pair checked again
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from ...registry import Registry
+
+# Imported when a registry is built, not when this package is imported (as before: startup stays light).
+_PORT_MODULES = (
+    "affine",
+    "affine_loops",
+    "arith",
+    "async_ops",
+    "bufferization",
+    "builtin",
+    "func",
+    "functions",
+    "gpu",
+    "linalg",
+    "linalg_map",
+    "llvm",
+    "llvm_more",
+    "scf",
+    "scf_more",
+    "shape",
+    "spirv",
+    "spirv_forms",
+    "tosa",
+    "vector",
+)
 
 
 def register_ports(reg: Registry, origin: str) -> None:
-    from . import (
-        affine,
-        affine_loops,
-        arith,
-        async_ops,
-        bufferization,
-        builtin,
-        func,
-        functions,
-        gpu,
-        linalg,
-        linalg_map,
-        llvm,
-        llvm_more,
-        scf,
-        scf_more,
-        shape,
-        spirv,
-        spirv_forms,
-        tosa,
-        vector,
-    )
-
-    modules = (
-        affine,
-        affine_loops,
-        arith,
-        async_ops,
-        bufferization,
-        builtin,
-        func,
-        functions,
-        gpu,
-        linalg,
-        linalg_map,
-        llvm,
-        llvm_more,
-        scf,
-        scf_more,
-        shape,
-        spirv,
-        spirv_forms,
-        tosa,
-        vector,
-    )
-    for module in modules:
+    for name in _PORT_MODULES:
+        module = import_module(f".{name}", __package__)
         for model in module.MODELS:
             reg.register_op_syntax(model, origin)

@@ -9,12 +9,12 @@ import re
 from collections.abc import Sequence
 
 from ....ir.attributes import ArrayAttr, Attribute, IntegerAttr, StringAttr
-from ....ir.operation import Operation, Region, Value
+from ....ir.operation import Operation, Value
 from ....ir.types import IndexType, IntegerType
 from ....syntax.attr_parser import parse_attribute_text
 from ....syntax.attr_printer import plain_attribute_text
 from ...affine_build import AffineSyntaxError, parse_integer_set
-from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .affine import AffinePort, parse_attr_dict, parse_dims_and_symbols, print_dims_and_symbols
 from .affine_ssa import (
     MapText,
@@ -26,7 +26,15 @@ from .affine_ssa import (
     print_ssa_expr,
 )
 from .base import print_types
-from .scf import parse_arrow_types, parse_assignment_list, print_arrow_types
+from .scf import (
+    parse_arrow_types,
+    parse_induction_vars,
+    parse_iter_args,
+    parse_results_then_else,
+    print_arrow_types,
+    print_iter_args,
+    print_then_else,
+)
 
 _INT64 = 1 << 64
 
@@ -119,22 +127,13 @@ class ForOp(AffinePort):
         if _signed(step) != 1:
             p.write(f" step {_signed(step)}")
         if inits:
-            p.write(" iter_args(")
-            for i, (arg, v) in enumerate(zip(body.arguments[1:], inits, strict=True)):
-                if i:
-                    p.write(", ")
-                p.operand(arg)
-                p.write(" = ")
-                p.operand(v)
-            p.write(") -> (")
-            print_types(p, [r.type for r in op.results])
-            p.write(")")
+            print_iter_args(p, body.arguments[1:], inits, [r.type for r in op.results])
         p.write(" ")
         p.region(op.regions[0], False, bool(inits))
         p.optional_attr_dict(self.discardable(op))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         index = IndexType.get()
         iv = p.parse_argument(allow_type=False)
@@ -150,21 +149,14 @@ class ForOp(AffinePort):
             state.attributes["step"] = step
         else:
             state.attributes["step"] = _index(1)
-        args = [iv]
-        values: list[object] = []
-        if p.parse_optional_keyword("iter_args"):
-            p.parse_punct("(")
-            more, values = parse_assignment_list(p)
-            args.extend(more)
-            p.parse_punct("->")
-            state.result_types.extend(parse_arrow_types(p))
+        args, values = parse_iter_args(p, state, iv)
         if len(args) != len(state.result_types) + 1:
             raise p.error("mismatch between the number of loop-carried values and results")
         for arg, t in zip(args[1:], state.result_types, strict=True):
             arg.type = t
         p.resolve_operands([*lower, *upper], [index] * (len(lower) + len(upper)), state)
-        p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
-        state.attributes["operandSegmentSizes"] = _i32_array([len(lower), len(upper), len(values)])
+        p.resolve_operands(values, state.result_types, state)
+        state.attributes["operandSegmentSizes"] = i32_array([len(lower), len(upper), len(values)])
         body = p.parse_region(args)
         p.ensure_terminator(body, "affine.yield")
         state.regions.append(body)
@@ -200,12 +192,7 @@ class IfOp(AffinePort):
         print_dims_and_symbols(p, list(op.operands), dims)
         if op.results:
             print_arrow_types(p, [r.type for r in op.results])
-        terminators = bool(op.results)
-        p.write(" ")
-        p.region(op.regions[0], False, terminators)
-        if op.regions[1].blocks:
-            p.write(" else ")
-            p.region(op.regions[1], False, terminators)
+        print_then_else(p, op, bool(op.results))
         p.optional_attr_dict(self.discardable(op))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
@@ -221,17 +208,7 @@ class IfOp(AffinePort):
         if len(d) + len(s) != dims + syms:
             raise p.error("symbol operand count and integer set symbol count must match")
         p.resolve_operands([*d, *s], [IndexType.get()] * (len(d) + len(s)), state)
-        if p.parse_optional_punct("->"):
-            state.result_types.extend(parse_arrow_types(p))
-        then = p.parse_region()
-        p.ensure_terminator(then, "affine.yield")
-        state.regions.append(then)
-        if p.parse_optional_keyword("else"):
-            other = p.parse_region()
-            p.ensure_terminator(other, "affine.yield")
-            state.regions.append(other)
-        else:
-            state.regions.append(Region(None))
+        parse_results_then_else(p, state, "affine.yield")
         parse_attr_dict(p, state)
 
 
@@ -368,14 +345,7 @@ class ParallelOp(AffinePort):
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         index = IndexType.get()
-        p.parse_punct("(")
-        ivs: list[Argument] = []
-        if not p.parse_optional_punct(")"):
-            while True:
-                ivs.append(p.parse_argument(allow_type=False))
-                if not p.parse_optional_punct(","):
-                    break
-            p.parse_punct(")")
+        ivs = parse_induction_vars(p)
         p.parse_punct("=")
         p.parse_punct("(")
         lower = _parse_min_max(p, state, "max", "lowerBoundsMap", "lowerBoundsGroups")

@@ -54,7 +54,7 @@ class ExecuteOp(Port):
         p.region(op.regions[0], False)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         token = parse_type_text(TOKEN)
         deps: list[OperandRef] = []
@@ -84,7 +84,7 @@ class ExecuteOp(Port):
                     break
             p.parse_punct(")")
         p.resolve_operands(refs, types, state)
-        state.attributes["operandSegmentSizes"] = _i32_array([len(deps), len(refs)])
+        state.attributes["operandSegmentSizes"] = i32_array([len(deps), len(refs)])
         state.result_types.append(token)
         if p.parse_optional_punct("->"):
             state.result_types.extend(parse_arrow_types(p))

@@ -36,7 +36,7 @@ class AllocTensorOp(Port):
         p.type(op.results[0].type)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         p.parse_punct("(")
         sizes: list[OperandRef] = []
@@ -65,7 +65,7 @@ class AllocTensorOp(Port):
             p.resolve_operands([copy], [t], state)
         if hint is not None:
             p.resolve_operands([hint], [index], state)
-        state.attributes["operandSegmentSizes"] = _i32_array([len(sizes), int(copy is not None),
+        state.attributes["operandSegmentSizes"] = i32_array([len(sizes), int(copy is not None),
                                                              int(hint is not None)])
         state.result_types.append(t)
 

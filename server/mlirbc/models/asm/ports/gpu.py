@@ -160,7 +160,7 @@ class LaunchOp(Port):
                                                  "module", "function"}))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         token = parse_type_text(ASYNC_TOKEN)
         deps: list[OperandRef] = []
@@ -209,7 +209,7 @@ class LaunchOp(Port):
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
         sizes = [len(deps), 1, 1, 1, 1, 1, 1, *([1, 1, 1] if cluster else [0, 0, 0]), int(dynamic)]
-        state.attributes["operandSegmentSizes"] = _i32_array(sizes)
+        state.attributes["operandSegmentSizes"] = i32_array(sizes)
 
 
 class GPUFuncOp(Port):

@@ -46,7 +46,7 @@ def print_ins_outs(p: AsmPrinter, inputs: list[object], outputs: list[object]) -
 
 def parse_ins_outs(p: AsmParser, state: OpState) -> tuple[list[Type], list[Type]]:
     """parseCommonStructuredOpParts (operands resolved, operandSegmentSizes set)."""
-    from ..declarative_parse import _i32_array
+    from ..declarative_parse import i32_array
 
     sizes = []
     types_out: list[list[Type]] = []
@@ -66,7 +66,7 @@ def parse_ins_outs(p: AsmParser, state: OpState) -> tuple[list[Type], list[Type]
         p.resolve_operands(refs, types, state)  # type: ignore[arg-type]
         sizes.append(len(refs))
         types_out.append(types)
-    state.attributes["operandSegmentSizes"] = _i32_array(sizes)
+    state.attributes["operandSegmentSizes"] = i32_array(sizes)
     return types_out[0], types_out[1]
 
 

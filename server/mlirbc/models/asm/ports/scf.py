@@ -1,11 +1,14 @@
-"""`scf.if`, `scf.for`, `scf.while` (ports of SCF.cpp's print/parse)."""
+"""`scf.if`, `scf.for`, `scf.while` (ports of SCF.cpp's print/parse), and the pieces the affine and other
+scf loops share with them: arrow types, `iter_args`, induction variables, then/else regions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ....ir.attributes import UnitAttr
-from ....ir.operation import Operation
+from ....ir.operation import Operation, Region, Value
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
-from ..api import Argument, AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
+from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries, print_types
 
 
@@ -33,10 +36,10 @@ def parse_arrow_types(p: AsmParser) -> list[Type]:
     return [p.parse_type()]
 
 
-def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
+def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[OperandRef]]:
     """`(%arg = %value, ...)` (the parenthesis already read)."""
     args: list[Argument] = []
-    values: list[object] = []
+    values: list[OperandRef] = []
     if p.parse_optional_punct(")"):
         return args, values
     while True:
@@ -47,6 +50,71 @@ def parse_assignment_list(p: AsmParser) -> tuple[list[Argument], list[object]]:
             break
     p.parse_punct(")")
     return args, values
+
+
+def print_iter_args(p: AsmPrinter, args: Sequence[Value], inits: Sequence[Value], types: list[Type]) -> None:
+    """` iter_args(%a = %init, ...) -> (types)`, the loop's region arguments after the induction variable."""
+    p.write(" iter_args(")
+    for i, (arg, v) in enumerate(zip(args, inits, strict=True)):
+        if i:
+            p.write(", ")
+        p.operand(arg)
+        p.write(" = ")
+        p.operand(v)
+    p.write(") -> (")
+    print_types(p, types)
+    p.write(")")
+
+
+def parse_iter_args(p: AsmParser, state: OpState, iv: Argument) -> tuple[list[Argument], list[OperandRef]]:
+    """An optional `iter_args(%a = %init, ...) -> types` (the result types into `state`): the loop's
+    block arguments, the induction variable first, and the initial values."""
+    args = [iv]
+    values: list[OperandRef] = []
+    if p.parse_optional_keyword("iter_args"):
+        p.parse_punct("(")
+        more, values = parse_assignment_list(p)
+        args.extend(more)
+        p.parse_punct("->")
+        state.result_types.extend(parse_arrow_types(p))
+    return args, values
+
+
+def parse_induction_vars(p: AsmParser) -> list[Argument]:
+    """`(%i, %j)` (the `(` not yet read), untyped; may be empty."""
+    p.parse_punct("(")
+    ivs: list[Argument] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            ivs.append(p.parse_argument(allow_type=False))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    return ivs
+
+
+def print_then_else(p: AsmPrinter, op: Operation, terminators: bool) -> None:
+    """` {then}`, and ` else {other}` when the else region has blocks (scf.if, affine.if)."""
+    p.write(" ")
+    p.region(op.regions[0], False, terminators)
+    if op.regions[1].blocks:
+        p.write(" else ")
+        p.region(op.regions[1], False, terminators)
+
+
+def parse_results_then_else(p: AsmParser, state: OpState, terminator: str) -> None:
+    """An optional `-> types`, the then region and an optional `else` region (an empty one when absent)."""
+    if p.parse_optional_punct("->"):
+        state.result_types.extend(parse_arrow_types(p))
+    then = p.parse_region()
+    p.ensure_terminator(then, terminator)
+    state.regions.append(then)
+    if p.parse_optional_keyword("else"):
+        other = p.parse_region()
+        p.ensure_terminator(other, terminator)
+        state.regions.append(other)
+    else:
+        state.regions.append(Region(None))
 
 
 class IfOp(Port):
@@ -63,29 +131,13 @@ class IfOp(Port):
             print_types(p, [r.type for r in op.results])
             p.write(")")
             terminators = True
-        p.write(" ")
-        p.region(op.regions[0], False, terminators)
-        if op.regions[1].blocks:
-            p.write(" else ")
-            p.region(op.regions[1], False, terminators)
+        print_then_else(p, op, terminators)
         p.optional_attr_dict(attr_entries(self.view(op), set()))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         cond = p.parse_operand()
         p.resolve_operands([cond], [IntegerType.get(1)], state)
-        if p.parse_optional_punct("->"):
-            state.result_types.extend(parse_arrow_types(p))
-        then = p.parse_region()
-        p.ensure_terminator(then, "scf.yield")
-        state.regions.append(then)
-        if p.parse_optional_keyword("else"):
-            other = p.parse_region()
-            p.ensure_terminator(other, "scf.yield")
-            state.regions.append(other)
-        else:
-            from ....ir.operation import Region
-
-            state.regions.append(Region(None))
+        parse_results_then_else(p, state, "scf.yield")
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
@@ -114,16 +166,7 @@ class ForOp(Port):
         p.write(" step ")
         p.operand(op.operands[2])
         if inits:
-            p.write(" iter_args(")
-            for i, (arg, v) in enumerate(zip(body.arguments[1:], inits, strict=True)):
-                if i:
-                    p.write(", ")
-                p.operand(arg)
-                p.write(" = ")
-                p.operand(v)
-            p.write(") -> (")
-            print_types(p, [v.type for v in inits])
-            p.write(")")
+            print_iter_args(p, body.arguments[1:], inits, [v.type for v in inits])
         p.write(" ")
         if not isinstance(iv.type, IndexType):
             p.write(" : ")
@@ -142,14 +185,7 @@ class ForOp(Port):
         ub = p.parse_operand()
         p.parse_keyword("step")
         step = p.parse_operand()
-        args = [iv]
-        values: list[object] = []
-        if p.parse_optional_keyword("iter_args"):
-            p.parse_punct("(")
-            more, values = parse_assignment_list(p)
-            args.extend(more)
-            p.parse_punct("->")
-            state.result_types.extend(parse_arrow_types(p))
+        args, values = parse_iter_args(p, state, iv)
         if len(args) != len(state.result_types) + 1:
             raise p.error("mismatch in number of loop-carried values and defined values")
         t: Type = IndexType.get()
@@ -162,7 +198,7 @@ class ForOp(Port):
         p.ensure_terminator(body, "scf.yield")
         state.regions.append(body)
         p.resolve_operands([lb, ub, step], [t, t, t], state)
-        p.resolve_operands(values, state.result_types, state)  # type: ignore[arg-type]
+        p.resolve_operands(values, state.result_types, state)
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
@@ -198,7 +234,7 @@ class WhileOp(Port):
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         args: list[Argument] = []
-        values: list[object] = []
+        values: list[OperandRef] = []
         if p.parse_optional_punct("("):
             args, values = parse_assignment_list(p)
         p.parse_punct(":")
@@ -211,7 +247,7 @@ class WhileOp(Port):
                           f"{len(ft.inputs)})")
         for arg, t in zip(args, ft.inputs, strict=True):
             arg.type = t
-        p.resolve_operands(values, list(ft.inputs), state)  # type: ignore[arg-type]
+        p.resolve_operands(values, list(ft.inputs), state)
         state.regions.append(p.parse_region(args))
         p.parse_keyword("do")
         state.regions.append(p.parse_region())

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ....ir.attributes import UnitAttr
 from ....ir.operation import Operation
 from ....ir.types import IndexType, Type
-from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries
-from .scf import parse_arrow_types, print_arrow_types
+from .scf import parse_arrow_types, parse_induction_vars, print_arrow_types
 
 
 def _print_values(p: AsmPrinter, values: list[object]) -> None:
@@ -64,16 +64,9 @@ class ParallelOp(Port):
         p.optional_attr_dict(attr_entries(view, {"operandSegmentSizes"}))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
-        p.parse_punct("(")
-        ivs: list[Argument] = []
-        if not p.parse_optional_punct(")"):
-            while True:
-                ivs.append(p.parse_argument(allow_type=False))
-                if not p.parse_optional_punct(","):
-                    break
-            p.parse_punct(")")
+        ivs = parse_induction_vars(p)
         p.parse_punct("=")
         lbs = _parse_operand_list(p)
         p.parse_keyword("to")
@@ -101,7 +94,7 @@ class ParallelOp(Port):
         if len(inits) != len(state.result_types):
             raise p.error("expects as many initial values as results")
         p.resolve_operands(inits, list(state.result_types), state)
-        state.attributes["operandSegmentSizes"] = _i32_array([n, n, n, len(inits)])
+        state.attributes["operandSegmentSizes"] = i32_array([n, n, n, len(inits)])
 
 
 class ExecuteRegionOp(Port):

@@ -139,7 +139,7 @@ class TransferReadOp(Port):
         p.type(op.results[0].type)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         base = p.parse_operand()
         indices = _parse_indices(p)
@@ -160,7 +160,7 @@ class TransferReadOp(Port):
                            state)
         if mask is not None:
             p.resolve_operands([mask], [_mask_ref_type(p, state, vector)], state)
-        state.attributes["operandSegmentSizes"] = _i32_array([1, len(indices), 1, int(mask is not None)])
+        state.attributes["operandSegmentSizes"] = i32_array([1, len(indices), 1, int(mask is not None)])
         state.result_types.append(vector)
 
 
@@ -188,7 +188,7 @@ class TransferWriteOp(Port):
             raise SyntaxModelError("the result is not the written tensor's type")
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        from ..declarative_parse import _i32_array
+        from ..declarative_parse import i32_array
 
         value = p.parse_operand()
         p.parse_punct(",")
@@ -207,7 +207,7 @@ class TransferWriteOp(Port):
         p.resolve_operands([value, base, *indices], [vector, shaped, *[index] * len(indices)], state)
         if mask is not None:
             p.resolve_operands([mask], [_mask_ref_type(p, state, vector)], state)
-        state.attributes["operandSegmentSizes"] = _i32_array([1, 1, len(indices), int(mask is not None)])
+        state.attributes["operandSegmentSizes"] = i32_array([1, 1, len(indices), int(mask is not None)])
         if isinstance(shaped, RankedTensorType):
             state.result_types.append(shaped)
 
