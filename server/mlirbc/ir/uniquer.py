@@ -39,15 +39,20 @@ _set = object.__setattr__
 
 
 def _forget(ref: _KeyedRef) -> None:
-    # At interpreter exit a daemon thread may have been frozen holding the lock; the table dies with the
-    # process, and waiting for the lock there never ends.
-    if _finalizing():
-        return
     # Only drop the entry if it still holds this (dead) reference: a new object may have replaced it.
     if _table.get(ref.key) is ref:
-        with _lock:
+        if not _lock.acquire(False):
+            # At interpreter exit a daemon thread may have been frozen holding the lock: the table dies with
+            # the process, and waiting for the lock there never ends.  (Checked only when the lock is
+            # taken: this callback runs once per freed attribute, and is kept short.)
+            if _finalizing():
+                return
+            _lock.acquire()
+        try:
             if _table.get(ref.key) is ref:
                 del _table[ref.key]
+        finally:
+            _lock.release()
 
 
 def unique(cls: type[T], fields: tuple[Any, ...], key_fields: tuple[Any, ...] | None = None) -> T:
