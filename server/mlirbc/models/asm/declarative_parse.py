@@ -553,7 +553,10 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
                 raise p.error(f"'{model.name}': the type of '{what}' is not known")
             base = found
         fn = typefns.transformer(transform)
-        out = [fn(t) for t in base] if fn is not None else list(base)
+        try:
+            out = [fn(t) for t in base] if fn is not None else list(base)
+        except ValueError as exc:  # the text's type is not one the op's type function takes
+            raise p.error(f"'{model.name}': the type of '{name}' cannot be derived: {exc}") from None
         if len(out) == 1 and count != 1:
             out = out * count
         return out
