@@ -71,3 +71,28 @@ entry.main([])
         done = _run(f"SHUTDOWN = {shutdown}\n" + code)
         assert done.returncode == want, done.stderr[-2000:]
         assert '"id": 1' in done.stdout or '"id":1' in done.stdout  # it answered `initialize`
+
+
+def test_messages_after_the_output_closed_are_dropped_not_reported_without_end() -> None:
+    """After `exit` the jobs still winding down send their last messages to a closed stdout: each failure
+    used to be reported to the client as one more message, which failed in turn (a CI log of 1.3 million
+    tracebacks).  Now the first failure marks the output closed and the rest are dropped."""
+    import io
+
+    from pygls.io_ import StdoutWriter
+
+    from mlirbc.lsp.server import create_server
+
+    server = create_server()
+    out = io.BytesIO()
+    server.protocol.set_writer(StdoutWriter(out))
+    reported: list[BaseException] = []
+    server._report_server_error = lambda error, _kind: reported.append(error)  # type: ignore[method-assign]
+    message = {"jsonrpc": "2.0", "method": "window/logMessage", "params": {"type": 3, "message": "hi"}}
+    server.protocol._send_data(message)
+    assert out.getvalue().startswith(b"Content-Length: ")
+    out.close()
+    for _ in range(3):
+        server.protocol._send_data(message)
+    assert reported == []
+    assert server.protocol._output_closed

@@ -69,6 +69,10 @@ step() {  # step NAME CMD...: run a step (errexit on inside), record its duratio
 print_summary() {
   echo; echo "=== e2e summary (total $(elapsed "$T_START")s) ==="
   printf '%s\n' "${SUMMARY[@]}"
+  # The failed browser step's own message, again at the end: a CI log is often read from its tail.
+  if [[ -n "${RUN:-}" && -f "$RUN/result.json" ]]; then
+    node -e 'const r = require(process.argv[1]); for (const s of r.steps) if (!s.ok) console.log(`failed step: ${s.name} (${s.seconds.toFixed(1)}s): ${String(s.detail).slice(0, 1500)}`);' "$RUN/result.json" || true
+  fi
 }
 
 NODE24_DIR="$CACHE/node24"

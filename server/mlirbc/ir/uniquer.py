@@ -40,19 +40,14 @@ _set = object.__setattr__
 
 def _forget(ref: _KeyedRef) -> None:
     # Only drop the entry if it still holds this (dead) reference: a new object may have replaced it.
-    if _table.get(ref.key) is ref:
-        if not _lock.acquire(False):
-            # At interpreter exit a daemon thread may have been frozen holding the lock: the table dies with
-            # the process, and waiting for the lock there never ends.  (Checked only when the lock is
-            # taken: this callback runs once per freed attribute, and is kept short.)
-            if _finalizing():
-                return
-            _lock.acquire()
-        try:
+    # At interpreter exit a daemon thread may have been frozen holding the lock: the table dies with the
+    # process, and waiting for the lock there never ends.  Only `with` takes the lock here: a job's abort
+    # (an asynchronous exception) may fire in this callback, and between a bare `acquire()` and its `try`
+    # it would leave the lock held for ever (tests/test_uniquer_aborts.py).
+    if _table.get(ref.key) is ref and not _finalizing():
+        with _lock:
             if _table.get(ref.key) is ref:
                 del _table[ref.key]
-        finally:
-            _lock.release()
 
 
 def unique(cls: type[T], fields: tuple[Any, ...], key_fields: tuple[Any, ...] | None = None) -> T:

@@ -137,8 +137,18 @@ def shallow_id(text: str) -> tuple[int | str | None, str | None]:
     return found.msg_id, found.deepest_key
 
 
+def _closed(writer: Any) -> bool:
+    """Whether the protocol's output has been closed (stdio after `exit`, a TCP stream that ended)."""
+    if isinstance(writer, asyncio.StreamWriter):
+        return writer.is_closing()
+    stream = getattr(writer, "_stdout", None)
+    return bool(getattr(stream, "closed", False))
+
+
 class MlirbcProtocol(LanguageServerProtocol):
     """pygls' LSP protocol with a validating front (`receive`) and responses without tracebacks."""
+
+    _output_closed = False
 
     # -- receiving ------------------------------------------------------------------------------------
     def receive(self, body: bytes) -> None:
@@ -309,6 +319,8 @@ class MlirbcProtocol(LanguageServerProtocol):
                 not isinstance(self.writer, StdoutWriter | asyncio.StreamWriter):
             super()._send_data(data)
             return
+        if self._output_closed:
+            return  # after `exit` the jobs still winding down have nobody to tell
         try:
             message = self._serialize_message(data) if hasattr(data, "__attrs_attrs__") else data
             if logger.isEnabledFor(logging.INFO):  # never the whole message: a view is megabytes
@@ -319,6 +331,15 @@ class MlirbcProtocol(LanguageServerProtocol):
         except BrokenPipeError:
             logger.exception("the client closed its end while a message was being sent")
             raise
+        except ValueError as error:
+            if not _closed(self.writer):
+                logger.exception("error while sending a message")
+                self._server._report_server_error(error, JsonRpcInternalError)
+                return
+            # Reporting this to the client would be one more message to the closed output, and so on
+            # without end (a CI run's log filled with 1.3 million of them after `exit`).
+            self._output_closed = True
+            logger.info("the output is closed: the messages still being sent are dropped")
         except Exception as error:
             logger.exception("error while sending a message")
             self._server._report_server_error(error, JsonRpcInternalError)
