@@ -116,13 +116,23 @@ def test_result_owner_uses() -> None:
 
 
 def test_str_of_an_op_is_the_views_text() -> None:
+    """`str(op)`: the op in the view's form (custom forms), as MLIR prints an op below the top level:
+    attributes inline, values named as in the module's view; `str(module)`: the view itself, aliases
+    included."""
+    from mlirbc.view.printer import FORM_PRETTY, print_module
+
     m = mlirbc.load(ARITH)
     f = _funcs(m)["test_addi"]
     text = str(f)
-    assert text.startswith('"func.func"() <{function_type = (i64, i64) -> i64, sym_name = "test_addi"}>')
-    assert "".join("  " + line for line in text.splitlines(True)) in str(m)
+    assert text.startswith("func.func @test_addi(%arg0: i64 loc(")
+    assert "#loc" not in text
+    local = print_module(m._state.module, header=False, with_map=False, form=FORM_PRETTY).text
+    assert "".join("  " + line for line in text.splitlines(True)) in local
     addi = f.regions[0].blocks[0].operations[0]
-    assert '"arith.addi"' in str(addi) and str(addi) in text
+    assert str(addi).startswith("%0 = arith.addi %arg0, %arg1 : i64 loc(") and str(addi) in text
+    whole = str(m)
+    assert "module {" in whole and "  func.func @test_addi(" in whole
+    assert "#loc" in whole and "#loc" not in local  # the module's view names locations by alias
 
 
 def test_walk_with_callback_orders_and_results() -> None:

@@ -91,7 +91,9 @@ def _write(tmp_path: Path, data: bytes) -> Path:
 def _edit_one(m: mlirbc.Module) -> int:
     """Give one op inside the first top-level op with a body a new location; returns that op's index."""
     for i, top in enumerate(m.body.operations):
-        inner = list(top.walk())[1:]
+        # an op the view shows (not one in a region its parent's custom form leaves out)
+        shown = str(top)
+        inner = [op for op in list(top.walk())[1:] if str(op).partition("\n")[0] in shown]
         if inner:
             inner[len(inner) // 2].location = Location.file("edited.mlir", 77777, 5)
             return i

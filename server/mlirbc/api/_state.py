@@ -164,15 +164,24 @@ class ModuleState:
         return index
 
     def op_text(self, op: Operation) -> str:
-        """The view's text of an op of this module (values named as in the module's view)."""
-        from ..view.printer import op_printer
+        """The op in the pretty form, as MLIR prints an op on its own (values named as in the module's
+        view)."""
+        from ..view.pretty import pretty_op_printer
 
         root = self.module.root
         assert root is not None
         cached = self._printer
         if cached is None or cached[0] != self.generation:
-            cached = self._printer = (self.generation, op_printer(root))
+            cached = self._printer = (self.generation, pretty_op_printer(root, self.registry))
         return cached[1](op)
+
+    def block_text(self, block: Block) -> str:
+        """The view's text of a block of this module: its label line, then its ops one level in."""
+        from ..view.pretty import pretty_block_text
+
+        root = self.module.root
+        assert root is not None
+        return pretty_block_text(block, root, self.registry)
 
     @property
     def has_index(self) -> bool:

@@ -138,9 +138,14 @@ class Module:
         return (op_face(o, k) for o in walk_ir(root))
 
     def __str__(self) -> str:
-        from ..view.printer import print_module
+        from ..view.aliasing import alias_rules
+        from ..view.printer import ALIASES_BY_DEFAULT, FORM_PRETTY, print_module
 
-        return print_module(self._state.module, header=False, with_map=False).text
+        module, reg = self._state.module, self._state.registry
+        # custom forms and aliases, as MLIR prints a module (`mlirbc decode --form pretty`)
+        rules = alias_rules(module, reg) if ALIASES_BY_DEFAULT else None
+        return print_module(module, header=False, with_map=False, form=FORM_PRETTY, registry=reg,
+                            aliases=rules).text
 
     def dump(self) -> None:
         print(self)

@@ -1103,12 +1103,12 @@ class Operation:
 
     # -- text and bytes ---------------------------------------------------------------------------------
     def __str__(self) -> str:
-        from ..view.printer import print_operation
+        from ..view.pretty import print_pretty_operation
 
         s = S.state_of(self._o)
         if s is not None:
             return s.op_text(self._o)
-        return print_operation(self._o, S.root_of(self._o))
+        return print_pretty_operation(self._o, S.root_of(self._o))
 
     def get_asm(self, binary: bool = False, **options: Any) -> str | bytes:
         text = str(self)
@@ -1331,13 +1331,16 @@ class Block:
     def __str__(self) -> str:
         """The block as the view prints it: its label and arguments, then its ops (as MLIR prints a
         block)."""
-        from ..view.printer import print_block, print_operation
+        from ..view.pretty import pretty_block_text, print_pretty_operation
 
         h = _holder(self._o)
         root = S.root_of(h) if h is not None else None
         if root is not None:
-            return print_block(self._o, root)
-        return "".join(print_operation(o, root) for o in self._o.operations)
+            s = S.state_of(h) if h is not None else None
+            if s is not None:
+                return s.block_text(self._o)
+            return pretty_block_text(self._o, root)
+        return "".join(print_pretty_operation(o, root) for o in self._o.operations)
 
     def __repr__(self) -> str:
         return f"<mlirbc.Block of {len(self._o.operations)} ops>"

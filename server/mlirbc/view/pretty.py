@@ -29,6 +29,7 @@ from ..ir.attributes import (
     StringAttr,
     UnitAttr,
 )
+from ..ir.gcpause import building
 from ..ir.module import Module
 from ..ir.operation import (
     PROPS_DECODED,
@@ -60,7 +61,7 @@ from ..syntax.attr_printer import (
 from ..syntax.elision import Elider
 from ..syntax.floats import print_float_bits
 from .naming import Naming
-from .printer import USELIST_PREFIX, _order_text, _Printer, symbol_of
+from .printer import USELIST_PREFIX, _order_text, _Printer, outermost, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
 
 
@@ -916,4 +917,56 @@ def pretty_printer(module: Module, registry: Registry | None = None, elider: Eli
     return _PrettyPrinter(module, reg, elider, with_map, sink)
 
 
-__all__ = ["PrettyNote", "pretty_printer", "PIECE_ATTRIBUTES", "PIECE_LOCATION", "PROPS_DECODED"]
+def pretty_op_printer(root: Operation, registry: Registry | None = None) -> Callable[[Operation], str]:
+    """A function giving the pretty text of any op under `root` (with its regions) as MLIR prints an op
+    on its own (`Operation::print` below the top level): custom forms, attributes inline (alias definitions
+    belong to the top level), values and blocks named as in the pretty view of the whole IR under
+    `root`.  The naming is done once (valid while the IR does not change)."""
+    fresh = _named_printers(root, registry)
+
+    def text(op: Operation) -> str:
+        p = fresh()
+        with building():
+            p.op(op, 0)
+        return "".join(p.done) + "".join(p.out)
+
+    return text
+
+
+def print_pretty_operation(op: Operation, root: Operation | None = None,
+                           registry: Registry | None = None) -> str:
+    """The pretty text of one op (`pretty_op_printer`; `root`: the outermost op, found when not given)."""
+    return pretty_op_printer(root if root is not None else outermost(op), registry)(op)
+
+
+def pretty_block_text(block: Block, root: Operation, registry: Registry | None = None) -> str:
+    """The pretty text of one block of the IR under `root`: its label line (always, as MLIR prints a
+    block on its own) and its ops one level in, named as in the pretty view of the whole IR."""
+    p = _named_printers(root, registry)()
+    region = block.parent
+    index = region.blocks.index(block) if region is not None else 0
+    with building():
+        p.block(block, index, 1)
+    text = "".join(p.done) + "".join(p.out)
+    if index == 0 and not block.arguments and block.operations:  # the view leaves this label implicit
+        text = p.block_names.get(id(block), "^bb0") + ":\n" + text
+    return text
+
+
+def _named_printers(root: Operation, registry: Registry | None) -> Callable[[], _PrettyPrinter]:
+    """Printers of the IR under `root` that share one naming of it (and the syntax models found)."""
+    module = Module(root)
+    named = pretty_printer(module, registry, with_map=False)
+    named.number(root)
+
+    def fresh() -> _PrettyPrinter:
+        p = _PrettyPrinter(module, named.registry, None, with_map=False)
+        p.naming, p.block_names, p.block_order = named.naming, named.block_names, named.block_order
+        p._syntax, p._names_kept = named._syntax, named._names_kept
+        return p
+
+    return fresh
+
+
+__all__ = ["PrettyNote", "pretty_block_text", "pretty_op_printer", "pretty_printer", "print_pretty_operation",
+           "PIECE_ATTRIBUTES", "PIECE_LOCATION", "PROPS_DECODED"]

@@ -652,50 +652,13 @@ def _numbered(root: Operation) -> _Printer:
     return p
 
 
-def op_printer(root: Operation) -> Callable[[Operation], str]:
-    """A function giving the view's text of any op under `root` (with its regions), its values named
-    as in the view of the whole IR under `root`: the naming is done once, for every op printed with it
-    (valid while the IR does not change)."""
-    named = _numbered(root)
-
-    def text(op: Operation) -> str:
-        p = _Printer(named.module, None, with_map=False)
-        p.names, p.block_names, p.block_order = named.names, named.block_names, named.block_order
-        with building():
-            p.op(op, 0)
-        return "".join(p.done) + "".join(p.out)
-
-    return text
-
-
-def print_operation(op: Operation, root: Operation | None = None) -> str:
-    """The view's text of one op (with its regions), its values named as in the view of the whole IR
-    around it (`root`: the outermost op; found from `op` when not given)."""
-    return op_printer(root if root is not None else _outermost(op))(op)
-
-
-def print_block(block: Block, root: Operation) -> str:
-    """The view's text of one block of the IR under `root`: its label line (always, as MLIR prints a
-    block on its own) and its ops one level in, values named as in the view of the whole IR."""
-    named = _numbered(root)
-    p = _Printer(named.module, None, with_map=False)
-    p.names, p.block_names, p.block_order = named.names, named.block_names, named.block_order
-    region = block.parent
-    index = region.blocks.index(block) if region is not None else 0
-    with building():
-        p.block(block, index, 1)
-    text = "".join(p.done) + "".join(p.out)
-    if index == 0 and not block.arguments and block.operations:  # the view leaves this label implicit
-        text = named.block_names.get(id(block), "^bb0") + ":\n" + text
-    return text
-
-
 def value_name(v: Value, root: Operation) -> str:
     """The name the view gives `v` (`%3`, `%arg0`, `%5#1`) in the view of the IR under `root`."""
     return _numbered(root).value(v)
 
 
-def _outermost(op: Operation) -> Operation:
+def outermost(op: Operation) -> Operation:
+    """The outermost op above `op` (the root its view names values from)."""
     while op.parent is not None and op.parent.parent is not None and op.parent.parent.parent is not None:
         op = op.parent.parent.parent
     return op

@@ -13,8 +13,9 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from ...ir.attributes import Attribute, DenseArrayAttr, DictionaryAttr, StringAttr
+from ...ir.attributes import Attribute, DenseArrayAttr, DictionaryAttr, StringAttr, TypeAttr
 from ...ir.operation import PROPS_DECODED, Operation, OpResult, Value
+from ...ir.types import Type
 from .api import SyntaxModelError
 
 
@@ -172,3 +173,13 @@ class OpView:
 
 def dict_attr(entries: list[tuple[str, Attribute]]) -> DictionaryAttr:
     return DictionaryAttr.get(tuple((StringAttr.get(k), v) for k, v in entries))
+
+
+def attr_type(a: Attribute | None) -> Type | None:
+    """The type an attribute gives a format's type resolution (`TypeAttr`'s type, a typed attribute's)."""
+    if a is None:
+        return None
+    if isinstance(a, TypeAttr):
+        return a.type
+    t = getattr(a, "type", None)
+    return t if isinstance(t, Type) else None

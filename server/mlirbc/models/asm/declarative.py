@@ -23,7 +23,7 @@ from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
-from .adaptor import OpView
+from .adaptor import OpView, attr_type
 from .api import (
     Argument,
     AsmParser,
@@ -66,6 +66,8 @@ class DeclarativeSyntax(SyntaxBase):
         self.names_hook = names
         self.syntax_lookup = syntax_lookup
         self._defaults: dict[str, Attribute | None] = {}
+        self._built: dict[str, Type] = {}
+        """Types the format builds (`type` resolution by a builder), parsed once."""
         self.used_attrs, self.used_props = _used(self.format)
         attrs = data.get("attrs", {})
         self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"}
@@ -157,8 +159,48 @@ class DeclarativeSyntax(SyntaxBase):
         if self.unreadable is not None:
             raise SyntaxModelError(self.unreadable)
         view = OpView(op, self.data)
+        self._check_derived_types(view)
         state = _PrintState()
         self._print_elements(self.format, view, p, state)
+
+    def _check_derived_types(self, view: OpView) -> None:
+        """Refuse an op whose types the format leaves out but the op does not have as the format derives
+        them (an op that does not verify): its custom form would read back as another op.  MLIR prints
+        such an op generic (it verifies before printing a custom form)."""
+        resolve: dict[str, list[Any]] = self.data.get("resolve", {})
+        if not resolve:
+            return
+        operands = view.operand_groups()
+        results = view.result_groups()
+        for name, (kind, what, transform) in resolve.items():
+            group = operands.get(name)
+            actual = [v.type for v in (group if group is not None else results.get(name, ()))]
+            if not actual:
+                continue
+            if kind == "build":
+                base = [self._built_type(what)]
+            elif kind == "attr":
+                t = attr_type(view.attr(what))
+                base = [t] if t is not None else []
+            else:
+                source = operands.get(what)
+                base = [v.type for v in (source if source is not None else results.get(what, ()))]
+            fn = typefns.transformer(transform)
+            try:
+                derived = [fn(t) for t in base] if fn is not None else base
+            except ValueError:
+                derived = []
+            if len(derived) == 1 and len(actual) != 1:
+                derived = derived * len(actual)
+            if derived != actual:
+                raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "
+                                       f"derives from '{what}' (the op does not verify)")
+
+    def _built_type(self, text: str) -> Type:
+        t = self._built.get(text)
+        if t is None:
+            t = self._built[text] = parse_type_text(text)
+        return t
 
     def _print_elements(self, elements: list[Element], view: OpView, p: AsmPrinter, st: _PrintState,
                         elided: Element | None = None) -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from ...ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from ...ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from ...ir.operation import Region
 from ...ir.types import FunctionType, IntegerType, Type
 from ...syntax.attr_parser import parse_type_text
 from . import typefns
+from .adaptor import attr_type
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
 
 if TYPE_CHECKING:
@@ -543,7 +544,7 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             return [parse_type_text(what)] * count
         if kind == "attr":
             a = parsed.attrs.get(what)
-            t = _attr_type(a)
+            t = attr_type(a)
             if t is None:
                 raise p.error(f"'{model.name}': cannot find the type of attribute '{what}'")
             base = [t]
@@ -638,15 +639,6 @@ def _split_all(types: list[Type], decl: list[Any], name: str, parsed: Parsed) ->
             return types[at:at + count]
         at += count
     return []
-
-
-def _attr_type(a: Attribute | None) -> Type | None:
-    if a is None:
-        return None
-    if isinstance(a, TypeAttr):
-        return a.type
-    t = getattr(a, "type", None)
-    return t if isinstance(t, Type) else None
 
 
 def i32_array(values: list[int]) -> Attribute:
