@@ -115,7 +115,9 @@ def main() -> int:
     assert module.root is not None
     ops = sum(1 for _ in module.root.walk())
     text = print_module(module, with_map=False).text
-    read_s, parse_s, verify_s = [], [], []
+    read_s: list[float] = []
+    parse_s: list[float] = []
+    verify_s: list[float] = []
     for _ in range(args.runs):
         t0 = time.perf_counter()
         read_bytecode_file(str(path), reg)
@@ -132,7 +134,8 @@ def main() -> int:
     # one keystroke inside a function: a character typed into an op's name and taken back
     base = parse_state(text, module, reg)
     at = text.index('"arith.', len(text) // 2) + 1
-    plain, checked = [], []
+    plain: list[float] = []
+    checked: list[float] = []
     for _ in range(args.runs):
         for verify, into in ((False, plain), (True, checked)):
             edited = text[:at] + "x" + text[at:]
