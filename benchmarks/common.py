@@ -246,3 +246,18 @@ def lsp_convert(cmd: list[str], env: dict[str, str], path: Path, symbols: bool =
     c.proc.stdin.close()
     c.proc.wait()
     return elapsed, launch_report(c.report)[1], chars
+
+
+def mlir_timing(cmd: list[str], env: dict[str, str]) -> tuple[dict[str, float], tuple[float, int, float]]:
+    """Run an upstream MLIR tool's command with `--mlir-timing` (JSON) added: the wall seconds of each of
+    its top-level timers (mlir-opt's `Parser`, which includes the verifier after parsing, and `Output`)
+    and `measure`'s (wall seconds, peak RSS KiB, CPU seconds) of the whole process."""
+    report = _report_path()
+    p = subprocess.run(launched([*cmd, "--mlir-timing", "--mlir-output-format=json"], report), env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 0:
+        report.unlink(missing_ok=True)
+        raise RuntimeError(f"{' '.join(cmd)} exited with {p.returncode}: {err[-2000:]}")
+    timers = json.loads(err[err.index("["):])
+    return {t["name"]: float(t["wall"]["duration"]) for t in timers if "wall" in t}, launch_report(report)

@@ -167,6 +167,68 @@ class Unsupported(Exception):
     pass
 
 
+async def open_view(s: Session, path: Path, out: dict[str, float]) -> tuple[str, str]:
+    """Open `path` as vscode-mlir does: `mlir/convertFromBytecode`, then `didOpen` of its view until the
+    first diagnostics (both times into `out`).  Returns the view's uri and text."""
+    t0 = time.perf_counter()
+    res = await s.request("mlir/convertFromBytecode", {"uri": path.as_uri()})
+    text: str = res.output if hasattr(res, "output") else res["output"]
+    note("open: convertFromBytecode")
+    out["open: convertFromBytecode"] = time.perf_counter() - t0
+    uri = "mlir.bytecode-mlir://" + path.as_posix()
+    t0 = time.perf_counter()
+    s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=uri, language_id="mlir", version=1, text=text)))
+    await s.wait(uri, lambda ds: True)
+    note("didOpen -> first diagnostics")
+    out["didOpen -> first diagnostics"] = time.perf_counter() - t0
+    return uri, text
+
+
+def value_use(text: str) -> int:
+    """Where a use of a value in a function some way into the view starts, just after its '%' (upstream
+    prints the custom form, its location aliases first: the use 60% of the way through all uses)."""
+    uses = list(re.compile(r"[(, ]%([0-9]+)\b(?! =)(?!:)").finditer(text))
+    assert uses, "no value use found"
+    return uses[int(len(uses) * 0.6)].start(1)
+
+
+async def keystroke(d: Driver, use: int) -> tuple[float, float]:
+    """One character typed into the value use at `use` (`%12` -> `%q12`, now undefined) until its error
+    is published, then its undo until the error is gone: the seconds of each."""
+    s = d.s
+    change = d.change(use, use, "q")
+    t0 = time.perf_counter()
+    d.send(*change)
+    await s.wait(d.uri, lambda ds: any(s.server.undefined in e.message for e in _errors(ds)))
+    note("keystroke -> error published")
+    typed = time.perf_counter() - t0
+    change = d.change(use, use + 1, "")
+    t0 = time.perf_counter()
+    d.send(*change)
+    await s.wait(d.uri, lambda ds: not _errors(ds))
+    note("undo -> error cleared")
+    return typed, time.perf_counter() - t0
+
+
+async def keystrokes(server: Server, path: Path, incremental: bool, runs: int,
+                     settle: float = SETTLE_S) -> list[tuple[float, float]]:
+    """`keystroke` `runs` times in one session on `path`'s view, `settle` seconds after the open (a user
+    reads first): [(keystroke to error published, undo to error cleared)] in seconds."""
+    s = Session(server)
+    await s.start()
+    try:
+        if incremental and not s.incremental:
+            raise Unsupported(f"{server.name} takes whole documents only (TextDocumentSyncKind.Full)")
+        uri, text = await open_view(s, path, {})
+        d = Driver(s, uri, text, incremental)
+        use = value_use(text)
+        await asyncio.sleep(settle)
+        return [await keystroke(d, use) for _ in range(runs)]
+    finally:
+        await s.stop()
+
+
 async def measure(server: Server, path: Path, incremental: bool, repeat: int) -> dict[str, float]:
     s = Session(server)
     await s.start()
@@ -174,25 +236,8 @@ async def measure(server: Server, path: Path, incremental: bool, repeat: int) ->
     try:
         if incremental and not s.incremental:
             raise Unsupported(f"{server.name} takes whole documents only (TextDocumentSyncKind.Full)")
-        t0 = time.perf_counter()
-        res = await s.request("mlir/convertFromBytecode", {"uri": path.as_uri()})
-        text: str = res.output if hasattr(res, "output") else res["output"]
-        note("open: convertFromBytecode")
-        out["open: convertFromBytecode"] = time.perf_counter() - t0
-        uri = "mlir.bytecode-mlir://" + path.as_posix()
-        t0 = time.perf_counter()
-        s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-            text_document=lsp.TextDocumentItem(uri=uri, language_id="mlir", version=1, text=text)))
-        await s.wait(uri, lambda ds: True)
-        note("didOpen -> first diagnostics")
-        out["didOpen -> first diagnostics"] = time.perf_counter() - t0
-        # a use of a value in a function some way into the text
-        # (upstream prints the custom form, its location aliases first; take the use 60% of the way
-        # through all uses)
-        uses = list(re.compile(r"[(, ]%([0-9]+)\b(?! =)(?!:)").finditer(text))
-        assert uses, "no value use found"
-        m = uses[int(len(uses) * 0.6)]
-        use = m.start(1)  # just after the '%'
+        uri, text = await open_view(s, path, out)
+        use = value_use(text)
         pos = _pos(text, use)
         times = []
         answered = True
@@ -219,18 +264,7 @@ async def measure(server: Server, path: Path, incremental: bool, repeat: int) ->
         d.edit(line, line + len(comment), "")
         await s.wait(uri, lambda ds: not _errors(ds))
         await asyncio.sleep(SETTLE_S)
-        change = d.change(use, use, "q")
-        t0 = time.perf_counter()
-        d.send(*change)
-        await s.wait(uri, lambda ds: any(server.undefined in e.message for e in _errors(ds)))
-        note("keystroke -> error published")
-        out["keystroke -> error published"] = time.perf_counter() - t0
-        change = d.change(use, use + 1, "")
-        t0 = time.perf_counter()
-        d.send(*change)
-        await s.wait(uri, lambda ds: not _errors(ds))
-        note("undo -> error cleared")
-        out["undo -> error cleared"] = time.perf_counter() - t0
+        out["keystroke -> error published"], out["undo -> error cleared"] = await keystroke(d, use)
         d.edit(line, line, comment)
         t0 = time.perf_counter()
         res = await s.request("mlir/convertToBytecode", {"uri": uri})
