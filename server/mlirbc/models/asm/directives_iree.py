@@ -394,3 +394,32 @@ def parse_shaped_function_type(p: AsmParser, a: ParseArgs, optional: bool) -> bo
         index = IndexType.get()
         a.set_attr(5, ArrayAttr.get(tuple(IntegerAttr.get(index, i & ((1 << 64) - 1)) for i in tied)))
     return True
+
+
+# -- custom<ResultTypeList>($result_types) (vm.call.variadic.yieldable): `(t, u)` from a type array -----------
+@printer("ResultTypeList")
+def print_result_type_list(p: AsmPrinter, a: PrintArgs) -> None:
+    types = a.attr(0)
+    if not isinstance(types, ArrayAttr) or not all(isinstance(t, TypeAttr) for t in types.elements):
+        raise SyntaxModelError("result types are not an array of types")
+    p.write("(")
+    for i, t in enumerate(types.elements):
+        if i:
+            p.write(", ")
+        assert isinstance(t, TypeAttr)
+        p.type(t.type)
+    p.write(")")
+
+
+@parser("ResultTypeList")
+def parse_result_type_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    p.parse_punct("(")
+    types: list[Attribute] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            types.append(TypeAttr.get(p.parse_type()))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    a.set_attr(0, ArrayAttr.get(tuple(types)))
+    return True
