@@ -423,3 +423,51 @@ def parse_result_type_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
         p.parse_punct(")")
     a.set_attr(0, ArrayAttr.get(tuple(types)))
     return True
+
+
+# -- custom<Bindings>($buffers, type($buffers), $offsets, $lengths) (hal.command_buffer.dispatch) -----------
+@printer("Bindings")
+def print_bindings(p: AsmPrinter, a: PrintArgs) -> None:
+    buffers, types, offsets, lengths = a.values(0), a.types(1), a.values(2), a.values(3)
+    if not buffers or not len(buffers) == len(types) == len(offsets) == len(lengths):
+        raise SyntaxModelError("bindings need as many buffers, offsets and lengths (at least one)")
+    for i in range(len(buffers)):
+        if i:
+            p.write(", ")
+        p.newline()
+        p.write("  (")
+        p.operand(buffers[i])
+        p.write(" : ")
+        p.type(types[i])
+        p.write(")[")
+        p.operand(offsets[i])
+        p.write(", ")
+        p.operand(lengths[i])
+        p.write("]")
+    p.newline()
+
+
+@parser("Bindings")
+def parse_bindings(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    buffers: list[OperandRef] = []
+    types: list[Type] = []
+    offsets: list[OperandRef] = []
+    lengths: list[OperandRef] = []
+    while True:
+        p.parse_punct("(")
+        buffers.append(p.parse_operand())
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        p.parse_punct(")")
+        p.parse_punct("[")
+        offsets.append(p.parse_operand())
+        p.parse_punct(",")
+        lengths.append(p.parse_operand())
+        p.parse_punct("]")
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, buffers)
+    a.set_types(1, types)
+    a.set_values(2, offsets)
+    a.set_values(3, lengths)
+    return True
