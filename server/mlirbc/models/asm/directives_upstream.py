@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from ...ir.attributes import Attribute, DenseArrayAttr
+from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr
 from ...ir.types import DialectType, IntegerType, Type
 from ...syntax.attr_parser import parse_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -246,3 +246,69 @@ def _split_top(text: str) -> list[str]:
     if text.strip():
         out.append(text[start:])
     return out
+
+
+# -- custom<OpBundles>($op_bundle_operands, type($op_bundle_operands), $op_bundle_tags) (llvm calls and
+#    intrinsics): `["tag"(%a, %b : t, u), "other"()]`, nothing without bundles ------------------------------
+@printer("OpBundles")
+def print_op_bundles(p: AsmPrinter, a: PrintArgs) -> None:
+    from ...syntax.attr_printer import quote_bytes
+
+    groups = a.value_groups(0)
+    if not groups:
+        return
+    tags = a.attr(2)
+    if not isinstance(tags, ArrayAttr) or len(tags.elements) != len(groups) or \
+            not all(isinstance(t, StringAttr) for t in tags.elements):
+        raise SyntaxModelError("operand bundles need one string tag each")
+    p.write("[")
+    for i, (values, tag) in enumerate(zip(groups, tags.elements, strict=True)):
+        if i:
+            p.write(", ")
+        assert isinstance(tag, StringAttr)
+        p.write(quote_bytes(tag.value) + "(")
+        if values:
+            print_values(p, values)
+            p.write(" : ")
+            for j, v in enumerate(values):
+                if j:
+                    p.write(", ")
+                p.type(v.type)
+        p.write(")")
+    p.write("]")
+
+
+@parser("OpBundles")
+def parse_op_bundles(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("["):
+        return False
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[int] = []
+    tags: list[Attribute] = []
+    if not p.parse_optional_punct("]"):
+        while True:
+            tag = p.parse_optional_string()
+            if tag is None:
+                raise p.error("expect operand bundle tag")
+            p.parse_punct("(")
+            group: list[OperandRef] = []
+            if not p.parse_optional_punct(")"):
+                group = [p.parse_operand()]
+                while p.parse_optional_punct(","):
+                    group.append(p.parse_operand())
+                p.parse_punct(":")
+                types.append(p.parse_type())
+                while p.parse_optional_punct(","):
+                    types.append(p.parse_type())
+                p.parse_punct(")")
+            refs.extend(group)
+            sizes.append(len(group))
+            tags.append(StringAttr.get(tag))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct("]")
+        a.set_attr(2, ArrayAttr.get(tuple(tags)))
+    a.set_values(0, refs, sizes)
+    a.set_types(1, types)
+    return True
