@@ -18,6 +18,7 @@ from ...ir.types import FunctionType, IntegerType, Type
 from ...syntax.attr_parser import parse_type_text
 from . import typefns
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
+from .props import prop_port
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -83,7 +84,8 @@ class _Reader:
         elif kind == "attr":
             parsed.attrs[el[1]] = self.attribute(el[1], el[2])
         elif kind == "prop":
-            parsed.attrs[el[1]] = p.parse_attribute()
+            port = prop_port(self.model.data.get("props", {}).get(el[1]))
+            parsed.attrs[el[1]] = port.parse(p) if port is not None else p.parse_attribute()
         elif kind == "operand":
             self.operand(el[1])
         elif kind == "region":
@@ -182,7 +184,8 @@ class _Reader:
             parsed.attrs[el[1]] = value
             return True
         if kind == "prop":
-            v = p.parse_optional_attribute()
+            port = prop_port(self.model.data.get("props", {}).get(el[1]))
+            v = port.parse_optional(p) if port is not None else p.parse_optional_attribute()
             if v is None:
                 return False
             parsed.attrs[el[1]] = v
