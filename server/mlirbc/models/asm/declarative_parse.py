@@ -630,6 +630,10 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
         for name, _ in data.get("successors", []):
             refs2.extend(parsed.successors.get(name, []))
         p.resolve_successors(refs2, state)
+    for name, info in data.get("props", {}).items():
+        port = prop_port(info)
+        if port is not None and name not in parsed.attrs:
+            parsed.attrs[name] = port.default()  # an enum property left out of the text is its none case
     state.attributes.update(parsed.attrs)
 
 

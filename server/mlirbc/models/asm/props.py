@@ -73,6 +73,9 @@ class BitEnumProp:
     def parse_optional(self, p: AsmParser) -> Attribute | None:
         return self.parse(p) if self.starts_here(p) else None
 
+    def default(self) -> Attribute:
+        return IntegerAttr.get(IntegerType.get(self.width), 0)
+
     def is_default(self, value: Attribute) -> bool:
         return isinstance(value, IntegerAttr) and value.bits == 0
 
