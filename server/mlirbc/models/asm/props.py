@@ -58,7 +58,7 @@ class BitEnumProp:
             if word is None or word not in known:
                 raise p.error(f"expected one of: {', '.join(known)}")
             value |= known[word]
-            if not p.parse_optional_punct(sep):
+            if not sep or not p.parse_optional_punct(sep):
                 break
         if self.suffix:
             p.parse_punct(self.suffix)
@@ -80,10 +80,24 @@ class BitEnumProp:
         return isinstance(value, IntegerAttr) and value.bits == 0
 
 
+class IntEnumProp(BitEnumProp):
+    """An `I32Enum` property: one keyword per value (`BitEnumProp` with every case a group of its own, matched
+    whole)."""
+
+    def text(self, value: Attribute) -> str:
+        if not isinstance(value, IntegerAttr):
+            raise SyntaxModelError("an enum property that is not an integer")
+        for name, v in self.groups:
+            if v == value.bits and v:
+                return self.prefix + name + self.suffix
+        raise SyntaxModelError(f"enum value {value.bits} has no spelling")
+
+
 PROP_PORTS: dict[str, BitEnumProp] = {
     # LLVMEnums.td: inbounds is the group of inbounds_flag (which is never printed alone) and nusw
     "::mlir::LLVM::GEPNoWrapFlags": BitEnumProp((("inbounds", 3),), (("nusw", 2), ("nuw", 4)), "|"),
     "::mlir::LLVM::IntegerOverflowFlags": BitEnumProp((), (("nsw", 1), ("nuw", 2)), ", ", "overflow<", ">"),
+    "::mlir::ptr::PtrAddFlags": IntEnumProp((("nusw", 1), ("nuw", 2), ("inbounds", 3)), (), ""),
 }
 """Ports by the property's C++ interface type (the ODS record's `interfaceType`)."""
 
