@@ -24,7 +24,6 @@ from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
 from .adaptor import OpView
-from .props import prop_port
 from .api import (
     Argument,
     AsmParser,
@@ -35,6 +34,7 @@ from .api import (
     SyntaxModelError,
     interleave_comma,
 )
+from .props import prop_port
 
 Element = list[Any]
 NamesHook = Callable[[OpView], list[tuple[int, str]]]

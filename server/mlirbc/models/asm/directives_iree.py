@@ -15,8 +15,8 @@ from ...ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from ...ir.types import DYNAMIC as DYN_DIM
 from ...ir.operation import Value
+from ...ir.types import DYNAMIC as DYN_DIM
 from ...ir.types import IndexType, RankedTensorType, Type
 from ...syntax.aliases import skip_body
 from ...syntax.attr_parser import parse_type_text
@@ -278,7 +278,7 @@ def parse_symbol_alias(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
 
 
 # -- custom<ShapedFunctionType>(ref($args), type($args), $arg_dims, type($results), $result_dims,
-#    $tied_operands) (flow.dispatch, flow.call, hal/stream calls): `(t, t{%d}) -> (t{%d}, %arg as t)` ----------
+#    $tied_operands) (flow.dispatch, flow.call, hal/stream calls): `(t, t{%d}) -> (t{%d}, %arg as t)`
 def _tied_indices(tied: Attribute | None, count: int) -> list[int]:
     """Each result's tied operand (an index into the directive's operand list), -1 when untied."""
     if tied is None:
@@ -391,12 +391,12 @@ def parse_shaped_function_type(p: AsmParser, a: ParseArgs, optional: bool) -> bo
     a.set_types(3, result_types)
     a.set_values(4, result_dims)
     if tied:
-        index = IndexType.get()
-        a.set_attr(5, ArrayAttr.get(tuple(IntegerAttr.get(index, i & ((1 << 64) - 1)) for i in tied)))
+        index_type = IndexType.get()
+        a.set_attr(5, ArrayAttr.get(tuple(IntegerAttr.get(index_type, i & ((1 << 64) - 1)) for i in tied)))
     return True
 
 
-# -- custom<ResultTypeList>($result_types) (vm.call.variadic.yieldable): `(t, u)` from a type array -----------
+# -- custom<ResultTypeList>($result_types) (vm.call.variadic.yieldable): `(t, u)` from a type array --------
 @printer("ResultTypeList")
 def print_result_type_list(p: AsmPrinter, a: PrintArgs) -> None:
     types = a.attr(0)

@@ -314,7 +314,7 @@ def parse_op_bundles(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     return True
 
 
-# -- custom<GEPIndices>($dynamicIndices, $rawConstantIndices) (llvm.getelementptr): `%i, 0, %j` ----------------
+# -- custom<GEPIndices>($dynamicIndices, $rawConstantIndices) (llvm.getelementptr): `%i, 0, %j` --------
 _GEP_DYNAMIC = -(1 << 31)
 """GEPOp::kDynamicIndex: the next dynamic index operand stands here."""
 

@@ -9,7 +9,6 @@ op's method passes to `setNameFn`), checked against mlir-opt's prints of the cor
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 
 from ...ir.attributes import IntegerAttr, StringAttr

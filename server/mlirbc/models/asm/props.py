@@ -54,10 +54,10 @@ class BitEnumProp:
         value = 0
         sep = self.separator.strip()
         while True:
-            word = p.parse_optional_any_keyword()
-            if word is None or word not in known:
+            case = p.parse_optional_any_keyword()
+            if case is None or case not in known:
                 raise p.error(f"expected one of: {', '.join(known)}")
-            value |= known[word]
+            value |= known[case]
             if not sep or not p.parse_optional_punct(sep):
                 break
         if self.suffix:
@@ -67,8 +67,8 @@ class BitEnumProp:
     def starts_here(self, p: AsmParser) -> bool:
         """Whether the text at `p` is this property (an optional group anchored on it is there)."""
         first = self.prefix.replace("<", " ").split()
-        word = p.peek_text()
-        return word == first[0] if first else word in dict([*self.groups, *self.bits])
+        text = p.peek_text()
+        return text == first[0] if first else text in dict([*self.groups, *self.bits])
 
     def parse_optional(self, p: AsmParser) -> Attribute | None:
         return self.parse(p) if self.starts_here(p) else None

@@ -225,10 +225,11 @@ def _ptr_add(parsed: Parsed, p: AsmParser) -> list[Type]:
     """ptr.ptr_add: the base's type; a scalar base with a vector or tensor offset gives that shape of it."""
     from ...ir.types import RankedTensorType
 
-    base = (parsed.operand_types.get("base") or [None])[0]
-    offset = (parsed.operand_types.get("offset") or [None])[0]
-    if base is None or offset is None:
+    bases = parsed.operand_types.get("base") or []
+    offsets = parsed.operand_types.get("offset") or []
+    if len(bases) != 1 or len(offsets) != 1:
         raise p.error("ptr.ptr_add needs a base and an offset type")
+    base, offset = bases[0], offsets[0]
     if isinstance(base, VectorType | RankedTensorType):
         return [base]
     if isinstance(offset, VectorType):

@@ -1,5 +1,6 @@
 """Hand-written syntax models of IREE ops whose form IREE writes in C++ (`util.func`, `util.initializer`,
-`vm.func`, `vm.import`, `vm.export`, `vm.call.variadic`), ports of UtilOps.cpp's and VMOps.cpp's print/parse."""
+`vm.func`, `vm.import`, `vm.export`, `vm.call.variadic`), ports of UtilOps.cpp's and VMOps.cpp's
+print/parse."""
 
 from __future__ import annotations
 
@@ -511,6 +512,8 @@ class VmCallVariadicOp(_IreePort):
         state.result_types.extend(_parse_arrow_types(p))
 
 
-MODELS: list[OpSyntax] = [UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), VmFuncOp("vm.func"),
-                          VmImportOp("vm.import"), VmExportOp("vm.export"), VmCallVariadicOp("vm.call.variadic")]
+MODELS: list[OpSyntax] = [
+    UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), VmFuncOp("vm.func"),
+    VmImportOp("vm.import"), VmExportOp("vm.export"), VmCallVariadicOp("vm.call.variadic"),
+]
 del parse_function_signature
