@@ -34,6 +34,7 @@ from .api import (
     SyntaxModelError,
     interleave_comma,
 )
+from .props import prop_port
 
 Element = list[Any]
 NamesHook = Callable[[OpView], list[tuple[int, str]]]
@@ -355,6 +356,10 @@ class DeclarativeSyntax(SyntaxBase):
         value = view.attr(name)
         if value is None:
             raise SyntaxModelError(f"{self.name}: property '{name}' is missing")
+        port = prop_port(self.data.get("props", {}).get(name))
+        if port is not None:
+            port.print(p, value)
+            return
         p.attribute(value, name)
 
     def _print_operand(self, name: str, view: OpView, p: AsmPrinter) -> None:
@@ -605,7 +610,7 @@ def unreadable(name: str, data: dict[str, Any]) -> str | None:
     for el in walk(data["format"]):
         if el[0] == "custom" and not can_parse(el[1]):
             return f"custom<{el[1]}> has no port"
-        if el[0] == "prop":
+        if el[0] == "prop" and prop_port(data.get("props", {}).get(el[1])) is None:
             return f"property '{el[1]}' prints through C++ with no port"
         if el[0] == "attr":
             info = data.get("attrs", {}).get(el[1], {})
@@ -664,6 +669,9 @@ def _variables(elements: list[Element]) -> list[Element]:
 
 
 def _prop_is_default(prop: dict[str, Any], value: Attribute) -> bool:
+    port = prop_port(prop)
+    if port is not None:
+        return port.is_default(value)
     default = prop.get("default_cpp")
     if default is None:
         return False

@@ -19,6 +19,7 @@ from ...syntax.attr_parser import parse_type_text
 from . import typefns
 from .adaptor import attr_type
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
+from .props import prop_port
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -84,7 +85,8 @@ class _Reader:
         elif kind == "attr":
             parsed.attrs[el[1]] = self.attribute(el[1], el[2])
         elif kind == "prop":
-            parsed.attrs[el[1]] = p.parse_attribute()
+            port = prop_port(self.model.data.get("props", {}).get(el[1]))
+            parsed.attrs[el[1]] = port.parse(p) if port is not None else p.parse_attribute()
         elif kind == "operand":
             self.operand(el[1])
         elif kind == "region":
@@ -183,7 +185,8 @@ class _Reader:
             parsed.attrs[el[1]] = value
             return True
         if kind == "prop":
-            v = p.parse_optional_attribute()
+            port = prop_port(self.model.data.get("props", {}).get(el[1]))
+            v = port.parse_optional(p) if port is not None else p.parse_optional_attribute()
             if v is None:
                 return False
             parsed.attrs[el[1]] = v
@@ -628,6 +631,10 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
         for name, _ in data.get("successors", []):
             refs2.extend(parsed.successors.get(name, []))
         p.resolve_successors(refs2, state)
+    for name, info in data.get("props", {}).items():
+        port = prop_port(info)
+        if port is not None and name not in parsed.attrs:
+            parsed.attrs[name] = port.default()  # an enum property left out of the text is its none case
     state.attributes.update(parsed.attrs)
 
 

@@ -10,12 +10,14 @@ from ...ir.attributes import (
     Attribute,
     DialectAttr,
     FlatSymbolRefAttr,
+    IntegerAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
 )
+from ...ir.operation import Value
 from ...ir.types import DYNAMIC as DYN_DIM
-from ...ir.types import RankedTensorType, Type
+from ...ir.types import IndexType, RankedTensorType, Type
 from ...syntax.aliases import skip_body
 from ...syntax.attr_parser import parse_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -272,4 +274,200 @@ def parse_symbol_alias(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
         p.parse_punct(")")
     a.set_attr(0, name)
     a.set_attr(1, alias)
+    return True
+
+
+# -- custom<ShapedFunctionType>(ref($args), type($args), $arg_dims, type($results), $result_dims,
+#    $tied_operands) (flow.dispatch, flow.call, hal/stream calls): `(t, t{%d}) -> (t{%d}, %arg as t)`
+def _tied_indices(tied: Attribute | None, count: int) -> list[int]:
+    """Each result's tied operand (an index into the directive's operand list), -1 when untied."""
+    if tied is None:
+        return [-1] * count
+    if not isinstance(tied, ArrayAttr) or not all(isinstance(e, IntegerAttr) for e in tied.elements):
+        raise SyntaxModelError("tied_operands is not an array of integers")
+    out = []
+    for i in range(count):
+        if i >= len(tied.elements):
+            out.append(-1)
+            continue
+        e = tied.elements[i]
+        assert isinstance(e, IntegerAttr)
+        bits = e.bits
+        out.append(bits - (1 << 64) if bits >= 1 << 63 else bits)
+    return out
+
+
+@printer("ShapedFunctionType")
+def print_shaped_function_type(p: AsmPrinter, a: PrintArgs) -> None:
+    operands = a.values(0)
+    p.write("(")
+    print_shaped_type_list(p, a.types(1), list(a.values(2)))
+    p.write(") -> ")
+    results = a.types(3)
+    dims = list(a.values(4))
+    tied = _tied_indices(a.attr(5), len(results))
+    if len(results) != 1:
+        p.write("(")
+    at = 0
+    for i, t in enumerate(results):
+        if i:
+            p.write(", ")
+        if tied[i] >= 0:
+            if tied[i] >= len(operands):
+                raise SyntaxModelError("a tied operand index out of range")
+            p.operand(operands[tied[i]])
+            if operands[tied[i]].type is t:
+                at = _print_dims(p, t, dims, at)
+                continue
+            p.write(" as ")
+        p.type(t)
+        at = _print_dims(p, t, dims, at)
+    if len(results) != 1:
+        p.write(")")
+
+
+def _print_dims(p: AsmPrinter, t: Type, dims: list[Value], at: int) -> int:
+    n = _dynamic_dims(t)
+    if n is None or n == 0:
+        return at
+    count = 1 if n == -1 else n
+    if at + count > len(dims):
+        raise SyntaxModelError("fewer dimension values than dynamic dimensions")
+    p.write("{")
+    for j in range(count):
+        if j:
+            p.write(", ")
+        p.operand(dims[at + j])
+    p.write("}")
+    return at + count
+
+
+@parser("ShapedFunctionType")
+def parse_shaped_function_type(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    operands = a.values(0)
+    p.parse_punct("(")
+    operand_types: list[Type] = []
+    operand_dims: list[OperandRef] = []
+    if not p.parse_optional_punct(")"):
+        operand_types, operand_dims = parse_shaped_type_list(p)
+        p.parse_punct(")")
+    p.parse_punct("->")
+    result_types: list[Type] = []
+    result_dims: list[OperandRef] = []
+    tied: list[int] = []
+    parenthesized = p.parse_optional_punct("(")
+    if not parenthesized or not p.parse_optional_punct(")"):
+        while True:
+            ref = p.parse_optional_operand()
+            index = -1
+            if ref is not None:
+                index = next((i for i, r in enumerate(operands) if r.name == ref.name), -1)
+                if index < 0:
+                    raise p.error(f"tied operand not found for result reference {ref.name}")
+                if p.parse_optional_keyword("as"):
+                    t = p.parse_type()
+                elif index < len(operand_types):
+                    t = operand_types[index]
+                else:
+                    raise p.error("the tied operand has no type")
+            else:
+                t = p.parse_type()
+            n = _dynamic_dims(t)
+            if n is not None and n != 0:
+                p.parse_punct("{")
+                for j in range(1 if n == -1 else n):
+                    if j:
+                        p.parse_punct(",")
+                    result_dims.append(p.parse_operand())
+                p.parse_punct("}")
+            result_types.append(t)
+            tied.append(index)
+            if not p.parse_optional_punct(","):
+                break
+        if parenthesized:
+            p.parse_punct(")")
+    a.set_types(1, operand_types)
+    a.set_values(2, operand_dims)
+    a.set_types(3, result_types)
+    a.set_values(4, result_dims)
+    if tied:
+        index_type = IndexType.get()
+        a.set_attr(5, ArrayAttr.get(tuple(IntegerAttr.get(index_type, i & ((1 << 64) - 1)) for i in tied)))
+    return True
+
+
+# -- custom<ResultTypeList>($result_types) (vm.call.variadic.yieldable): `(t, u)` from a type array --------
+@printer("ResultTypeList")
+def print_result_type_list(p: AsmPrinter, a: PrintArgs) -> None:
+    types = a.attr(0)
+    if not isinstance(types, ArrayAttr) or not all(isinstance(t, TypeAttr) for t in types.elements):
+        raise SyntaxModelError("result types are not an array of types")
+    p.write("(")
+    for i, t in enumerate(types.elements):
+        if i:
+            p.write(", ")
+        assert isinstance(t, TypeAttr)
+        p.type(t.type)
+    p.write(")")
+
+
+@parser("ResultTypeList")
+def parse_result_type_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    p.parse_punct("(")
+    types: list[Attribute] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            types.append(TypeAttr.get(p.parse_type()))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    a.set_attr(0, ArrayAttr.get(tuple(types)))
+    return True
+
+
+# -- custom<Bindings>($buffers, type($buffers), $offsets, $lengths) (hal.command_buffer.dispatch) -----------
+@printer("Bindings")
+def print_bindings(p: AsmPrinter, a: PrintArgs) -> None:
+    buffers, types, offsets, lengths = a.values(0), a.types(1), a.values(2), a.values(3)
+    if not buffers or not len(buffers) == len(types) == len(offsets) == len(lengths):
+        raise SyntaxModelError("bindings need as many buffers, offsets and lengths (at least one)")
+    for i in range(len(buffers)):
+        if i:
+            p.write(", ")
+        p.newline()
+        p.write("  (")
+        p.operand(buffers[i])
+        p.write(" : ")
+        p.type(types[i])
+        p.write(")[")
+        p.operand(offsets[i])
+        p.write(", ")
+        p.operand(lengths[i])
+        p.write("]")
+    p.newline()
+
+
+@parser("Bindings")
+def parse_bindings(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    buffers: list[OperandRef] = []
+    types: list[Type] = []
+    offsets: list[OperandRef] = []
+    lengths: list[OperandRef] = []
+    while True:
+        p.parse_punct("(")
+        buffers.append(p.parse_operand())
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        p.parse_punct(")")
+        p.parse_punct("[")
+        offsets.append(p.parse_operand())
+        p.parse_punct(",")
+        lengths.append(p.parse_operand())
+        p.parse_punct("]")
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, buffers)
+    a.set_types(1, types)
+    a.set_values(2, offsets)
+    a.set_values(3, lengths)
     return True

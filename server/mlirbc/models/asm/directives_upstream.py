@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import struct
 
-from ...ir.attributes import Attribute, DenseArrayAttr
-from ...ir.types import DialectType, IntegerType, Type
+from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr
+from ...ir.types import DialectType, IntegerType, Type, VectorType
 from ...syntax.attr_parser import parse_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, print_values, printer
@@ -246,3 +246,142 @@ def _split_top(text: str) -> list[str]:
     if text.strip():
         out.append(text[start:])
     return out
+
+
+# -- custom<OpBundles>($op_bundle_operands, type($op_bundle_operands), $op_bundle_tags) (llvm calls and
+#    intrinsics): `["tag"(%a, %b : t, u), "other"()]`, nothing without bundles ------------------------------
+@printer("OpBundles")
+def print_op_bundles(p: AsmPrinter, a: PrintArgs) -> None:
+    from ...syntax.attr_printer import quote_bytes
+
+    groups = a.value_groups(0)
+    if not groups:
+        return
+    tags = a.attr(2)
+    if not isinstance(tags, ArrayAttr) or len(tags.elements) != len(groups) or \
+            not all(isinstance(t, StringAttr) for t in tags.elements):
+        raise SyntaxModelError("operand bundles need one string tag each")
+    p.write("[")
+    for i, (values, tag) in enumerate(zip(groups, tags.elements, strict=True)):
+        if i:
+            p.write(", ")
+        assert isinstance(tag, StringAttr)
+        p.write(quote_bytes(tag.value) + "(")
+        if values:
+            print_values(p, values)
+            p.write(" : ")
+            for j, v in enumerate(values):
+                if j:
+                    p.write(", ")
+                p.type(v.type)
+        p.write(")")
+    p.write("]")
+
+
+@parser("OpBundles")
+def parse_op_bundles(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("["):
+        return False
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[int] = []
+    tags: list[Attribute] = []
+    if not p.parse_optional_punct("]"):
+        while True:
+            tag = p.parse_optional_string()
+            if tag is None:
+                raise p.error("expect operand bundle tag")
+            p.parse_punct("(")
+            group: list[OperandRef] = []
+            if not p.parse_optional_punct(")"):
+                group = [p.parse_operand()]
+                while p.parse_optional_punct(","):
+                    group.append(p.parse_operand())
+                p.parse_punct(":")
+                types.append(p.parse_type())
+                while p.parse_optional_punct(","):
+                    types.append(p.parse_type())
+                p.parse_punct(")")
+            refs.extend(group)
+            sizes.append(len(group))
+            tags.append(StringAttr.get(tag))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct("]")
+        a.set_attr(2, ArrayAttr.get(tuple(tags)))
+    a.set_values(0, refs, sizes)
+    a.set_types(1, types)
+    return True
+
+
+# -- custom<GEPIndices>($dynamicIndices, $rawConstantIndices) (llvm.getelementptr): `%i, 0, %j` --------
+_GEP_DYNAMIC = -(1 << 31)
+"""GEPOp::kDynamicIndex: the next dynamic index operand stands here."""
+
+
+def _i32_array(value: Attribute | None) -> list[int]:
+    if not isinstance(value, DenseArrayAttr) or value.element_type != IntegerType.get(32):
+        raise SyntaxModelError("expected a dense i32 array")
+    return list(struct.unpack(f"<{value.count}i", bytes(value.data)))
+
+
+@printer("GEPIndices")
+def print_gep_indices(p: AsmPrinter, a: PrintArgs) -> None:
+    dynamic = a.values(0)
+    raw = _i32_array(a.attr(1))
+    if sum(1 for v in raw if v == _GEP_DYNAMIC) != len(dynamic):
+        raise SyntaxModelError("rawConstantIndices does not match the dynamic indices")
+    at = 0
+    for i, v in enumerate(raw):
+        if i:
+            p.write(", ")
+        if v == _GEP_DYNAMIC:
+            p.operand(dynamic[at])
+            at += 1
+        else:
+            p.write(str(v))
+
+
+@parser("GEPIndices")
+def parse_gep_indices(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    refs: list[OperandRef] = []
+    raw: list[int] = []
+    while True:
+        v = p.parse_optional_integer()
+        if v is not None:
+            if not -(1 << 31) <= v < 1 << 31:
+                raise p.error("integer value too large")
+            raw.append(v)
+        else:
+            refs.append(p.parse_operand())
+            raw.append(_GEP_DYNAMIC)
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, refs)
+    a.set_attr(1, DenseArrayAttr.get(IntegerType.get(32), len(raw), struct.pack(f"<{len(raw)}i", *raw)))
+    return True
+
+
+# -- custom<ShuffleType>(ref(type($v1)), type($res), ref($mask)) (llvm.shufflevector): prints nothing; the
+#    result is a vector of v1's element type, as long as the mask, scalable when v1 is ----------------------
+def _shuffle_result(v1: Type | None, mask: Attribute | None) -> Type | None:
+    if not isinstance(v1, VectorType) or not isinstance(mask, DenseArrayAttr) or len(v1.shape) != 1:
+        return None
+    scalable = (True,) if v1.scalable is not None and any(v1.scalable) else None
+    return VectorType.get((mask.count,), v1.element, scalable)
+
+
+@printer("ShuffleType")
+def print_shuffle_type(p: AsmPrinter, a: PrintArgs) -> None:
+    if _shuffle_result(a.type(0), a.attr(2)) is not a.type(1):
+        raise SyntaxModelError("the result type is not the one the mask infers")
+
+
+@parser("ShuffleType")
+def parse_shuffle_type(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    v1 = a.types(0)
+    result = _shuffle_result(v1[0] if v1 else None, a.attr(2))
+    if result is None:
+        raise p.error("expected an LLVM compatible vector type")
+    a.set_types(1, [result])
+    return True

@@ -8,6 +8,7 @@ op's method passes to `setNameFn`), checked against mlir-opt's prints of the cor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ...ir.attributes import IntegerAttr, StringAttr
@@ -106,7 +107,18 @@ def _gpu_dimension(prefix: str) -> NamesFn:
     return fn
 
 
+def _bv_constant(v: OpView) -> list[tuple[int, str]]:
+    """smt.bv.constant: `c<value>_bv<width>` (the value signed, as the attribute prints it)."""
+    from ...syntax.attr_printer import plain_attribute_text
+
+    value = v.attr("value")
+    text = plain_attribute_text(value) if value is not None else ""
+    m = re.fullmatch(r"#smt\.bv<(-?\d+)> : !smt\.bv<(\d+)>", text)
+    return [(0, f"c{m.group(1)}_bv{m.group(2)}")] if m and v.op.results else []
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
+    "smt.bv.constant": _bv_constant,
     **{f"gpu.{op}": _gpu_dimension(op) for op in ("block_dim", "block_id", "global_id", "grid_dim",
                                                   "thread_id")},
     "shape.const_size": _shape_const_size,

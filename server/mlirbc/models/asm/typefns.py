@@ -221,9 +221,59 @@ def _dealloc(parsed: Parsed, p: AsmParser) -> list[Type]:
     return [IntegerType.get(1)] * len(parsed.operands.get("retained", []))
 
 
+def _ptr_add(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """ptr.ptr_add: the base's type; a scalar base with a vector or tensor offset gives that shape of it."""
+    from ...ir.types import RankedTensorType
+
+    bases = parsed.operand_types.get("base") or []
+    offsets = parsed.operand_types.get("offset") or []
+    if len(bases) != 1 or len(offsets) != 1:
+        raise p.error("ptr.ptr_add needs a base and an offset type")
+    base, offset = bases[0], offsets[0]
+    if isinstance(base, VectorType | RankedTensorType):
+        return [base]
+    if isinstance(offset, VectorType):
+        return [VectorType.get(offset.shape, base, offset.scalable)]
+    if isinstance(offset, RankedTensorType) and offset.encoding is None:
+        return [RankedTensorType.get(offset.shape, base, None)]
+    return [base]
+
+
+def _bv_width(t: Type | None) -> int | None:
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t) if t is not None else ""
+    if text.startswith("!smt.bv<") and text.endswith(">") and text[8:-1].isdigit():
+        return int(text[8:-1])
+    return None
+
+
+def _bv_constant(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """smt.bv.constant: the type of its `#smt.bv<v> : !smt.bv<w>` value."""
+    from .directives_iree import literal_type
+
+    value = parsed.attrs.get("value")
+    t = literal_type(value) if value is not None else None
+    if t is None or _bv_width(t) is None:
+        raise p.error("smt.bv.constant needs a typed bit-vector value")
+    return [t]
+
+
+def _bv_concat(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """smt.bv.concat: a bit vector as wide as both operands."""
+    types = parsed.all_operand_types or []
+    widths = [_bv_width(t) for t in types]
+    if len(widths) != 2 or None in widths:
+        raise p.error("smt.bv.concat needs two bit-vector operands")
+    return [_type(f"!smt.bv<{sum(w for w in widths if w is not None)}>")]
+
+
 INFER: dict[str, InferFn] = {
     "vector.shuffle": _shuffle,
     "bufferization.dealloc": _dealloc,
+    "ptr.ptr_add": _ptr_add,
+    "smt.bv.constant": _bv_constant,
+    "smt.bv.concat": _bv_concat,
 }
 """Ops whose declarative form leaves all result types to C++ inference (ported per op)."""
 

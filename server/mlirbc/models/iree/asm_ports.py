@@ -1,15 +1,37 @@
-"""Hand-written syntax models of IREE ops whose form IREE writes in C++ (`util.func`, `util.initializer`),
-ports of UtilOps.cpp's print/parse."""
+"""Hand-written syntax models of IREE ops whose form IREE writes in C++ (`util.func`, `util.initializer`,
+`vm.func`, `vm.import`, `vm.export`, `vm.call.variadic`), ports of UtilOps.cpp's and VMOps.cpp's
+print/parse."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from ...ir.attributes import ArrayAttr, Attribute, DictionaryAttr, IntegerAttr, StringAttr, TypeAttr
+from ...ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseElementsAttr,
+    DictionaryAttr,
+    FlatSymbolRefAttr,
+    IntegerAttr,
+    StringAttr,
+    TypeAttr,
+    UnitAttr,
+)
 from ...ir.operation import Operation, Region
-from ...ir.types import FunctionType, IndexType, Type
-from ..asm.api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
-from ..asm.ports.base import Port, _dicts, attr_entries, parse_function_signature
+from ...ir.types import FunctionType, IndexType, IntegerType, TupleType, Type, VectorType
+from ...syntax.attr_printer import dense_blob
+from ..asm.api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..asm.ports.base import (
+    Port,
+    _dicts,
+    attr_entries,
+    function_attr_entries,
+    function_type_of,
+    parse_function_op,
+    parse_function_signature,
+    print_function_op,
+)
 
 ASM_DATA_DIR = Path(__file__).with_name("asm_data")
 UNTIED = -1
@@ -17,6 +39,13 @@ UNTIED = -1
 
 class _IreePort(Port):
     data_dir = ASM_DATA_DIR
+
+    def result_names(self, op: Operation) -> list[tuple[int, str]]:
+        """The names IREE's OpAsmOpInterface / dialect interface give (`asm_names.RESULT_NAMES`)."""
+        from .asm_names import RESULT_NAMES
+
+        fn = RESULT_NAMES.get(self.name)
+        return fn(self.view(op)) if fn is not None else []
 
 
 def _tied(view_attr: Attribute | None, n: int) -> list[int]:
@@ -181,5 +210,310 @@ class UtilInitializerOp(_IreePort):
         state.regions.append(p.parse_region())
 
 
-MODELS: list[OpSyntax] = [UtilFuncOp("util.func"), UtilInitializerOp("util.initializer")]
+class VmFuncOp(_IreePort):
+    """`vm.func`: FunctionOpInterface's own form (`printFunctionOp`, no variadic signatures)."""
+
+    keywords_list = ("attributes",)
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        print_function_op(p, op, self.view(op))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        parse_function_op(p, state)
+
+
+_ARG_NAME = re.compile(r"[0-9]+|[A-Za-z$._-][\w$.-]*")
+
+
+class VmImportOp(_IreePort):
+    """`vm.import private optional @m.f(%name : t, %rest : u ...) -> r attributes {...}`: an argument's
+    `vm.name` and `vm.variadic` attributes are its text; nothing else of `arg_attrs` has a spelling."""
+
+    keywords_list = ("optional", "attributes")
+    _ELIDED = frozenset(("sym_name", "function_type", "arg_attrs", "res_attrs", "is_variadic", "is_optional",
+                         "sym_visibility"))
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        name = view.attr("sym_name")
+        if not isinstance(name, StringAttr) or view.attr("res_attrs") is not None or \
+                (op.regions and op.regions[0].blocks):
+            raise SyntaxModelError("vm.import needs a name, and has no result attributes nor body")
+        inputs, results = function_type_of(view, "function_type")
+        arg_attrs = _dicts(view.attr("arg_attrs"), len(inputs))
+        if view.attr("arg_attrs") is not None and all(d is None or not d.entries for d in arg_attrs):
+            raise SyntaxModelError("empty argument attributes have no spelling")
+        names: list[str | None] = []
+        variadic: list[bool] = []
+        for d in arg_attrs:
+            entries = dict((k.text, v) for k, v in d.entries) if d is not None else {}
+            arg_name = entries.pop("vm.name", None)
+            flag = entries.pop("vm.variadic", None)
+            if entries or (arg_name is not None and (not isinstance(arg_name, StringAttr) or
+                                                     not _ARG_NAME.fullmatch(arg_name.text))) or \
+                    (flag is not None and not isinstance(flag, UnitAttr)):
+                raise SyntaxModelError("an argument attribute other than vm.name and vm.variadic")
+            names.append(arg_name.text if isinstance(arg_name, StringAttr) else None)
+            variadic.append(flag is not None)
+        vis = view.attr("sym_visibility")
+        p.write(" " + (vis.text if isinstance(vis, StringAttr) else "public") + " ")
+        if view.attr("is_optional") is not None:
+            p.write("optional ")
+        p.symbol_name(name.value)
+        p.write("(")
+        for i, t in enumerate(inputs):
+            if i:
+                p.write(", ")
+            if names[i] is not None:
+                p.write(f"%{names[i]} : ")
+            p.type(t)
+            if variadic[i]:
+                p.write(" ...")
+        p.write(")")
+        _print_arrow_types(p, results)
+        p.optional_attr_dict(function_attr_entries(p, view, set(self._ELIDED)), (), with_keyword=True)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        for word in ("public", "private", "nested"):
+            if p.parse_optional_keyword(word):
+                state.attributes["sym_visibility"] = StringAttr.get(word)
+                break
+        if p.parse_optional_keyword("optional"):
+            state.attributes["is_optional"] = UnitAttr.get()
+        state.attributes["sym_name"] = StringAttr.get(p.parse_symbol_name())
+        p.parse_punct("(")
+        inputs: list[Type] = []
+        dicts: list[DictionaryAttr] = []
+        while not p.parse_optional_punct(")"):
+            ref = p.parse_optional_operand()
+            entries: list[tuple[StringAttr, Attribute]] = []
+            if ref is not None:
+                p.parse_punct(":")
+                entries.append((StringAttr.get("vm.name"), StringAttr.get(ref.name[1:])))
+            inputs.append(p.parse_type())
+            if p.parse_optional_punct("..."):
+                entries.append((StringAttr.get("vm.variadic"), UnitAttr.get()))
+            dicts.append(DictionaryAttr.get(tuple(sorted(entries, key=lambda e: e[0].value))))
+            if not p.parse_optional_punct(","):
+                p.parse_punct(")")
+                break
+        results = _parse_arrow_types(p)
+        if any(d.entries for d in dicts):
+            state.attributes["arg_attrs"] = ArrayAttr.get(tuple(dicts))
+        attrs = p.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            state.attributes.update((k.text, v) for k, v in attrs.entries)
+        state.attributes["function_type"] = TypeAttr.get(FunctionType.get(tuple(inputs), tuple(results)))
+        state.regions.append(Region())
+
+
+class VmExportOp(_IreePort):
+    """`vm.export @f as("name") attributes {...}` (` as(...)` when the export name is not the function's)."""
+
+    keywords_list = ("as", "attributes")
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        from ...syntax.attr_printer import escape_bytes
+
+        view = self.view(op)
+        ref = view.attr("function_ref")
+        export = view.attr("export_name")
+        if not isinstance(ref, FlatSymbolRefAttr) or not isinstance(export, StringAttr):
+            raise SyntaxModelError("vm.export needs a function reference and an export name")
+        p.write(" ")
+        p.symbol_name(ref.root.value)
+        if export.value != ref.root.value:
+            if escape_bytes(export.value) != export.text:
+                raise SyntaxModelError("the export name prints unescaped (C++ streams it raw)")
+            p.write(f' as("{export.text}")')
+        p.optional_attr_dict(attr_entries(view, {"function_ref", "export_name"}), (), with_keyword=True)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        ref = p.parse_attribute()
+        if not isinstance(ref, FlatSymbolRefAttr):
+            raise p.error("expected a symbol reference")
+        state.attributes["function_ref"] = ref
+        if p.parse_optional_keyword("as"):
+            p.parse_punct("(")
+            name = p.parse_attribute()
+            if not isinstance(name, StringAttr):
+                raise p.error("expected a string")
+            state.attributes["export_name"] = name
+            p.parse_punct(")")
+        else:
+            state.attributes["export_name"] = ref.root
+        attrs = p.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            state.attributes.update((k.text, v) for k, v in attrs.entries)
+
+
+def _print_arrow_types(p: AsmPrinter, results: list[Type]) -> None:
+    """` -> t` or ` -> (t, u)` (nothing without results): `parseOptionalArrowTypeList`'s text."""
+    if len(results) == 1:
+        p.write(" -> ")
+        p.type(results[0])
+    elif results:
+        p.write(" -> (")
+        for i, t in enumerate(results):
+            if i:
+                p.write(", ")
+            p.type(t)
+        p.write(")")
+
+
+def _parse_arrow_types(p: AsmParser) -> list[Type]:
+    out: list[Type] = []
+    if p.parse_optional_punct("->"):
+        if p.parse_optional_punct("("):
+            if not p.parse_optional_punct(")"):
+                out.append(p.parse_type())
+                while p.parse_optional_punct(","):
+                    out.append(p.parse_type())
+                p.parse_punct(")")
+        else:
+            out.append(p.parse_type())
+    return out
+
+
+def _segment_sizes(value: Attribute | None, n: int) -> list[int]:
+    """`segment_sizes` (a dense vector of i16, -1 for a single operand) as integers."""
+    if not isinstance(value, DenseElementsAttr) or value.type != VectorType.get((n,), IntegerType.get(16)):
+        raise SyntaxModelError("segment_sizes is not a vector of i16 matching segment_types")
+    data = bytes(value.data)
+    if len(data) == 2:
+        data = data * n
+    if len(data) != 2 * n:
+        raise SyntaxModelError("segment_sizes holds the wrong number of elements")
+    return [int.from_bytes(data[2 * i:2 * i + 2], "little", signed=True) for i in range(n)]
+
+
+class VmCallVariadicOp(_IreePort):
+    """`vm.call.variadic @f(%a, [%b, %c], [(%d, %e)]) {attrs} : (t, u ..., tuple<v, w> ...) -> r`: a
+    segment per callee argument, `...` after the type of a variadic one (a tuple type: its operands
+    grouped in parentheses)."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        callee = view.attr("callee")
+        types = view.attr("segment_types")
+        if not isinstance(callee, FlatSymbolRefAttr) or not isinstance(types, ArrayAttr) or \
+                not all(isinstance(t, TypeAttr) for t in types.elements):
+            raise SyntaxModelError("vm.call.variadic needs a callee and segment types")
+        seg_types = [t.type for t in types.elements if isinstance(t, TypeAttr)]
+        sizes = _segment_sizes(view.attr("segment_sizes"), len(seg_types))
+        widths = [len(t.types) if isinstance(t, TupleType) else 1 for t in seg_types]
+        if sum(1 if n < 0 else n * w for n, w in zip(sizes, widths, strict=True)) != len(op.operands) or \
+                any(n < -1 for n in sizes):
+            raise SyntaxModelError("segment_sizes does not match the operands")
+        p.write(" ")
+        p.attribute(callee)
+        p.write("(")
+        at = 0
+        for i, (n, t) in enumerate(zip(sizes, seg_types, strict=True)):
+            if i:
+                p.write(", ")
+            if n < 0:
+                p.operand(op.operands[at])
+                at += 1
+                continue
+            p.write("[")
+            for j in range(n):
+                if j:
+                    p.write(", ")
+                if isinstance(t, TupleType):
+                    p.write("(")
+                    for k in range(len(t.types)):
+                        if k:
+                            p.write(", ")
+                        p.operand(op.operands[at])
+                        at += 1
+                    p.write(")")
+                else:
+                    p.operand(op.operands[at])
+                    at += 1
+            p.write("]")
+        p.write(")")
+        p.optional_attr_dict(attr_entries(view, {"callee", "segment_sizes", "segment_types"}))
+        p.write(" : (")
+        for i, (n, t) in enumerate(zip(sizes, seg_types, strict=True)):
+            if i:
+                p.write(", ")
+            p.type(t)
+            if n >= 0:
+                p.write(" ...")
+        p.write(")")
+        _print_arrow_types(p, [r.type for r in op.results])
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        callee = p.parse_attribute()
+        if not isinstance(callee, FlatSymbolRefAttr):
+            raise p.error("invalid callee symbol")
+        state.attributes["callee"] = callee
+        p.parse_punct("(")
+        refs: list[OperandRef] = []
+        flat_sizes: list[int] = []
+        while not p.parse_optional_punct(")"):
+            if p.parse_optional_punct("["):
+                segment: list[OperandRef] = []
+                while not p.parse_optional_punct("]"):
+                    if p.parse_optional_punct("("):
+                        while not p.parse_optional_punct(")"):
+                            segment.append(p.parse_operand())
+                            if not p.parse_optional_punct(","):
+                                p.parse_punct(")")
+                                break
+                    else:
+                        segment.append(p.parse_operand())
+                    if not p.parse_optional_punct(","):
+                        p.parse_punct("]")
+                        break
+                flat_sizes.append(len(segment))
+                refs.extend(segment)
+            else:
+                refs.append(p.parse_operand())
+                flat_sizes.append(-1)
+            if not p.parse_optional_punct(","):
+                p.parse_punct(")")
+                break
+        attrs = p.parse_optional_attr_dict()
+        if attrs is not None:
+            state.attributes.update((k.text, v) for k, v in attrs.entries)
+        p.parse_punct(":")
+        p.parse_punct("(")
+        flat_types: list[Type] = []
+        seg_types: list[Type] = []
+        sizes: list[int] = []
+        while not p.parse_optional_punct(")"):
+            t = p.parse_type()
+            if p.parse_optional_punct("..."):
+                if len(sizes) >= len(flat_sizes) or flat_sizes[len(sizes)] < 0:
+                    raise p.error("a variadic type for a single operand")
+                flat = flat_sizes[len(sizes)]
+                parts = list(t.types) if isinstance(t, TupleType) else [t]
+                if not parts or flat % len(parts):
+                    raise p.error("the operands do not fill the tuple type")
+                flat_types.extend(parts * (flat // len(parts)))
+                sizes.append(flat // len(parts))
+            else:
+                flat_types.append(t)
+                sizes.append(-1)
+            seg_types.append(t)
+            if not p.parse_optional_punct(","):
+                p.parse_punct(")")
+                break
+        if len(flat_types) != len(refs):
+            raise p.error("operands do not match type list")
+        p.resolve_operands(refs, flat_types, state)
+        i16 = IntegerType.get(16)
+        data = b"".join((n & 0xFFFF).to_bytes(2, "little") for n in sizes)
+        vector = VectorType.get((len(sizes),), i16)
+        state.attributes["segment_sizes"] = DenseElementsAttr.get(vector, dense_blob(vector, data))
+        state.attributes["segment_types"] = ArrayAttr.get(tuple(TypeAttr.get(t) for t in seg_types))
+        state.result_types.extend(_parse_arrow_types(p))
+
+
+MODELS: list[OpSyntax] = [
+    UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), VmFuncOp("vm.func"),
+    VmImportOp("vm.import"), VmExportOp("vm.export"), VmCallVariadicOp("vm.call.variadic"),
+]
 del parse_function_signature

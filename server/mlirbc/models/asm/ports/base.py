@@ -68,6 +68,18 @@ def attr_entries(view: OpView, elided: set[str]) -> list[tuple[str, Attribute]]:
     return [(k, v) for k, v in view.all_attrs() if k not in elided]
 
 
+def function_attr_entries(p: AsmPrinter, view: OpView, elided: set[str]) -> list[tuple[str, Attribute]]:
+    """`printFunctionAttributes`' list: MLIR 22 prints the op's attributes sorted by name; MLIR 24 the
+    discardable dictionary first, then the inherent ones in their ODS declaration order."""
+    if not getattr(p, "keyvalue_props", False):
+        return attr_entries(view, elided)
+    out = [(k, v) for k, v in view.discardable() if k not in elided]
+    inherent = dict(view.inherent())
+    order = [k for k in view.data.get("arg_order", []) if k in inherent]
+    order += [k for k in inherent if k not in order]
+    return out + [(k, inherent[k]) for k in order if k not in elided]
+
+
 def _dicts(attr: Attribute | None, n: int) -> list[DictionaryAttr | None]:
     if attr is None:
         return [None] * n
@@ -157,7 +169,7 @@ def print_function_op(p: AsmPrinter, op: Operation, view: OpView, variadic: bool
     inputs, results = function_type_of(view, type_attr)
     print_function_signature(p, op, view, inputs, results, variadic, arg_attrs, res_attrs)
     elided = {"sym_name", "sym_visibility", type_attr, arg_attrs, res_attrs}
-    p.optional_attr_dict(attr_entries(view, elided), (), with_keyword=True)
+    p.optional_attr_dict(function_attr_entries(p, view, elided), (), with_keyword=True)
     if op.regions and op.regions[0].blocks:
         p.write(" ")
         p.region(op.regions[0], False, True)
