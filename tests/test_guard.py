@@ -14,8 +14,10 @@ from mlirbc.ir.attributes import StringAttr
 from mlirbc.lsp import guard
 from mlirbc.lsp.guard import WorkAborted, run_bounded
 
-HANG_S = 60.0
-"""Only a hung or runaway job takes this long; every job below ends in well under a second."""
+HANG_S = 150.0
+"""Only a hung or runaway job takes this long.  The churning jobs below lose nearly every abort in their
+callbacks and stop after tens of resends (seconds; up to 44 s on a loaded 2-core machine at one resend a
+second); every other job ends in well under a second."""
 
 
 class _Box:

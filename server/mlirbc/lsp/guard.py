@@ -23,11 +23,14 @@ from typing import TypeVar, cast
 
 T = TypeVar("T")
 
-RESEND_S = (0.25, 0.5, 1.0)
-"""Delays before an abort is sent again to a job that still runs (the last one repeats).  Not sooner: an
-abort that was not lost is still unwinding the job then, freeing what it built (110 ms for the 112k-op
-file), and one sent into that only cuts the clean-up short (resending after 20 ms made the next request
-wait 227 ms instead of 111, `benchmarks/hostile_requests.py`)."""
+RESEND_S = (0.25, 0.5, 1.0, 0.25)
+"""Delays before an abort is sent again to a job that still runs (the last one repeats).  Not sooner at
+first: an abort that was not lost is still unwinding the job then, freeing what it built (110 ms for the
+112k-op file), and one sent into that only cuts the clean-up short (resending after 20 ms made the next
+request wait 227 ms instead of 111, `benchmarks/hostile_requests.py`).  A job still running 1.75 s after
+its first abort is not unwinding but losing the aborts (a job freeing much IR spends most of its time in
+weak-reference callbacks, where each is dropped): it is sent one every 0.25 s, not once a second (a
+churning job in tests/test_guard.py took up to 44 s to stop at one a second)."""
 
 # Our own prototype of the C function (not `ctypes.pythonapi`'s, whose argument types are shared).
 _set_async_exc = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
