@@ -304,6 +304,10 @@ class _ToView(_Walk):
 
         self.raw: set[Block] = set()
         """New blocks inside an op kept in its VHLO form: copied as stored, nothing converted."""
+        self.made: dict[tuple[object, ...], tuple[OpName, tuple[Type, ...], Properties | None,
+                                                  DictionaryAttr | None]] = {}
+        """A converted VHLO op's key (`_vhlo_op`) -> its view op's name, result types, properties and
+        attributes."""
 
     def run(self, root: Operation) -> Operation:
         return self.walk(root)
@@ -375,21 +379,31 @@ class _ToView(_Walk):
         return new, True
 
     def _vhlo_op(self, op: Operation, version: OpVersion) -> Operation:
+        operand_types = tuple([v.type for v in op.operands])
+        result_types = tuple([r.type for r in op.results])
+        # An op's StableHLO form is a function of its name, properties, attributes, types and region count
+        # (all uniqued, or one shared record per stored payload) and, for a return, of its parent: ops alike
+        # convert once per module, and share the view's property record (as ops read from one payload do).
+        key = (op.name, id(op.properties), op.attributes, operand_types, result_types, len(op.regions),
+               _in_func(op))
+        hit = self.made.get(key)
+        if hit is not None:
+            return _new_op(op, hit[0], list(hit[1]), hit[2], hit[3])
         inherent, discardable = _props_values(op, version)
-        state = OpState(op.name, inherent, [v.type for v in op.operands], [r.type for r in op.results],
-                        len(op.regions))
+        state = OpState(op.name, inherent, list(operand_types), list(result_types), len(op.regions))
         current = upgrade(state, version, self.table)
         view_name = current.view_name
         if view_name == "func.return" and not _in_func(op):
             view_name = "stablehlo.return"
         attrs = view_op(view_name, state.attrs, discardable)
-        results = [to_view_type(r.type) for r in op.results]
-        new = _new_op(op, _op_name(view_name), results, _props(attrs.inherent, VIEW_MODEL),
-                      _dict(attrs.discardable))
-        new.operands = [_TypedStandIn(to_view_type(v.type)) for v in op.operands]  # for the signature
-        self.conv.memo.setdefault(_signature(new), (op.op_name, op.properties, op.attributes,
-                                                    tuple(r.type for r in op.results)))
+        results = [to_view_type(t) for t in result_types]
+        name = _op_name(view_name)
+        props, dictionary = _props(attrs.inherent, VIEW_MODEL), _dict(attrs.discardable)
+        new = _new_op(op, name, results, props, dictionary)
+        new.operands = [_TypedStandIn(to_view_type(t)) for t in operand_types]  # for the signature
+        self.conv.memo.setdefault(_signature(new), (op.op_name, op.properties, op.attributes, result_types))
         new.operands = []
+        self.made[key] = (name, tuple(results), props, dictionary)
         return new
 
     def _keep(self, op: Operation, nb: Block, reason: str) -> None:
