@@ -4,7 +4,8 @@ collecting what such builds leave behind.
 Building a module allocates hundreds of thousands of objects that all live as long as the result.  The
 collector would walk that growing heap again and again meanwhile, and then once more in the first young
 collections after the build (a tenth of the text parser's time, a third of a printer's right after the
-reader).  The reader, the writer, the view's printer and parser, and the CLI's commands use `building`.
+reader).  The reader, the writer, a dialect-level view's conversion, the view's printer and parser, and the
+CLI's commands use `building`.
 """
 
 from __future__ import annotations

@@ -122,8 +122,10 @@ class StructuredAttr(Attribute):
 
     def payload(self) -> DensePayload | None:
         """The dense data this value carries (a tensor constant), or None."""
-        kind = self.kind
-        return kind.payload(self) if isinstance(kind, PayloadKind) else None
+        # what `isinstance(kind, PayloadKind)` asks (its one method), without a runtime protocol check:
+        # that costs more than the rest of a small view's constant conversion
+        payload = getattr(self.kind, "payload", None)
+        return payload(self) if payload is not None else None
 
     def __repr__(self) -> str:
         return f"StructuredAttr({self.kind.dialect}.{self.kind.name}, {len(self.fields)} fields)"

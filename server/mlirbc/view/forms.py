@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import TextSpan
+from ..ir.gcpause import building
 from ..ir.module import Module
 from ..models.registry import Registry
 from ..models.views import DialectView, ViewConversion, ViewError
@@ -74,7 +75,8 @@ def shown(module: Module, registry: Registry, form: str = AUTO) -> Shown:
             raise FormError(f"the {form} view does not apply to this file")
     view, origin = hit
     try:
-        conversion = view.convert(module)
+        with building():  # a conversion builds a whole IR, like the reader
+            conversion = view.convert(module)
     except ViewError as exc:
         if form == AUTO:
             return Shown(module, module)
