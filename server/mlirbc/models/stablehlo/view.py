@@ -233,9 +233,17 @@ def _new_op(old: Operation, name: OpName, result_types: list[Type], props: Prope
     return op
 
 
+_OP_NAMES: dict[str, OpName] = {}
+"""One name record per op name, as a decoded file has one per dialect-section entry (the printer keeps
+what it found for a name by the record)."""
+
+
 def _op_name(full: str) -> OpName:
-    dialect, _, short = full.partition(".")
-    return OpName(dialect, short)
+    name = _OP_NAMES.get(full)
+    if name is None:
+        dialect, _, short = full.partition(".")
+        name = _OP_NAMES.setdefault(full, OpName(dialect, short))
+    return name
 
 
 class _Walk:
