@@ -162,7 +162,7 @@ def row(name: str, mb: float, stored: dict[str, float], view: dict[str, float], 
     es0 = f"{stored['edit_save']:.3f} s" if "edit_save" in stored else "-"
     es1 = f"{view['edit_save']:.3f} s" if "edit_save" in view else "-"
     load = (view["cold_open"] - view["open"]) - (stored["cold_open"] - stored["open"])
-    return (f"{name:<26} {mb:>6.1f} {stored['open'] * 1e3:>8.1f} {view['open'] * 1e3:>8.1f} "
+    return (f"{name:<34} {mb:>6.1f} {stored['open'] * 1e3:>8.1f} {view['open'] * 1e3:>8.1f} "
             f"{view['open'] / stored['open']:>5.2f} {view['convert'] * 1e3:>7.1f} "
             f"{stored['cold_open'] * 1e3:>8.1f} {view['cold_open'] * 1e3:>8.1f} "
             f"{view['cold_open'] / stored['cold_open']:>5.2f} {load * 1e3:>7.1f} "
@@ -203,9 +203,9 @@ def main() -> int:
                 print(f"{f} is not in this corpus: left out (MLIRBC_CORPUS names the full one)",
                       file=sys.stderr)
         classes.append(("large exports", [f for f in big if f.is_file()]))
-        print(f"{'':<26} {'':>6} {'-- warm open --':>23} {'':>7} {'-- cold (first) open --':>23} "
+        print(f"{'':<34} {'':>6} {'-- warm open --':>23} {'':>7} {'-- cold (first) open --':>23} "
               f"{'one-time':>7} {'-- RSS MB --':>13} {'-- edit+save --':>21}")
-        print(f"{'file':<26} {'MB':>6} {'stored':>8} {'shlo':>8} {'ratio':>5} {'convert':>7} "
+        print(f"{'file':<34} {'MB':>6} {'stored':>8} {'shlo':>8} {'ratio':>5} {'convert':>7} "
               f"{'stored':>8} {'shlo':>8} {'ratio':>5} {'load':>7} {'stored':>6} {'shlo':>6} "
               f"{'stored':>10} {'shlo':>10}")
         summary: list[tuple[str, list[float], list[float], list[float]]] = []
