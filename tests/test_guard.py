@@ -7,6 +7,7 @@ import sys
 import threading
 import weakref
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -163,3 +164,39 @@ def test_lost_aborts_are_not_printed_but_other_unraisable_exceptions_are(
 def test_work_aborted_is_not_an_exception() -> None:
     """Code under a job turns an `Exception` into an error result or a fallback; an abort must pass it."""
     assert not issubclass(WorkAborted, Exception)
+
+
+def test_an_abort_waits_until_the_job_is_done_importing(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job cancelled while it imports a module stops once the import is done, not inside it: Python's
+    module locks are Python code, and an abort between their steps leaves a module locked for ever."""
+    (tmp_path / "mlirbc_slow_import.py").write_text(
+        "import time\nend = time.monotonic() + 0.6\nwhile time.monotonic() < end:\n    pass\nDONE = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mlirbc_slow_import", raising=False)
+    ended: list[str] = []
+
+    def job() -> None:
+        try:
+            import mlirbc_slow_import  # noqa: F401
+            ended.append("imported")
+            while True:
+                sum(range(100))
+        except WorkAborted:
+            ended.append("aborted")
+            raise
+
+    async def main() -> None:
+        task = asyncio.ensure_future(run_bounded(job, "slow import", None))
+        await asyncio.sleep(0.2)  # inside the module's body
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(int(HANG_S / 0.05)):
+            if "aborted" in ended:
+                break
+            await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    assert ended == ["imported", "aborted"]
+    assert getattr(sys.modules.get("mlirbc_slow_import"), "DONE", False)

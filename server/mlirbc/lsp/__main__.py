@@ -38,8 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         # stdout is the protocol channel: logs must go to stderr only
         logging.basicConfig(stream=sys.stderr, level=args.log_level)
-    from .guard import quiet_lost_aborts
+    from .guard import preload, quiet_lost_aborts
     from .server import create_server
+
+    # The jobs run in threads that a cancellation interrupts; none of them may be importing then (see
+    # guard.importing): the server imports all of itself before it serves (about 0.2 s).
+    preload()
 
     # The event loop answers while decodes, encodes and checks run on worker threads: it waits for the
     # interpreter lock up to one switch interval per step of reading, dispatching and answering a message.

@@ -78,10 +78,41 @@ class _Abort:
             self.wanted = True
             if not self.running:
                 return False
+            if importing(self.ident):
+                return True  # asked again once the import is done
             # Under the lock the worker cannot leave the job, so this thread id is still the job's.
             self.sent += 1
             _set_async_exc(self.ident, WorkAborted)
             return True
+
+
+def importing(ident: int) -> bool:
+    """Whether the thread `ident` is inside Python's import machinery.  Its module locks are Python code
+    (`importlib._bootstrap._ModuleLock`): an abort fired between their steps leaves a module's lock owned by
+    a thread that is gone, and every later import of that module waits for ever (the CI's VS Code run
+    waited 60-120 s for answers whose jobs imported a module a cancelled job had been importing)."""
+    frame = sys._current_frames().get(ident)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def preload(package: str = "mlirbc") -> int:
+    """Import every module of `package` now, in this thread, so that the server's jobs do not import
+    them (see `importing`); returns how many modules were imported."""
+    import importlib
+    import pkgutil
+
+    root = importlib.import_module(package)
+    n = 0
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        if info.name.rsplit(".", 1)[-1] == "__main__":
+            continue
+        importlib.import_module(info.name)
+        n += 1
+    return n
 
 
 def quiet_lost_aborts() -> None:
