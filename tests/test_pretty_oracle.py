@@ -33,7 +33,7 @@ REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
 FLOORS = {("upstream", "local"): expect(559, 157), ("upstream", "aliased"): expect(559, 157),
-          ("iree", "local"): 13, ("iree", "aliased"): 13}
+          ("iree", "local"): 14, ("iree", "aliased"): 14}
 
 
 def _pretty(path: str, aliases: bool) -> str:

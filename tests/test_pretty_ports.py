@@ -15,26 +15,32 @@ from pathlib import Path
 
 import pytest
 
+from iree_support import IREE_SKIP_REASON, iree_opt_path, run_iree
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.models.asm.directives import PARSERS, PRINTERS, can_parse
 from mlirbc.models.build import models
+from mlirbc.models.registry import Registry
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 from pretty_oracle import view_lines
 
 REGISTRY = models()
+MLIR24 = models(model_set="mlir24")
 _LOC = re.compile(r' loc\((?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\)')
 
 CASES_DIR = Path(__file__).parent / "data" / "pretty_ports"
 CASES = {p.stem: p.read_text("utf-8").rstrip("\n") for p in sorted(CASES_DIR.glob("*.mlir"))}
+IREE_CASES = {p.stem: p.read_text("utf-8").rstrip("\n")
+              for p in sorted((CASES_DIR.parent / "pretty_ports_iree").glob("*.mlir"))}
+"""The same for IREE's C++ forms and MLIR 24's, against `iree-opt` (the `mlir24` model set)."""
 
 
-def _pretty_local(text: str) -> str:
-    result = parse_module(text, registry=REGISTRY, with_map=False)
+def _pretty_local(text: str, registry: Registry = REGISTRY) -> str:
+    result = parse_module(text, registry=registry, with_map=False)
     assert result.module is not None, result.errors[0].message
-    printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=None)
+    printed = print_module(result.module, form="pretty", registry=registry, with_map=False, aliases=None)
     assert not printed.notes, [str(n.message) for n in printed.notes]
     return _LOC.sub("", view_lines(printed.text))
 
@@ -58,6 +64,28 @@ def test_mlir_opt_prints_the_case_and_encodes_it_as_the_view_does(name: str) -> 
     # locations mlir-opt makes up while reading (`<stdin>` positions) aside, the modules are the same
     a = _LOC.sub("", print_module(decode_bytecode(ours)).text)
     b = _LOC.sub("", print_module(decode_bytecode(theirs)).text)
+    assert a == b
+
+
+@pytest.mark.parametrize("name", sorted(IREE_CASES))
+def test_the_iree_form_reads_and_prints_back_unchanged(name: str) -> None:
+    assert _pretty_local(IREE_CASES[name], MLIR24) == IREE_CASES[name]
+
+
+@pytest.mark.skipif(iree_opt_path() is None, reason=IREE_SKIP_REASON)
+@pytest.mark.parametrize("name", sorted(IREE_CASES))
+def test_iree_opt_prints_the_case_and_encodes_it_as_the_view_does(name: str) -> None:
+    text = IREE_CASES[name].encode()
+    proc = run_iree("iree-opt", ["--mlir-print-local-scope", "-"], text)
+    assert proc.returncode == 0, proc.stderr[:300]
+    assert proc.stdout.decode().rstrip("\n") == IREE_CASES[name]
+    theirs = run_iree("iree-opt", ["--emit-bytecode", "-o", "-", "-"], text).stdout
+    result = parse_module(IREE_CASES[name], registry=MLIR24, with_map=False)
+    assert result.module is not None
+    ours = encode_bytecode(result.module, template=None, registry=MLIR24)
+    # the producer in the header aside (ours writes its own), the modules are the same
+    a = view_lines(_LOC.sub("", print_module(decode_bytecode(ours, MLIR24)).text))
+    b = view_lines(_LOC.sub("", print_module(decode_bytecode(theirs, MLIR24)).text))
     assert a == b
 
 
