@@ -32,7 +32,7 @@ from pretty_oracle import ALIASED, LOCAL, default_version_files, first_differenc
 REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
-FLOORS = {("upstream", "local"): expect(559, 157), ("upstream", "aliased"): expect(559, 157),
+FLOORS = {("upstream", "local"): expect(560, 157), ("upstream", "aliased"): expect(560, 157),
           ("iree", "local"): 14, ("iree", "aliased"): 14}
 
 

@@ -24,6 +24,7 @@ _PORT_MODULES = (
     "linalg",
     "linalg_map",
     "llvm",
+    "llvm_call",
     "llvm_cmp",
     "llvm_more",
     "scf",
