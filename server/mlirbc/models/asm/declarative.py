@@ -14,7 +14,7 @@ does not print as mlir-tblgen's parser does (see `derive._type_resolution`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ...errors import TextError
 from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
@@ -168,6 +168,8 @@ class DeclarativeSyntax(SyntaxBase):
         """Refuse an op whose types the format leaves out but the op does not have as the format derives
         them (an op that does not verify): its custom form would read back as another op.  MLIR prints
         such an op generic (it verifies before printing a custom form)."""
+        if self.data.get("infer") and self.name in typefns.INFER:
+            self._check_inferred_types(view)
         resolve: dict[str, list[Any]] = self.data.get("resolve", {})
         if not resolve:
             return
@@ -196,6 +198,23 @@ class DeclarativeSyntax(SyntaxBase):
             if derived != actual:
                 raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "
                                        f"derives from '{what}' (the op does not verify)")
+
+    def _check_inferred_types(self, view: OpView) -> None:
+        """The same for the result types a ported type inference (`typefns.INFER`) gives: what the
+        parser would infer from the op's operand types and attributes must be the op's own."""
+        from .declarative_parse import Parsed
+
+        parsed = Parsed()
+        parsed.operand_types = {k: [v.type for v in vs] for k, vs in view.operand_groups().items()}
+        parsed.all_operand_types = [v.type for v in view.op.operands]
+        parsed.attrs = dict(view.all_attrs())
+        try:
+            inferred = typefns.INFER[self.name](parsed, cast(AsmParser, _Refusing()))
+        except (SyntaxModelError, ValueError):
+            inferred = None
+        if inferred != [r.type for r in view.op.results]:
+            raise SyntaxModelError(f"{self.name}: the result types are not the ones it infers (the op does "
+                                   "not verify)")
 
     def _built_type(self, text: str) -> Type:
         t = self._built.get(text)
@@ -707,6 +726,13 @@ def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]
     interleave_comma(p, results, p.type)
     if wrapped:
         p.write(")")
+
+
+class _Refusing:
+    """The one parser method a type inference calls, `error`, for inferring at print time."""
+
+    def error(self, message: str) -> Exception:
+        return SyntaxModelError(message)
 
 
 def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
