@@ -148,6 +148,8 @@ MISTYPED = "\n".join([
     "(vector<4xf32>, vector<4xf32>) -> vector<2xf32>",
     '    %4 = "llvm.icmp"(%arg1, %arg1) <{predicate = 0 : i64}> : (i64, i64) -> i1',
     '    %5 = "smt.bv.concat"(%arg2, %arg2) : (!smt.bv<8>, !smt.bv<8>) -> !smt.bv<16>',
+    '    %6 = "smt.bv.repeat"(%arg2) : (!smt.bv<8>) -> !smt.bv<12>',
+    '    %7 = "smt.eq"(%arg2, %arg2) : (!smt.bv<8>, !smt.bv<8>) -> !smt.bv<1>',
     "    return",
     "  }",
     "}"])
@@ -161,9 +163,9 @@ def test_an_op_whose_result_types_are_not_the_ones_its_form_infers_prints_generi
     assert result.module is not None
     printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=None)
     lines = [line.strip() for line in _LOC.sub("", view_lines(printed.text)).split("\n")]
-    assert [line.split(" ")[2] for line in lines[2:8]] == [
+    assert [line.split(" ")[2] for line in lines[2:10]] == [
         '"vector.shuffle"(%arg0,', '"llvm.icmp"(%arg1,', '"smt.bv.concat"(%arg2,',
-        "vector.shuffle", "llvm.icmp", "smt.bv.concat"]
+        "vector.shuffle", "llvm.icmp", "smt.bv.concat", '"smt.bv.repeat"(%arg2)', '"smt.eq"(%arg2,']
     again = parse_module(printed.text, registry=REGISTRY, with_map=False)
     assert again.module is not None
     assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \

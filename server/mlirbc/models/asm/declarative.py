@@ -178,7 +178,7 @@ class DeclarativeSyntax(SyntaxBase):
         for name, (kind, what, transform) in resolve.items():
             group = operands.get(name)
             actual = [v.type for v in (group if group is not None else results.get(name, ()))]
-            if not actual:
+            if not actual and not typefns.gives_list(transform):
                 continue
             if kind == "build":
                 base = [self._built_type(what)]
@@ -188,12 +188,11 @@ class DeclarativeSyntax(SyntaxBase):
             else:
                 source = operands.get(what)
                 base = [v.type for v in (source if source is not None else results.get(what, ()))]
-            fn = typefns.transformer(transform)
             try:
-                derived = [fn(t) for t in base] if fn is not None else base
+                derived = typefns.derive(transform, base)
             except ValueError:
                 derived = []
-            if len(derived) == 1 and len(actual) != 1:
+            if len(derived) == 1 and len(actual) != 1 and not typefns.gives_list(transform):
                 derived = derived * len(actual)
             if derived != actual:
                 raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "

@@ -556,12 +556,11 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             if found is None:
                 raise p.error(f"'{model.name}': the type of '{what}' is not known")
             base = found
-        fn = typefns.transformer(transform)
         try:
-            out = [fn(t) for t in base] if fn is not None else list(base)
+            out = typefns.derive(transform, base)
         except ValueError as exc:  # the text's type is not one the op's type function takes
             raise p.error(f"'{model.name}': the type of '{name}' cannot be derived: {exc}") from None
-        if len(out) == 1 and count != 1:
+        if len(out) == 1 and count != 1 and not typefns.gives_list(transform):
             out = out * count
         return out
 

@@ -30,6 +30,7 @@ _PORT_MODULES = (
     "scf",
     "scf_more",
     "shape",
+    "smt",
     "spirv",
     "spirv_forms",
     "tosa",
