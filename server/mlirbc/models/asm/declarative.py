@@ -34,7 +34,7 @@ from .api import (
     SyntaxModelError,
     interleave_comma,
 )
-from .props import prop_port
+from .props import UnitPropPort, prop_port
 
 Element = list[Any]
 NamesHook = Callable[[OpView], list[tuple[int, str]]]
@@ -71,7 +71,9 @@ class DeclarativeSyntax(SyntaxBase):
         """Types the format builds (`type` resolution by a builder), parsed once."""
         self.used_attrs, self.used_props = _used(self.format)
         attrs = data.get("attrs", {})
-        self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"}
+        self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"} | \
+            {n for n, info in data.get("props", {}).items() if isinstance(prop_port(info), UnitPropPort)}
+        """Unit attributes and `UnitProp`s: a group or oilist clause they anchor prints only its keyword."""
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
 
@@ -230,7 +232,7 @@ class DeclarativeSyntax(SyntaxBase):
 
     def _oilist_body(self, body: list[Element]) -> list[Element]:
         """An oilist clause's elements as printed (a lone unit attribute is its keyword alone)."""
-        if len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.unit_attrs:
+        if len(body) == 1 and body[0][0] in ("attr", "prop") and body[0][1] in self.unit_attrs:
             return []
         return body
 
@@ -252,7 +254,7 @@ class DeclarativeSyntax(SyntaxBase):
             elif kind == "optional":
                 then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
                 anchor = (els if inverted else then)[anchor_at]
-                inner = anchor if anchor[0] == "attr" and anchor[1] in self.unit_attrs and \
+                inner = anchor if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and \
                     anchor is not then[0] and (not els or anchor is not els[0]) else None
                 self._skip_elements(then, st, inner)
                 self._skip_elements(els, st)
@@ -293,7 +295,7 @@ class DeclarativeSyntax(SyntaxBase):
             if inverted:
                 present = not present
             elided = None
-            if anchor[0] == "attr" and anchor[1] in self.unit_attrs and anchor is not then[0] and \
+            if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and anchor is not then[0] and \
                     (not els or anchor is not els[0]):
                 elided = anchor
             # mlir-tblgen threads its spacing state through the generated code, not the run: the else

@@ -146,7 +146,7 @@ class _Reader:
         if first_at is None:
             return
         first = then[first_at]
-        unit_anchor = anchor[0] == "attr" and anchor[1] in self.model.unit_attrs and \
+        unit_anchor = anchor[0] in ("attr", "prop") and anchor[1] in self.model.unit_attrs and \
             anchor is not then[0] and (not els or anchor is not els[0])
         if self.optional_first(first):
             if unit_anchor and not inverted:
@@ -247,7 +247,7 @@ class _Reader:
                 return
             seen.add(word)
             body = clauses[word]
-            if len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.model.unit_attrs:
+            if len(body) == 1 and body[0][0] in ("attr", "prop") and body[0][1] in self.model.unit_attrs:
                 self.parsed.attrs[body[0][1]] = UnitAttr.get()
             else:
                 self.elements(body)

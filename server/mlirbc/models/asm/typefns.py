@@ -173,6 +173,13 @@ def smt_func_range(t: Type) -> Type:
     return _type(_smt_func(t)[1])
 
 
+def ptr_metadata(t: Type) -> Type:
+    """`PtrMetadataType::get(cast<PtrLikeTypeInterface>($_self))`: `!ptr.ptr_metadata<T>`."""
+    from ...syntax.attr_printer import plain_type_text
+
+    return _type(f"!ptr.ptr_metadata<{plain_type_text(t)}>")
+
+
 def async_value_type(t: Type) -> Type:
     """`!async.value<T>` -> T."""
     params = _dialect_params(t, "!async.value")
@@ -223,6 +230,7 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "cast<ArrayType>($_self).getDomainType()": smt_array_domain,
     "::llvm::cast<ValueType>($_self).getValueType()": async_value_type,
     "cast<SMTFuncType>($_self).getRangeType()": smt_func_range,
+    "PtrMetadataType::get(cast<PtrLikeTypeInterface>($_self))": ptr_metadata,
 }
 LIST_TRANSFORMERS: dict[str, Callable[[Type], list[Type]]] = {
     "cast<SMTFuncType>($_self).getDomainTypes()": smt_func_domain,
