@@ -5,14 +5,17 @@
   ` ordering(%a, %b -> !ml_program.token)`, `()` for no consumed token;
 * irdl (IRDL.cpp): `custom<SingleBlockRegion>($body)` — the region without entry block arguments and
   terminators, an empty one read as one empty block; `custom<NamedValueList>($args, $names)` and
-  `custom<NamedValueListWithVariadicity>($args, $names, $variadicity)` — `(name: %v, name: optional %w)`.
+  `custom<NamedValueListWithVariadicity>($args, $names, $variadicity)` — `(name: %v, name: optional %w)`;
+* xegpu: `custom<OptionalDynamicIndexList>($offsets, $const_offsets)` — `[0, %i]`, nothing without offsets;
+* transform (TransformOps.cpp): `custom<SequenceOpOperands>($root, type($root), $extra_bindings,
+  type($extra_bindings))` — `%root : !t` or `%root, %a, %b : (!t, !u, !v)`, nothing without a root.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...ir.attributes import ArrayAttr, Attribute, StringAttr, TypeAttr
+from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr, TypeAttr
 from ...syntax.attr_parser import parse_attribute_text
 from ...syntax.attr_printer import plain_attribute_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -185,3 +188,84 @@ def print_named_value_list_with_variadicity(p: AsmPrinter, a: PrintArgs) -> None
 @parser("NamedValueListWithVariadicity")
 def parse_named_value_list_with_variadicity(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     return _parse_named_values(p, a, True)
+
+
+# -- xegpu (XeGPUOps.cpp) --------------------------------------------------------------------------------
+@printer("OptionalDynamicIndexList")
+def print_optional_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`[0, %i]` as custom<DynamicIndexList> prints it; nothing without the static list."""
+    from .directives_upstream import print_dynamic_index_list
+
+    integers = a.attr(1)
+    if integers is None:
+        return
+    if isinstance(integers, DenseArrayAttr) and not integers.count:
+        raise SyntaxModelError("an empty index list prints as none at all")  # it would read back absent
+    print_dynamic_index_list(p, a)
+
+
+@parser("OptionalDynamicIndexList")
+def parse_optional_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    from .directives_upstream import parse_dynamic_index_list
+
+    if p.peek_text() != "[":
+        a.set_values(0, [])
+        return not optional
+    return parse_dynamic_index_list(p, a, True)
+
+
+# -- transform -------------------------------------------------------------------------------------------
+@printer("SequenceOpOperands")
+def print_sequence_op_operands(p: AsmPrinter, a: PrintArgs) -> None:
+    root = a.value(0)
+    extras = a.values(2)
+    if root is None:
+        if extras:
+            raise SyntaxModelError("extra bindings without a root")  # they would not read back
+        return
+    p.operand(root)
+    for v in extras:
+        p.write(", ")
+        p.operand(v)
+    p.write(" : ")
+    if extras:
+        p.write("(")
+    p.type(root.type)
+    for v in extras:
+        p.write(", ")
+        p.type(v.type)
+    if extras:
+        p.write(")")
+
+
+@parser("SequenceOpOperands")
+def parse_sequence_op_operands(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    root = p.parse_optional_operand()
+    if root is None:
+        a.set_values(0, [])
+        a.set_types(1, [])
+        a.set_values(2, [])
+        a.set_types(3, [])
+        return not optional
+    extras: list[OperandRef] = []
+    if p.parse_optional_punct(","):
+        extras.append(p.parse_operand())
+        while p.parse_optional_punct(","):
+            extras.append(p.parse_operand())
+    p.parse_punct(":")
+    p.parse_optional_punct("(")  # the parentheses are optional
+    root_type = p.parse_type()
+    types = []
+    if extras:
+        p.parse_punct(",")
+        types.append(p.parse_type())
+        while p.parse_optional_punct(","):
+            types.append(p.parse_type())
+    if len(types) != len(extras):
+        raise p.error("expected types to be provided for all operands")
+    p.parse_optional_punct(")")
+    a.set_values(0, [root])
+    a.set_types(1, [root_type])
+    a.set_values(2, extras)
+    a.set_types(3, types)
+    return True

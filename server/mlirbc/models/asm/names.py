@@ -173,4 +173,6 @@ DEFAULT_DIALECTS: dict[str, str] = {
     "builtin.module": "builtin",
     "pdl.pattern": "pdl",
     "pdl.rewrite": "pdl",
+    "transform.sequence": "transform",  # TransformOps.td: static getDefaultDialect with OpAsmOpInterface
+    "transform.with_pdl_patterns": "transform",
 }
