@@ -139,7 +139,7 @@ def test_an_affine_map_whose_ssa_form_would_read_back_otherwise_prints_generic()
 
 MISTYPED = "\n".join([
     "module {",
-    "  func.func @f(%arg0: vector<4xf32>, %arg1: i64, %arg2: !smt.bv<8>) {",
+    "  func.func @f(%arg0: vector<4xf32>, %arg1: i64, %arg2: !smt.bv<8>, %arg3: memref<2xf32>, %arg4: i1) {",
     '    %0 = "vector.shuffle"(%arg0, %arg0) <{mask = array<i64: 0, 1>}> : '
     "(vector<4xf32>, vector<4xf32>) -> vector<3xf32>",
     '    %1 = "llvm.icmp"(%arg1, %arg1) <{predicate = 0 : i64}> : (i64, i64) -> i8',
@@ -150,6 +150,10 @@ MISTYPED = "\n".join([
     '    %5 = "smt.bv.concat"(%arg2, %arg2) : (!smt.bv<8>, !smt.bv<8>) -> !smt.bv<16>',
     '    %6 = "smt.bv.repeat"(%arg2) : (!smt.bv<8>) -> !smt.bv<12>',
     '    %7 = "smt.eq"(%arg2, %arg2) : (!smt.bv<8>, !smt.bv<8>) -> !smt.bv<1>',
+    '    "bufferization.dealloc"(%arg3, %arg4, %arg3) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : '
+    "(memref<2xf32>, i1, memref<2xf32>) -> ()",
+    '    %8 = "bufferization.dealloc"(%arg3, %arg4, %arg3) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : '
+    "(memref<2xf32>, i1, memref<2xf32>) -> i1",
     "    return",
     "  }",
     "}"])
@@ -166,6 +170,8 @@ def test_an_op_whose_result_types_are_not_the_ones_its_form_infers_prints_generi
     assert [line.split(" ")[2] for line in lines[2:10]] == [
         '"vector.shuffle"(%arg0,', '"llvm.icmp"(%arg1,', '"smt.bv.concat"(%arg2,',
         "vector.shuffle", "llvm.icmp", "smt.bv.concat", '"smt.bv.repeat"(%arg2)', '"smt.eq"(%arg2,']
+    assert lines[10].startswith('"bufferization.dealloc"(')
+    assert lines[11].startswith("%8 = bufferization.dealloc (")
     again = parse_module(printed.text, registry=REGISTRY, with_map=False)
     assert again.module is not None
     assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \

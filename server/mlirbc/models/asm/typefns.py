@@ -254,7 +254,7 @@ def _shuffle(parsed: Parsed, p: AsmParser) -> list[Type]:
 
 def _dealloc(parsed: Parsed, p: AsmParser) -> list[Type]:
     """bufferization.dealloc: one `i1` per retained memref."""
-    return [IntegerType.get(1)] * len(parsed.operands.get("retained", []))
+    return [IntegerType.get(1)] * len(parsed.operand_types.get("retained", []))
 
 
 def _ptr_add(parsed: Parsed, p: AsmParser) -> list[Type]:
