@@ -741,6 +741,10 @@ def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_spa
     it is of the class that prefix names (else in full).  `lead_space`: whether a value whose full form is
     `#dialect<mnemonic body>` keeps the space before its body (MLIR 22's generated printers write it; the
     MLIR of jaxlib does not: its syntax data says `lead_space: false`)."""
+    from .stripped import print_stripped_form
+
+    if print_stripped_form(p, value, prefix):
+        return
     stripped = getattr(p, "stripped", None)
     if not callable(stripped):
         raise SyntaxModelError("the printer cannot print stripped values")

@@ -20,6 +20,7 @@ from . import typefns
 from .adaptor import attr_type
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
 from .props import prop_port
+from .stripped import parse_stripped_form
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -343,7 +344,7 @@ class _Reader:
             vkind, info = decl[1], decl[2]
             if vkind == "single":
                 if not qualified and "strip" in info:
-                    t = p.parse_stripped(info["strip"])
+                    t = parse_stripped_form(p, info["strip"]) or p.parse_stripped(info["strip"])
                     if not isinstance(t, Type):
                         raise p.error("expected a type")
                 else:

@@ -7,6 +7,8 @@
   terminators, an empty one read as one empty block; `custom<NamedValueList>($args, $names)` and
   `custom<NamedValueListWithVariadicity>($args, $names, $variadicity)` — `(name: %v, name: optional %w)`;
 * xegpu: `custom<OptionalDynamicIndexList>($offsets, $const_offsets)` — `[0, %i]`, nothing without offsets;
+* wasmssa (WasmSSAOps.cpp): `custom<ElseRegion>($else)` — `"else "{...}` (printKeywordOrString of
+  `else ` writes a string; read back as `else` too), nothing for an empty else region;
 * transform (TransformOps.cpp): `custom<SequenceOpOperands>($root, type($root), $extra_bindings,
   type($extra_bindings))` — `%root : !t` or `%root, %a, %b : (!t, !u, !v)`, nothing without a root.
 """
@@ -268,4 +270,26 @@ def parse_sequence_op_operands(p: AsmParser, a: ParseArgs, optional: bool) -> bo
     a.set_types(1, [root_type])
     a.set_values(2, extras)
     a.set_types(3, types)
+    return True
+
+
+# -- wasmssa ---------------------------------------------------------------------------------------------
+@printer("ElseRegion")
+def print_else_region(p: AsmPrinter, a: PrintArgs) -> None:
+    region = a.region(0)
+    if not region.blocks:
+        return
+    p.keyword_or_string(b"else ")
+    p.region(region)
+
+
+@parser("ElseRegion")
+def parse_else_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    # upstream's parser compares the word with `else` and so cannot read its own `"else "`; both are read
+    word = p.parse_optional_string() if p.peek_text().startswith('"') else None
+    if word is None and p.parse_optional_keyword("else"):
+        word = b"else"
+    if word is None or word.strip() != b"else":
+        return not optional
+    a.set_region(0, p.parse_region())
     return True

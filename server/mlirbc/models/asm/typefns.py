@@ -304,12 +304,46 @@ def _bv_concat(parsed: Parsed, p: AsmParser) -> list[Type]:
     return [_type(f"!smt.bv<{sum(w for w in widths if w is not None)}>")]
 
 
+def wasm_local_element(t: Type) -> Type:
+    """`!wasmssa<local ref to T>` -> T."""
+    from ...syntax.attr_printer import plain_type_text
+
+    text = plain_type_text(t)
+    prefix = "!wasmssa<local ref to "
+    if not text.startswith(prefix) or not text.endswith(">"):
+        raise ValueError("not a WasmSSA local reference")
+    return _type(text[len(prefix):-1])
+
+
+def _wasm_local(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """wasmssa.local: a reference to a local of its `type`."""
+    from ...ir.attributes import TypeAttr
+    from ...syntax.attr_printer import plain_type_text
+
+    t = parsed.attrs.get("type")
+    if not isinstance(t, TypeAttr):
+        raise p.error("wasmssa.local needs a type")
+    return [_type(f"!wasmssa<local ref to {plain_type_text(t.type)}>")]
+
+
+def _wasm_local_value(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """wasmssa.local_get / local_tee (inferTeeGetResType): the referenced local's type."""
+    refs = parsed.operand_types.get("localVar") or []
+    try:
+        return [wasm_local_element(refs[0])] if len(refs) == 1 else []
+    except ValueError as exc:
+        raise p.error(str(exc)) from None
+
+
 INFER: dict[str, InferFn] = {
     "vector.shuffle": _shuffle,
     "bufferization.dealloc": _dealloc,
     "ptr.ptr_add": _ptr_add,
     "smt.bv.constant": _bv_constant,
     "smt.bv.concat": _bv_concat,
+    "wasmssa.local": _wasm_local,
+    "wasmssa.local_get": _wasm_local_value,
+    "wasmssa.local_tee": _wasm_local_value,
 }
 """Ops whose declarative form leaves all result types to C++ inference (ported per op)."""
 

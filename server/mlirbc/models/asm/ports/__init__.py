@@ -36,6 +36,7 @@ _PORT_MODULES = (
     "spirv_forms",
     "tosa",
     "vector",
+    "wasmssa",
 )
 
 
