@@ -32,8 +32,8 @@ from pretty_oracle import ALIASED, LOCAL, default_version_files, first_differenc
 REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
-FLOORS = {("upstream", "local"): expect(559, 157), ("upstream", "aliased"): expect(559, 157),
-          ("iree", "local"): 13, ("iree", "aliased"): 13}
+FLOORS = {("upstream", "local"): expect(575, 171), ("upstream", "aliased"): expect(575, 171),
+          ("iree", "local"): expect(14, 13), ("iree", "aliased"): expect(14, 13)}
 
 
 def _pretty(path: str, aliases: bool) -> str:
@@ -118,9 +118,11 @@ def test_pretty_view_reads_back_to_the_original_bytes(folder: str, aliases: bool
     assert not failures, f"{len(failures)} of {len(files)}:\n" + "\n".join(failures[:20])
 
 
-# mlir-opt cannot read its own print of this file: `nvvm.barrier loc(...)` reads the trailing location as
-# the op's optional `reductionOp` attribute (its generated parser tries any attribute there).
-ORACLE_MISREADS = {"Target__LLVMIR__nvvmir.mlirbc"}
+# mlir-opt cannot read its own print of these files: `nvvm.barrier loc(...)` reads the trailing location as
+# the op's optional `reductionOp` attribute (its generated parser tries any attribute there); wasmssa.if's
+# else region prints as `"else "{...}` (printKeywordOrString of `else `), which its parser, comparing the
+# word with `else`, does not take for the else region.
+ORACLE_MISREADS = {"Target__LLVMIR__nvvmir.mlirbc", "Dialect__WasmSSA__custom_parser__if.mlirbc"}
 _STDIN_LOC = re.compile(r' loc\("<stdin>":\d+:\d+\)$')
 _STDIN_ARG_LOC = re.compile(r'loc\("<stdin>":\d+:\d+\)')
 _MEMOIZED_MAPS = re.compile(r' \{linalg\.memoized_indexing_maps = \[[^\]]*\]\}')

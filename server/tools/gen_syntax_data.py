@@ -37,6 +37,7 @@ from gen_ods_models import (  # noqa: E402
 )
 
 from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
+from mlirbc.models.asm.format import parse_format  # noqa: E402
 
 UPSTREAM_OUT = ROOT / "server" / "mlirbc" / "models" / "asm" / "data"
 IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "asm_data"
@@ -125,6 +126,40 @@ def stablehlo_ops() -> dict[str, dict[str, Any]]:
     return ops
 
 
+MLIR24_FASTMATH = ["optional", [["lit", "fastmath"], ["ws", ""], ["attr", "fastmathFlags", False]], [], 2,
+                   False]
+"""MLIR 24 prints an LLVM op's fast-math flags as `` (`fastmath` `` $fastmathFlags^)? `` right before its
+attribute dictionary (`llvm.fadd %a, %b fastmath<contract> : f32`, nothing when they are `none`): what
+iree-opt 3.13 prints for every LLVM op of a declarative format with the flags; MLIR 22 printed them in the
+dictionary.  No MLIR 24 `.td` is available (`shared/ods/newer/README.md`), so the change is applied here."""
+MLIR24_NEW_FORMATS = {
+    # LLVM_VecReductionAccF: generic in MLIR 22; iree-opt 3.13 prints them as the other intrinsics
+    "llvm.intr.vector.reduce.fadd": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
+    "llvm.intr.vector.reduce.fmul": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
+}
+
+
+def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[str, Any]]) -> None:
+    """MLIR 24's forms of the LLVM ops with fast-math flags (`MLIR24_FASTMATH`, `MLIR24_NEW_FORMATS`), into
+    `m24` (the ops of the reconstructed `.td` there, the intrinsics from MLIR 22's data)."""
+    for full, data in upstream.items():
+        if full.startswith("llvm.") and full not in m24:
+            m24[full] = json.loads(json.dumps(data))
+    for full, text in MLIR24_NEW_FORMATS.items():
+        data = m24[full]
+        kinds = {o[0]: "operand" for o in data.get("operands", [])}
+        data["format"] = parse_format(text, kinds)
+        data["all_operand_types"] = data["all_result_types"] = True  # functional-type(operands, results)
+    for full, data in m24.items():
+        fmt: list[Any] | None = data.get("format")
+        info = data.get("attrs", {}).get("fastmathFlags", {})
+        if not full.startswith("llvm.") or fmt is None or "default" not in info:
+            continue
+        at = next((i for i, el in enumerate(fmt) if el[0] == "attr-dict"), None)
+        if at is not None and not any(el[0] == "attr" and el[1] == "fastmathFlags" for el in fmt):
+            fmt.insert(at, MLIR24_FASTMATH)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -136,6 +171,7 @@ def main() -> int:
     upstream = upstream_ops(args.jobs)
     outputs: dict[Path, dict[str, bytes]] = {UPSTREAM_OUT: folder_files(upstream, header)}
     m24 = json_dir_ops(NEWER / "upstream-mlir24-approx")
+    mlir24_llvm_forms(upstream, m24)
     changed = {k: v for k, v in m24.items() if upstream.get(k) != v}
     outputs[UPSTREAM_OUT / "mlir24"] = folder_files(changed, {
         "generator": "server/tools/gen_syntax_data.py", "source": "shared/ods/newer/upstream-mlir24-approx",

@@ -133,6 +133,24 @@ class _AsmParser:
     def parse_stripped(self, prefix: str) -> Attribute | Type:
         return self.p.parse_stripped(prefix)
 
+    def parse_affine_map_text(self) -> str:
+        p = self.p
+        start = p.tok.start
+        for opener, closer, required in (("(", ")", True), ("[", "]", False), ("->", "", True),
+                                         ("(", ")", True)):
+            if p.tok.kind != opener:
+                if required:
+                    raise p.error(f"expected '{opener}' in an affine map")
+                continue
+            p.advance()
+            depth = 1 if closer else 0
+            while depth:
+                if p.tok.kind == "eof":
+                    raise p.error(f"expected '{closer}' in an affine map")
+                depth += (p.tok.kind == opener) - (p.tok.kind == closer)
+                p.advance()
+        return p.text[start:p.prev_end]
+
     def parse_optional_attr_dict(self) -> DictionaryAttr | None:
         if self.p.tok.kind != "{":
             return None

@@ -74,13 +74,16 @@ class PrettyNote:
 
 
 class _RegionMark:
-    __slots__ = ("region", "entry_args", "terminators", "empty_block")
+    __slots__ = ("region", "entry_args", "terminators", "empty_block", "extra_indent")
 
-    def __init__(self, region: Region, entry_args: bool, terminators: bool, empty_block: bool) -> None:
+    def __init__(self, region: Region, entry_args: bool, terminators: bool, empty_block: bool,
+                 extra_indent: int = 0) -> None:
         self.region = region
         self.entry_args = entry_args
         self.terminators = terminators
         self.empty_block = empty_block
+        self.extra_indent = extra_indent
+        """Indents the op's printer added before the region (`increaseIndent`): its body goes deeper."""
 
 
 class _OpWriter:
@@ -90,6 +93,7 @@ class _OpWriter:
         self.pp = pp
         self.op = op
         self.indent_level = indent
+        self.base_indent = indent
         self.chunks: list[str | _RegionMark] = []
         self.buf: list[str] = []
         self.length = 0
@@ -201,7 +205,7 @@ class _OpWriter:
         self.buf = []
         self.length = 0
         self.chunks.append(_RegionMark(region, print_entry_block_args, print_block_terminators,
-                                       print_empty_block))
+                                       print_empty_block, max(0, self.indent_level - self.base_indent)))
 
     def successor(self, block: Block) -> None:
         text = self.pp.block_names.get(id(block), "^INVALIDBLOCK")
@@ -845,6 +849,7 @@ class _PrettyPrinter(_Printer):
 
     def _region(self, mark: _RegionMark, indent: int) -> None:
         region = mark.region
+        indent += mark.extra_indent
         self.emit("{")
         self.emit("\n")
         if region.blocks:

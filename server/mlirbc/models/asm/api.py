@@ -147,6 +147,9 @@ class AsmParser(Protocol):
         """A dialect attribute or type printed without its `#dialect.mnemonic` / `!dialect.mnemonic`
         prefix (or with it: `parseCustomAttributeWithFallback`)."""
 
+    def parse_affine_map_text(self) -> str:
+        """The text of a bare affine map (`(d0, d1)[s0] -> (d1, d0 + s0)`, `parseAffineMap`)."""
+
     def parse_optional_attr_dict(self) -> DictionaryAttr | None: ...
 
     def parse_optional_attr_dict_with_keyword(self) -> DictionaryAttr | None: ...

@@ -14,7 +14,7 @@ does not print as mlir-tblgen's parser does (see `derive._type_resolution`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ...errors import TextError
 from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
@@ -34,7 +34,7 @@ from .api import (
     SyntaxModelError,
     interleave_comma,
 )
-from .props import prop_port
+from .props import UnitPropPort, prop_port
 
 Element = list[Any]
 NamesHook = Callable[[OpView], list[tuple[int, str]]]
@@ -71,7 +71,9 @@ class DeclarativeSyntax(SyntaxBase):
         """Types the format builds (`type` resolution by a builder), parsed once."""
         self.used_attrs, self.used_props = _used(self.format)
         attrs = data.get("attrs", {})
-        self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"}
+        self.unit_attrs = {n for n, a in attrs.items() if a.get("kind") == "unit"} | \
+            {n for n, info in data.get("props", {}).items() if isinstance(prop_port(info), UnitPropPort)}
+        """Unit attributes and `UnitProp`s: a group or oilist clause they anchor prints only its keyword."""
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
 
@@ -168,6 +170,8 @@ class DeclarativeSyntax(SyntaxBase):
         """Refuse an op whose types the format leaves out but the op does not have as the format derives
         them (an op that does not verify): its custom form would read back as another op.  MLIR prints
         such an op generic (it verifies before printing a custom form)."""
+        if self.data.get("infer") and self.name in typefns.INFER:
+            self._check_inferred_types(view)
         resolve: dict[str, list[Any]] = self.data.get("resolve", {})
         if not resolve:
             return
@@ -176,7 +180,7 @@ class DeclarativeSyntax(SyntaxBase):
         for name, (kind, what, transform) in resolve.items():
             group = operands.get(name)
             actual = [v.type for v in (group if group is not None else results.get(name, ()))]
-            if not actual:
+            if not actual and not typefns.gives_list(transform):
                 continue
             if kind == "build":
                 base = [self._built_type(what)]
@@ -186,16 +190,32 @@ class DeclarativeSyntax(SyntaxBase):
             else:
                 source = operands.get(what)
                 base = [v.type for v in (source if source is not None else results.get(what, ()))]
-            fn = typefns.transformer(transform)
             try:
-                derived = [fn(t) for t in base] if fn is not None else base
+                derived = typefns.derive(transform, base)
             except ValueError:
                 derived = []
-            if len(derived) == 1 and len(actual) != 1:
+            if len(derived) == 1 and len(actual) != 1 and not typefns.gives_list(transform):
                 derived = derived * len(actual)
             if derived != actual:
                 raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "
                                        f"derives from '{what}' (the op does not verify)")
+
+    def _check_inferred_types(self, view: OpView) -> None:
+        """The same for the result types a ported type inference (`typefns.INFER`) gives: what the
+        parser would infer from the op's operand types and attributes must be the op's own."""
+        from .declarative_parse import Parsed
+
+        parsed = Parsed()
+        parsed.operand_types = {k: [v.type for v in vs] for k, vs in view.operand_groups().items()}
+        parsed.all_operand_types = [v.type for v in view.op.operands]
+        parsed.attrs = dict(view.all_attrs())
+        try:
+            inferred = typefns.INFER[self.name](parsed, cast(AsmParser, _Refusing()))
+        except (SyntaxModelError, ValueError):
+            inferred = None
+        if inferred != [r.type for r in view.op.results]:
+            raise SyntaxModelError(f"{self.name}: the result types are not the ones it infers (the op does "
+                                   "not verify)")
 
     def _built_type(self, text: str) -> Type:
         t = self._built.get(text)
@@ -212,7 +232,7 @@ class DeclarativeSyntax(SyntaxBase):
 
     def _oilist_body(self, body: list[Element]) -> list[Element]:
         """An oilist clause's elements as printed (a lone unit attribute is its keyword alone)."""
-        if len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.unit_attrs:
+        if len(body) == 1 and body[0][0] in ("attr", "prop") and body[0][1] in self.unit_attrs:
             return []
         return body
 
@@ -234,7 +254,7 @@ class DeclarativeSyntax(SyntaxBase):
             elif kind == "optional":
                 then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
                 anchor = (els if inverted else then)[anchor_at]
-                inner = anchor if anchor[0] == "attr" and anchor[1] in self.unit_attrs and \
+                inner = anchor if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and \
                     anchor is not then[0] and (not els or anchor is not els[0]) else None
                 self._skip_elements(then, st, inner)
                 self._skip_elements(els, st)
@@ -275,7 +295,7 @@ class DeclarativeSyntax(SyntaxBase):
             if inverted:
                 present = not present
             elided = None
-            if anchor[0] == "attr" and anchor[1] in self.unit_attrs and anchor is not then[0] and \
+            if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and anchor is not then[0] and \
                     (not els or anchor is not els[0]):
                 elided = anchor
             # mlir-tblgen threads its spacing state through the generated code, not the run: the else
@@ -709,11 +729,22 @@ def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]
         p.write(")")
 
 
+class _Refusing:
+    """The one parser method a type inference calls, `error`, for inferring at print time."""
+
+    def error(self, message: str) -> Exception:
+        return SyntaxModelError(message)
+
+
 def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
     """printStrippedAttrOrType: the value without its `#dialect.mnemonic` / `!dialect.mnemonic` prefix when
     it is of the class that prefix names (else in full).  `lead_space`: whether a value whose full form is
     `#dialect<mnemonic body>` keeps the space before its body (MLIR 22's generated printers write it; the
     MLIR of jaxlib does not: its syntax data says `lead_space: false`)."""
+    from .stripped import print_stripped_form
+
+    if print_stripped_form(p, value, prefix):
+        return
     stripped = getattr(p, "stripped", None)
     if not callable(stripped):
         raise SyntaxModelError("the printer cannot print stripped values")

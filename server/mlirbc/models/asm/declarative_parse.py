@@ -20,6 +20,7 @@ from . import typefns
 from .adaptor import attr_type
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
 from .props import prop_port
+from .stripped import parse_stripped_form
 
 if TYPE_CHECKING:
     from .declarative import DeclarativeSyntax
@@ -146,7 +147,7 @@ class _Reader:
         if first_at is None:
             return
         first = then[first_at]
-        unit_anchor = anchor[0] == "attr" and anchor[1] in self.model.unit_attrs and \
+        unit_anchor = anchor[0] in ("attr", "prop") and anchor[1] in self.model.unit_attrs and \
             anchor is not then[0] and (not els or anchor is not els[0])
         if self.optional_first(first):
             if unit_anchor and not inverted:
@@ -247,7 +248,7 @@ class _Reader:
                 return
             seen.add(word)
             body = clauses[word]
-            if len(body) == 1 and body[0][0] == "attr" and body[0][1] in self.model.unit_attrs:
+            if len(body) == 1 and body[0][0] in ("attr", "prop") and body[0][1] in self.model.unit_attrs:
                 self.parsed.attrs[body[0][1]] = UnitAttr.get()
             else:
                 self.elements(body)
@@ -343,7 +344,7 @@ class _Reader:
             vkind, info = decl[1], decl[2]
             if vkind == "single":
                 if not qualified and "strip" in info:
-                    t = p.parse_stripped(info["strip"])
+                    t = parse_stripped_form(p, info["strip"]) or p.parse_stripped(info["strip"])
                     if not isinstance(t, Type):
                         raise p.error("expected a type")
                 else:
@@ -556,12 +557,11 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             if found is None:
                 raise p.error(f"'{model.name}': the type of '{what}' is not known")
             base = found
-        fn = typefns.transformer(transform)
         try:
-            out = [fn(t) for t in base] if fn is not None else list(base)
+            out = typefns.derive(transform, base)
         except ValueError as exc:  # the text's type is not one the op's type function takes
             raise p.error(f"'{model.name}': the type of '{name}' cannot be derived: {exc}") from None
-        if len(out) == 1 and count != 1:
+        if len(out) == 1 and count != 1 and not typefns.gives_list(transform):
             out = out * count
         return out
 

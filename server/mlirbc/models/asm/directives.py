@@ -253,6 +253,8 @@ def _load() -> None:
             directives_acc,
             directives_async,
             directives_cf,
+            directives_dialects,
+            directives_gpu,
             directives_iree,
             directives_iree_regions,
             directives_pdl,

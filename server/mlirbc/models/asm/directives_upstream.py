@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 
 from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr
+from ...ir.operation import Value
 from ...ir.types import DialectType, IntegerType, Type, VectorType
 from ...syntax.attr_parser import parse_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -252,12 +253,15 @@ def _split_top(text: str) -> list[str]:
 #    intrinsics): `["tag"(%a, %b : t, u), "other"()]`, nothing without bundles ------------------------------
 @printer("OpBundles")
 def print_op_bundles(p: AsmPrinter, a: PrintArgs) -> None:
+    write_op_bundles(p, a.value_groups(0), a.attr(2))
+
+
+def write_op_bundles(p: AsmPrinter, groups: list[list[Value]], tags: Attribute | None) -> None:
+    """printOpBundles: `["tag"(%a, %b : t, u), "other"()]`, nothing without bundles."""
     from ...syntax.attr_printer import quote_bytes
 
-    groups = a.value_groups(0)
     if not groups:
         return
-    tags = a.attr(2)
     if not isinstance(tags, ArrayAttr) or len(tags.elements) != len(groups) or \
             not all(isinstance(t, StringAttr) for t in tags.elements):
         raise SyntaxModelError("operand bundles need one string tag each")
@@ -280,38 +284,53 @@ def print_op_bundles(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("OpBundles")
 def parse_op_bundles(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    if not p.parse_optional_punct("["):
+    bundles = read_op_bundles(p)
+    if bundles is None:
         return False
+    refs, types, sizes, tags = bundles
+    if tags is not None:
+        a.set_attr(2, tags)
+    a.set_values(0, refs, sizes)
+    a.set_types(1, types)
+    return True
+
+
+OpBundles = tuple[list[OperandRef], list[Type], list[int], ArrayAttr | None]
+"""(operands, their types, operands per bundle, the tags: None for `[]`)."""
+
+
+def read_op_bundles(p: AsmParser) -> OpBundles | None:
+    """parseOpBundles: None when no `[` follows."""
+    if not p.parse_optional_punct("["):
+        return None
     refs: list[OperandRef] = []
     types: list[Type] = []
     sizes: list[int] = []
     tags: list[Attribute] = []
-    if not p.parse_optional_punct("]"):
-        while True:
-            tag = p.parse_optional_string()
-            if tag is None:
-                raise p.error("expect operand bundle tag")
-            p.parse_punct("(")
-            group: list[OperandRef] = []
-            if not p.parse_optional_punct(")"):
-                group = [p.parse_operand()]
-                while p.parse_optional_punct(","):
-                    group.append(p.parse_operand())
-                p.parse_punct(":")
+    if p.parse_optional_punct("]"):
+        return refs, types, sizes, None
+    while True:
+        tag = p.parse_optional_string()
+        if tag is None:
+            raise p.error("expect operand bundle tag")
+        p.parse_punct("(")
+        group: list[OperandRef] = []
+        if not p.parse_optional_punct(")"):
+            group = [p.parse_operand()]
+            while p.parse_optional_punct(","):
+                group.append(p.parse_operand())
+            p.parse_punct(":")
+            types.append(p.parse_type())
+            while p.parse_optional_punct(","):
                 types.append(p.parse_type())
-                while p.parse_optional_punct(","):
-                    types.append(p.parse_type())
-                p.parse_punct(")")
-            refs.extend(group)
-            sizes.append(len(group))
-            tags.append(StringAttr.get(tag))
-            if not p.parse_optional_punct(","):
-                break
-        p.parse_punct("]")
-        a.set_attr(2, ArrayAttr.get(tuple(tags)))
-    a.set_values(0, refs, sizes)
-    a.set_types(1, types)
-    return True
+            p.parse_punct(")")
+        refs.extend(group)
+        sizes.append(len(group))
+        tags.append(StringAttr.get(tag))
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct("]")
+    return refs, types, sizes, ArrayAttr.get(tuple(tags))
 
 
 # -- custom<GEPIndices>($dynamicIndices, $rawConstantIndices) (llvm.getelementptr): `%i, 0, %j` --------

@@ -117,7 +117,19 @@ def _bv_constant(v: OpView) -> list[tuple[int, str]]:
     return [(0, f"c{m.group(1)}_bv{m.group(2)}")] if m and v.op.results else []
 
 
+def _global_leaf(v: OpView) -> list[tuple[int, str]]:
+    """ml_program.global_load(_const): the global's leaf name."""
+    ref = v.attr("global")
+    nested = getattr(ref, "nested", ())
+    leaf = nested[-1].root if nested else getattr(ref, "root", None)
+    if isinstance(leaf, StringAttr) and v.op.results:
+        return [(0, leaf.value.decode("utf-8", "surrogateescape"))]
+    return []
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
+    "ml_program.global_load": _global_leaf,
+    "ml_program.global_load_const": _global_leaf,
     "smt.bv.constant": _bv_constant,
     **{f"gpu.{op}": _gpu_dimension(op) for op in ("block_dim", "block_id", "global_id", "grid_dim",
                                                   "thread_id")},
@@ -161,4 +173,6 @@ DEFAULT_DIALECTS: dict[str, str] = {
     "builtin.module": "builtin",
     "pdl.pattern": "pdl",
     "pdl.rewrite": "pdl",
+    "transform.sequence": "transform",  # TransformOps.td: static getDefaultDialect with OpAsmOpInterface
+    "transform.with_pdl_patterns": "transform",
 }

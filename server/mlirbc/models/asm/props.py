@@ -1,5 +1,7 @@
 """Properties a declarative format prints through their own C++ `printer`/`parser` (a bare `$prop` element),
-ported per C++ storage type: the bit enums of the LLVM and ptr dialects (`inbounds|nuw`, `overflow<nsw>`).
+ported per C++ storage type: the bit enums of the LLVM and ptr dialects (`inbounds|nuw`, `overflow<nsw>`),
+I32 enums (`monotonic`), `UnitProp` (a keyword of its own in a group or oilist clause) and `OptionalProp` of
+an integer (`alignment = 8`).
 
 A property is kept as MLIR's bytecode gives it (an `IntegerAttr` for an enum); a port says how its value
 prints, how the text reads back, and which value is the default that an optional group leaves out.  A
@@ -10,10 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from ...ir.attributes import Attribute, IntegerAttr
+from ...ir.attributes import ArrayAttr, Attribute, IntegerAttr, UnitAttr
 from ...ir.types import IntegerType
 from .api import AsmParser, AsmPrinter, SyntaxModelError
+
+
+class PropPort(Protocol):
+    """How one kind of property prints, reads back, and which value an optional group leaves out."""
+
+    def print(self, p: AsmPrinter, value: Attribute) -> None: ...
+
+    def parse(self, p: AsmParser) -> Attribute: ...
+
+    def parse_optional(self, p: AsmParser) -> Attribute | None: ...
+
+    def default(self) -> Attribute: ...
+
+    def is_default(self, value: Attribute) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -93,16 +110,88 @@ class IntEnumProp(BitEnumProp):
         raise SyntaxModelError(f"enum value {value.bits} has no spelling")
 
 
-PROP_PORTS: dict[str, BitEnumProp] = {
+class UnitPropPort:
+    """`UnitProp`: a bool kept as a unit attribute when set and as `false` (an i1 zero) when not; as the
+    anchor of an optional group or an oilist clause it prints as the group's keyword alone (the declarative
+    model's unit handling), on its own as `unit` / `unit_absent`."""
+
+    def print(self, p: AsmPrinter, value: Attribute) -> None:
+        p.write("unit" if isinstance(value, UnitAttr) else "unit_absent")
+
+    def parse(self, p: AsmParser) -> Attribute:
+        if p.parse_optional_keyword("unit"):
+            return UnitAttr.get()
+        if p.parse_optional_keyword("unit_absent"):
+            return self.default()
+        raise p.error("expected 'unit' or 'unit_absent'")
+
+    def parse_optional(self, p: AsmParser) -> Attribute | None:
+        return self.parse(p) if p.peek_text() in ("unit", "unit_absent") else None
+
+    def default(self) -> Attribute:
+        return IntegerAttr.get(IntegerType.get(1), 0)
+
+    def is_default(self, value: Attribute) -> bool:
+        return not isinstance(value, UnitAttr)
+
+
+@dataclass(frozen=True)
+class OptionalIntProp:
+    """`OptionalProp<I64Prop>` (and other widths): kept as an array of none or one integer; prints the
+    integer (`none` when absent), and an optional group or oilist clause leaves out the absent one."""
+
+    width: int = 64
+
+    def print(self, p: AsmPrinter, value: Attribute) -> None:
+        if not isinstance(value, ArrayAttr) or len(value.elements) > 1:
+            raise SyntaxModelError("an optional integer property that is not an array of at most one")
+        if not value.elements:
+            p.write("none")
+            return
+        n = value.elements[0]
+        if not isinstance(n, IntegerAttr):
+            raise SyntaxModelError("an optional integer property that holds no integer")
+        top = 1 << (self.width - 1)
+        p.write(str(n.bits - (top << 1) if n.bits >= top else n.bits))  # printInteger: signed
+
+    def parse(self, p: AsmParser) -> Attribute:
+        if p.parse_optional_keyword("none"):
+            return self.default()
+        n = p.parse_integer()
+        return ArrayAttr.get((IntegerAttr.get(IntegerType.get(self.width), n & ((1 << self.width) - 1)),))
+
+    def parse_optional(self, p: AsmParser) -> Attribute | None:
+        text = p.peek_text()
+        return self.parse(p) if text == "none" or text.lstrip("-").isdigit() or text == "-" else None
+
+    def default(self) -> Attribute:
+        return ArrayAttr.get(())
+
+    def is_default(self, value: Attribute) -> bool:
+        return isinstance(value, ArrayAttr) and not value.elements
+
+
+_ATOMIC_ORDERINGS = (("not_atomic", 0), ("unordered", 1), ("monotonic", 2), ("acquire", 3), ("release", 4),
+                     ("acq_rel", 5), ("seq_cst", 6))
+
+PROP_PORTS: dict[str, PropPort] = {
     # LLVMEnums.td: inbounds is the group of inbounds_flag (which is never printed alone) and nusw
     "::mlir::LLVM::GEPNoWrapFlags": BitEnumProp((("inbounds", 3),), (("nusw", 2), ("nuw", 4)), "|"),
     "::mlir::LLVM::IntegerOverflowFlags": BitEnumProp((), (("nsw", 1), ("nuw", 2)), ", ", "overflow<", ">"),
     "::mlir::ptr::PtrAddFlags": IntEnumProp((("nusw", 1), ("nuw", 2), ("inbounds", 3)), (), ""),
+    # PtrEnums.td; not_atomic is the default a group leaves out
+    "::mlir::ptr::AtomicOrdering": IntEnumProp(_ATOMIC_ORDERINGS, (), ""),
+    "std::optional<int64_t>": OptionalIntProp(64),
 }
 """Ports by the property's C++ interface type (the ODS record's `interfaceType`)."""
 
 
-def prop_port(info: dict[str, object] | None) -> BitEnumProp | None:
+UNIT_PROP = UnitPropPort()
+
+
+def prop_port(info: dict[str, object] | None) -> PropPort | None:
     if not info:
         return None
+    if "unit_absent" in str(info.get("printer", "")):  # UnitProp's generated printer
+        return UNIT_PROP
     return PROP_PORTS.get(str(info.get("interface") or info.get("storage") or "").strip())

@@ -143,6 +143,43 @@ def smt_array_domain(t: Type) -> Type:
     return _type(_smt_array(t)[0])
 
 
+def _smt_func(t: Type) -> tuple[list[str], str]:
+    """`!smt.func<(domain, ...) range>` -> (domain texts, range text)."""
+    from ...syntax.attr_printer import plain_type_text
+    from .directives_upstream import _split_top
+
+    text = plain_type_text(t)
+    if not text.startswith("!smt.func<(") or not text.endswith(">"):
+        raise ValueError("not an SMT function type")
+    body = text[len("!smt.func<"):-1]
+    depth = 0
+    for i, c in enumerate(body):
+        if c in "(<[{":
+            depth += 1
+        elif c in ")>]}":
+            depth -= 1
+            if depth == 0:
+                inner = body[1:i].strip()
+                domain = [part.strip() for part in _split_top(inner)] if inner else []
+                return domain, body[i + 1:].strip()
+    raise ValueError("not an SMT function type")
+
+
+def smt_func_domain(t: Type) -> list[Type]:
+    return [_type(d) for d in _smt_func(t)[0]]
+
+
+def smt_func_range(t: Type) -> Type:
+    return _type(_smt_func(t)[1])
+
+
+def ptr_metadata(t: Type) -> Type:
+    """`PtrMetadataType::get(cast<PtrLikeTypeInterface>($_self))`: `!ptr.ptr_metadata<T>`."""
+    from ...syntax.attr_printer import plain_type_text
+
+    return _type(f"!ptr.ptr_metadata<{plain_type_text(t)}>")
+
+
 def async_value_type(t: Type) -> Type:
     """`!async.value<T>` -> T."""
     params = _dialect_params(t, "!async.value")
@@ -192,14 +229,13 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "cast<ArrayType>($_self).getRangeType()": smt_array_range,
     "cast<ArrayType>($_self).getDomainType()": smt_array_domain,
     "::llvm::cast<ValueType>($_self).getValueType()": async_value_type,
+    "cast<SMTFuncType>($_self).getRangeType()": smt_func_range,
+    "PtrMetadataType::get(cast<PtrLikeTypeInterface>($_self))": ptr_metadata,
 }
-
-
-def transformer(snippet: str | None) -> TypeFn | None:
-    """The function of a transformer snippet (None: identity); raises KeyError for an unknown one."""
-    if snippet is None:
-        return None
-    return TRANSFORMERS[" ".join(snippet.split())]
+LIST_TRANSFORMERS: dict[str, Callable[[Type], list[Type]]] = {
+    "cast<SMTFuncType>($_self).getDomainTypes()": smt_func_domain,
+}
+"""Transformers that give the types of a whole variadic group from one value's type."""
 
 
 def _shuffle(parsed: Parsed, p: AsmParser) -> list[Type]:
@@ -218,7 +254,7 @@ def _shuffle(parsed: Parsed, p: AsmParser) -> list[Type]:
 
 def _dealloc(parsed: Parsed, p: AsmParser) -> list[Type]:
     """bufferization.dealloc: one `i1` per retained memref."""
-    return [IntegerType.get(1)] * len(parsed.operands.get("retained", []))
+    return [IntegerType.get(1)] * len(parsed.operand_types.get("retained", []))
 
 
 def _ptr_add(parsed: Parsed, p: AsmParser) -> list[Type]:
@@ -268,15 +304,72 @@ def _bv_concat(parsed: Parsed, p: AsmParser) -> list[Type]:
     return [_type(f"!smt.bv<{sum(w for w in widths if w is not None)}>")]
 
 
+def wasm_local_element(t: Type) -> Type:
+    """`!wasmssa<local ref to T>` -> T."""
+    from ...syntax.attr_printer import plain_type_text
+
+    text = plain_type_text(t)
+    prefix = "!wasmssa<local ref to "
+    if not text.startswith(prefix) or not text.endswith(">"):
+        raise ValueError("not a WasmSSA local reference")
+    return _type(text[len(prefix):-1])
+
+
+def _wasm_local(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """wasmssa.local: a reference to a local of its `type`."""
+    from ...ir.attributes import TypeAttr
+    from ...syntax.attr_printer import plain_type_text
+
+    t = parsed.attrs.get("type")
+    if not isinstance(t, TypeAttr):
+        raise p.error("wasmssa.local needs a type")
+    return [_type(f"!wasmssa<local ref to {plain_type_text(t.type)}>")]
+
+
+def _wasm_local_value(parsed: Parsed, p: AsmParser) -> list[Type]:
+    """wasmssa.local_get / local_tee (inferTeeGetResType): the referenced local's type."""
+    refs = parsed.operand_types.get("localVar") or []
+    try:
+        return [wasm_local_element(refs[0])] if len(refs) == 1 else []
+    except ValueError as exc:
+        raise p.error(str(exc)) from None
+
+
 INFER: dict[str, InferFn] = {
     "vector.shuffle": _shuffle,
     "bufferization.dealloc": _dealloc,
     "ptr.ptr_add": _ptr_add,
     "smt.bv.constant": _bv_constant,
     "smt.bv.concat": _bv_concat,
+    "wasmssa.local": _wasm_local,
+    "wasmssa.local_get": _wasm_local_value,
+    "wasmssa.local_tee": _wasm_local_value,
 }
 """Ops whose declarative form leaves all result types to C++ inference (ported per op)."""
 
 
+def derive(snippet: str | None, base: list[Type]) -> list[Type]:
+    """The types a transformer snippet gives for `base` (a list transformer: for its one type); raises
+    ValueError for a type the transformer does not take, KeyError for an unknown snippet."""
+    if snippet is None:
+        return list(base)
+    key = " ".join(snippet.split())
+    many = LIST_TRANSFORMERS.get(key)
+    if many is None:
+        fn = TRANSFORMERS[key]
+        return [fn(t) for t in base]
+    if len(base) != 1:
+        raise ValueError("expected one type to derive a list of types from")
+    return many(base[0])
+
+
+def gives_list(snippet: str | None) -> bool:
+    """Whether the snippet gives a whole group's types (not one type, repeated over the group)."""
+    return snippet is not None and " ".join(snippet.split()) in LIST_TRANSFORMERS
+
+
 def known(snippet: Any) -> bool:
-    return snippet is None or " ".join(str(snippet).split()) in TRANSFORMERS
+    if snippet is None:
+        return True
+    key = " ".join(str(snippet).split())
+    return key in TRANSFORMERS or key in LIST_TRANSFORMERS

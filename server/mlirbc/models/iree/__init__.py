@@ -33,6 +33,7 @@ def register(registry: Registry, origin: str) -> None:
 
     register_syntax_data(registry, origin, ASM_DATA_DIR, names=RESULT_NAMES)
     from .asm_ports import MODELS
+    from .asm_util_ports import MODELS as UTIL_MODELS
 
-    for model in MODELS:
+    for model in [*MODELS, *UTIL_MODELS]:
         registry.register_op_syntax(model, origin)

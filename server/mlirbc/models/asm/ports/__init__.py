@@ -24,14 +24,19 @@ _PORT_MODULES = (
     "linalg",
     "linalg_map",
     "llvm",
+    "llvm_call",
+    "llvm_cmp",
     "llvm_more",
+    "memref",
     "scf",
     "scf_more",
     "shape",
+    "smt",
     "spirv",
     "spirv_forms",
     "tosa",
     "vector",
+    "wasmssa",
 )
 
 

@@ -1,8 +1,6 @@
-"""`linalg.map` and `linalg.reduce` in their short form (LinalgOps.cpp's `printShortForm`: a body of one
-payload op applied to the block arguments, printed `{ arith.addf }`).
-
-A body that is not a single payload op prints, upstream, as an indented region after the operands; the
-view's op printer cannot indent a region yet, so such an op prints generic (the model refuses it)."""
+"""`linalg.map` and `linalg.reduce` (LinalgOps.cpp's print/parse): the short form when the body is one
+payload op applied to the block arguments (`printShortForm`: `{ arith.addf }`), else the long form: after
+the attributes, on a new line one indent deeper, the body's arguments in parentheses and the body."""
 
 from __future__ import annotations
 
@@ -126,11 +124,30 @@ class _ShortForm(Port):
             return []
         return [(a, "in" if i < len(inputs) else "init") for i, a in enumerate(region.blocks[0].arguments)]
 
-    def _payload_or_refuse(self, op: Operation) -> Operation:
-        payload = _payload(op, self.init_first)
-        if payload is None:
-            raise SyntaxModelError(f"{self.name}'s body prints as an indented region (not supported yet)")
-        return payload
+    def _print_long_body(self, op: Operation, p: AsmPrinter) -> None:
+        """The body the short form does not cover: `\n  (%in: f32, %init: f32) {...}`."""
+        if len(op.regions) != 1 or not op.regions[0].blocks:
+            raise SyntaxModelError(f"{self.name} has one body")
+        p.indent()
+        p.newline()
+        p.write("(")
+        for i, arg in enumerate(op.regions[0].blocks[0].arguments):
+            if i:
+                p.write(", ")
+            p.region_argument(arg)
+        p.write(") ")
+        p.region(op.regions[0], False)
+        p.dedent()
+
+    def _parse_long_body(self, p: AsmParser, state: OpState) -> None:
+        p.parse_punct("(")
+        args = []
+        if not p.parse_optional_punct(")"):
+            args.append(p.parse_argument(allow_type=True, allow_attrs=True))
+            while p.parse_optional_punct(","):
+                args.append(p.parse_argument(allow_type=True, allow_attrs=True))
+            p.parse_punct(")")
+        state.regions.append(p.parse_region(args))
 
     def _results(self, state: OpState, outputs: list[Type]) -> None:
         state.result_types.extend(t for t in outputs if isinstance(t, RankedTensorType))
@@ -141,17 +158,18 @@ class MapOp(_ShortForm):
     init_group = "init"
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
-        payload = self._payload_or_refuse(op)
+        payload = _payload(op, self.init_first)
         view = self.view(op)
         inputs, outputs = self._io(op)
-        print_short_form(p, payload)
+        if payload is not None:
+            print_short_form(p, payload)
         print_ins_outs(p, inputs, outputs)
         p.optional_attr_dict([(k, v) for k, v in view.all_attrs() if k != "operandSegmentSizes"])
+        if payload is None:
+            self._print_long_body(op, p)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         short = _parse_short_form(p)
-        if short is None:
-            raise p.error("linalg.map without a payload op is not supported yet")
         inputs, outputs = parse_ins_outs(p, state)
         state.attributes.pop("operandSegmentSizes", None)
         d = p.parse_optional_attr_dict()
@@ -159,7 +177,10 @@ class MapOp(_ShortForm):
             state.attributes.update((k.text, v) for k, v in d.entries)
         if not outputs:
             raise p.error("expected an init operand")
-        _add_body(p, state, [*inputs, *outputs], short[0], short[1], False)
+        if short is None:
+            self._parse_long_body(p, state)
+        else:
+            _add_body(p, state, [*inputs, *outputs], short[0], short[1], False)
         self._results(state, outputs)
 
 
@@ -169,22 +190,23 @@ class ReduceOp(_ShortForm):
     init_group = "inits"
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
-        payload = self._payload_or_refuse(op)
+        payload = _payload(op, self.init_first)
         view = self.view(op)
         inputs, outputs = self._io(op)
         dims = view.attr("dimensions")
         if not isinstance(dims, DenseArrayAttr):
             raise SyntaxModelError("linalg.reduce has dimensions")
-        print_short_form(p, payload)
+        if payload is not None:
+            print_short_form(p, payload)
         print_ins_outs(p, inputs, outputs)
         p.write(" dimensions = [" + ", ".join(str(d) for d in i64s(dims)) + "] ")
         p.optional_attr_dict([(k, v) for k, v in view.all_attrs()
                               if k not in ("dimensions", "operandSegmentSizes")])
+        if payload is None:
+            self._print_long_body(op, p)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         short = _parse_short_form(p)
-        if short is None:
-            raise p.error("linalg.reduce without a payload op is not supported yet")
         inputs, outputs = parse_ins_outs(p, state)
         state.attributes.pop("operandSegmentSizes", None)
         p.parse_keyword("dimensions")
@@ -202,7 +224,10 @@ class ReduceOp(_ShortForm):
             state.attributes.update((k.text, v) for k, v in d.entries)
         if not outputs:
             raise p.error("expected an init operand")
-        _add_body(p, state, [*inputs, *outputs], short[0], short[1], True)
+        if short is None:
+            self._parse_long_body(p, state)
+        else:
+            _add_body(p, state, [*inputs, *outputs], short[0], short[1], True)
         self._results(state, outputs)
 
 

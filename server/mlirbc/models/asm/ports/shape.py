@@ -1,5 +1,11 @@
-"""`shape.const_shape` (ConstShapeOp::print/parse: the extents as a bracketed list of integers, stored as a
-`tensor<Nxindex>` elements attribute)."""
+"""Shape ops whose form ShapeOps.cpp writes:
+
+* `shape.const_shape` (the extents as a bracketed list of integers, stored as a `tensor<Nxindex>`
+  elements attribute);
+* `shape.reduce(%shape, %init...) : shape-type -> result-types {body} {attrs}?` (the initial values have
+  the result types);
+* `shape.assuming %witness -> (types)? {body} {attrs}?` (the body's terminator printed only when it yields
+  results; a missing one is `shape.assuming_yield`)."""
 
 from __future__ import annotations
 
@@ -7,7 +13,8 @@ import struct
 
 from ....ir.attributes import ArrayAttr, DenseElementsAttr, IntegerAttr
 from ....ir.operation import Operation
-from ....ir.types import IndexType, RankedTensorType
+from ....ir.types import FunctionType, IndexType, RankedTensorType, Type
+from ....syntax.attr_parser import parse_type_text
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from .base import Port, attr_entries
 
@@ -60,4 +67,108 @@ class ConstShapeOp(Port):
         state.result_types.append(p.parse_type())
 
 
-MODELS: list[OpSyntax] = [ConstShapeOp("shape.const_shape")]
+def _arrow_types(p: AsmPrinter, types: list[Type]) -> None:
+    """printOptionalArrowTypeList: nothing, ` -> t`, or ` -> (t, u)`."""
+    if not types:
+        return
+    p.write(" -> ")
+    paren = len(types) > 1 or isinstance(types[0], FunctionType)
+    if paren:
+        p.write("(")
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+    if paren:
+        p.write(")")
+
+
+def _parse_arrow_types(p: AsmParser) -> list[Type]:
+    if not p.parse_optional_punct("->"):
+        return []
+    if not p.parse_optional_punct("("):
+        return [p.parse_type()]
+    types = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        types.append(p.parse_type())
+    p.parse_punct(")")
+    return types
+
+
+class ReduceOp(Port):
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if len(op.operands) < 2 or len(op.regions) != 1:
+            raise SyntaxModelError("shape.reduce prints a shape and at least one initial value")
+        shape, inits = op.operands[0], op.operands[1:]
+        if [v.type for v in inits] != [r.type for r in op.results]:
+            raise SyntaxModelError("shape.reduce: the initial values are not of the result types")
+        p.write("(")
+        for i, v in enumerate(op.operands):
+            if i:
+                p.write(", ")
+            p.operand(v)
+        p.write(") : ")
+        p.type(shape.type)
+        _arrow_types(p, [r.type for r in op.results])
+        p.write(" ")
+        p.region(op.regions[0])
+        p.optional_attr_dict(attr_entries(self.view(op), set()))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        p.parse_punct("(")
+        refs = [p.parse_operand()]
+        while p.parse_optional_punct(","):
+            refs.append(p.parse_operand())
+        p.parse_punct(")")
+        p.parse_punct(":")
+        shape_type = p.parse_type()
+        results = _parse_arrow_types(p)
+        if len(results) != len(refs) - 1:
+            raise p.error(f"{len(refs) - 1} initial values present, but expected {len(results)}")
+        p.resolve_operands(refs, [shape_type, *results], state)
+        state.result_types.extend(results)
+        state.regions.append(p.parse_region())
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+class AssumingOp(Port):
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if len(op.operands) != 1 or len(op.regions) != 1:
+            raise SyntaxModelError("shape.assuming has a witness and a body")
+        results = [r.type for r in op.results]
+        blocks = op.regions[0].blocks
+        if not results and blocks:
+            ops = blocks[-1].operations
+            term = ops[-1] if ops else None
+            if term is None or term.name != "shape.assuming_yield" or term.operands:
+                raise SyntaxModelError("shape.assuming: the terminator it leaves out is not a plain "
+                                       "shape.assuming_yield")
+        p.write(" ")
+        p.operand(op.operands[0])
+        if results:
+            p.write(" -> (")
+            for i, t in enumerate(results):
+                if i:
+                    p.write(", ")
+                p.type(t)
+            p.write(")")
+        p.write(" ")
+        p.region(op.regions[0], False, bool(results))
+        p.optional_attr_dict(attr_entries(self.view(op), set()))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        witness = p.parse_operand()
+        p.resolve_operands([witness], [parse_type_text("!shape.witness")], state)
+        state.result_types.extend(_parse_arrow_types(p))
+        body = p.parse_region()
+        p.ensure_terminator(body, "shape.assuming_yield")
+        state.regions.append(body)
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+MODELS: list[OpSyntax] = [ConstShapeOp("shape.const_shape"), ReduceOp("shape.reduce"),
+                          AssumingOp("shape.assuming")]
