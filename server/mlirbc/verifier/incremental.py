@@ -5,16 +5,23 @@ verification of the same module with one top-level op replaced (what the view's 
 the new op is verified, the root's own checks run again (they are few: its symbol table's names), and of
 the symbol uses only those that may resolve differently are checked again: the new op's own, and every use
 naming a symbol the old or the new op defines.  Everything else is shared with the state it came from.
+
+`changed_faults(root, registry, changed, names, op_names)` is the same reasoning without a verification to
+start from (a program's save: the module as read was not verified, and need not be): the changed top-level
+ops are verified in full, the root's own checks run, and the symbol uses elsewhere that name one of the
+changed definitions are found by a scan of the other ops that stops at nothing but the ops of a kind that
+uses symbols (and does not enter nested symbol tables, whose uses resolve inside them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from ..ir.attributes import Attribute, FlatSymbolRefAttr, SymbolRefAttr
-from ..ir.operation import PROPS_DECODED, Operation
+from ..ir.operation import PROPS_DECODED, Operation, OpName
 from ..models.registry import Registry
-from .core import Finding
+from .core import SYMBOLS, Finding, OpVerifier
 from .engine import User, Verifier
 from .symbols import symbol_name
 
@@ -120,6 +127,74 @@ class ModuleVerification:
                     out.append(hit[1])
         out.extend(self.tail)
         return out
+
+
+def changed_faults(root: Operation, registry: Registry, changed: Collection[Operation],
+                   names: Collection[str], op_names: Iterable[OpName]) -> list[Finding]:
+    """The faults a change of the module under `root` can have made, when its other top-level ops are as
+    they were (and so were their faults): those of the `changed` top-level ops (verified in full, their
+    symbol uses included), the root's own (its symbol table's names), and those of the symbol uses in the
+    other top-level ops that may resolve differently: the uses naming one of `names` (the symbols whose
+    definitions changed: renamed, added, removed or edited), and the uses whose names cannot be seen.  The
+    unchanged ops' uses are found among the ops whose name is one of `op_names` (the op names of the
+    file they were read from).  The root's findings first, then each changed top-level op's, the other
+    symbol uses', the root's symbol table's."""
+    v = Verifier(registry)
+    changed = set(changed)
+    out = v.enter_root(root)
+    tops = [ModuleVerification._top(v, op, root) for op in _top_level(root) if op in changed]
+    tail = v.leave_root(root)
+    table = v.is_symbol_table(root)
+    for top in tops:
+        out.extend(top.findings)
+        if table:
+            out.extend(v.check_users(top.users))
+    if table and names:
+        wanted = set(names)
+        for user, check, chain in _users_elsewhere(v, root, changed, op_names):
+            refs = _refs(user)
+            if refs is None or not refs.isdisjoint(wanted):
+                found = v.check_user(user, check, chain)
+                if found is not None:
+                    out.append(found)
+    out.extend(tail)
+    return out
+
+
+def _users_elsewhere(v: Verifier, root: Operation, changed: Collection[Operation],
+                     op_names: Iterable[OpName]) -> list[User]:
+    """The symbol users under `root` outside the `changed` top-level ops whose table is the root."""
+    checks: dict[int, tuple[OpName, list[OpVerifier]]] = {}
+    for name in op_names:
+        if name.registered:
+            kind = v.kind(name.full)
+            found = kind.checks.get(SYMBOLS) if kind.checked else None
+            if found:
+                checks[id(name)] = (name, found)
+    if not checks:
+        return []
+    tables: dict[int, bool] = {}
+    out: list[User] = []
+    # (the ops of a block, the ops enclosing them, outermost first: what a user's check resolves from)
+    top: tuple[Operation, ...] = (root,)
+    pending = [([op for op in _top_level(root) if op not in changed], top)]
+    while pending:
+        ops, chain = pending.pop()
+        for op in ops:
+            if op.regions:
+                key = id(op.op_name)
+                nested_table = tables.get(key)
+                if nested_table is None:
+                    nested_table = tables[key] = v.is_symbol_table(op)
+                if not nested_table:  # the uses inside a nested table resolve in it
+                    inner = (*chain, op)
+                    pending.extend((b.operations, inner) for r in op.regions for b in r.blocks)
+            elif id(op.op_name) not in checks:
+                continue
+            hit = checks.get(id(op.op_name))
+            if hit is not None and hit[0] is op.op_name:
+                out.extend((op, check, chain) for check in hit[1])
+    return out
 
 
 def _top_level(root: Operation) -> list[Operation]:
