@@ -188,3 +188,12 @@ def test_a_rename_with_its_callers_is_saved_and_mlir_opt_reads_it(small: LargeMo
     text = proc.stdout.decode()
     assert text.count("call @renamed(") == len(calls) and "func.func private @renamed(" in text
     assert f"@{name}(" not in text
+
+
+def test_a_change_of_the_module_op_itself_verifies_the_whole_module(small: LargeModule) -> None:
+    m = mlirbc.load(small.path)
+    _named(m, "f3").attributes["test.mark"] = mlirbc.UnitAttr.get()
+    assert m._state.verification_scope() is not None
+    m.operation.attributes["test.mark"] = mlirbc.UnitAttr.get()  # (a verifier may read the module's)
+    assert m._state.verification_scope() is None
+    assert not _same_verdict(m)

@@ -151,19 +151,21 @@ def changed_faults(root: Operation, registry: Registry, changed: Collection[Oper
             out.extend(v.check_users(top.users))
     if table and names:
         wanted = set(names)
-        for user, check, chain in _users_elsewhere(v, root, changed, op_names):
+        for user, chain, checks in _users_elsewhere(v, root, changed, op_names):
             refs = _refs(user)
             if refs is None or not refs.isdisjoint(wanted):
-                found = v.check_user(user, check, chain)
-                if found is not None:
-                    out.append(found)
+                for check in checks:
+                    found = v.check_user(user, check, chain)
+                    if found is not None:
+                        out.append(found)
     out.extend(tail)
     return out
 
 
-def _users_elsewhere(v: Verifier, root: Operation, changed: Collection[Operation],
-                     op_names: Iterable[OpName]) -> list[User]:
-    """The symbol users under `root` outside the `changed` top-level ops whose table is the root."""
+def _users_elsewhere(v: Verifier, root: Operation, changed: Collection[Operation], op_names: Iterable[OpName]
+                     ) -> list[tuple[Operation, tuple[Operation, ...], list[OpVerifier]]]:
+    """The symbol users under `root` outside the `changed` top-level ops whose table is the root: each
+    with the ops enclosing it (outermost first) and its symbol-use checks."""
     checks: dict[int, tuple[OpName, list[OpVerifier]]] = {}
     for name in op_names:
         if name.registered:
@@ -174,10 +176,10 @@ def _users_elsewhere(v: Verifier, root: Operation, changed: Collection[Operation
     if not checks:
         return []
     tables: dict[int, bool] = {}
-    out: list[User] = []
-    # (the ops of a block, the ops enclosing them, outermost first: what a user's check resolves from)
+    hits: list[tuple[Operation, tuple[Operation, ...]]] = []
     top: tuple[Operation, ...] = (root,)
     pending = [([op for op in _top_level(root) if op not in changed], top)]
+    # (the hot loop of a save after an edit: one pass over every op the program did not touch)
     while pending:
         ops, chain = pending.pop()
         for op in ops:
@@ -189,11 +191,15 @@ def _users_elsewhere(v: Verifier, root: Operation, changed: Collection[Operation
                 if not nested_table:  # the uses inside a nested table resolve in it
                     inner = (*chain, op)
                     pending.extend((b.operations, inner) for r in op.regions for b in r.blocks)
-            elif id(op.op_name) not in checks:
-                continue
-            hit = checks.get(id(op.op_name))
-            if hit is not None and hit[0] is op.op_name:
-                out.extend((op, check, chain) for check in hit[1])
+                if key in checks:
+                    hits.append((op, chain))
+            elif id(op.op_name) in checks:
+                hits.append((op, chain))
+    out = []
+    for op, chain in hits:
+        name, found = checks[id(op.op_name)]
+        if name is op.op_name:
+            out.append((op, chain, found))
     return out
 
 
