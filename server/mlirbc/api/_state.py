@@ -5,7 +5,7 @@ and nothing else, so there is one IR, read by the reader and written by the writ
 does through the API.  Faces are cached (weakly) by the IR object they show, so the same op is the same
 Python object however it was reached (`is` holds, as in MLIR's bindings).
 
-The IR is mutated in place by the API, and three things are kept up to date by the API's own mutations:
+The IR is mutated in place by the API, and four things are kept up to date by the API's own mutations:
 
 * **what was touched**: the ops whose regions hold a change (an op inserted, erased, moved or modified
   somewhere inside them).  An isolated op the reader read from a nested section and that was not touched
