@@ -48,6 +48,26 @@ def _refs(op: Operation) -> frozenset[str] | None:
     return frozenset(names) if names else None
 
 
+def _may_name(op: Operation, names: set[str]) -> bool:
+    """Whether a symbol reference among the op's attributes names one of `names`, or it has none we can
+    see (`_refs` without building the set: a save asks it of every symbol user it did not touch)."""
+    seen = False
+    p = op.properties
+    if p is not None and p.kind == PROPS_DECODED:
+        for v in p.values.values():
+            if isinstance(v, FlatSymbolRefAttr | SymbolRefAttr):
+                if v.root.text in names:
+                    return True
+                seen = True
+    if op.attributes is not None:
+        for _, v in op.attributes.entries:
+            if isinstance(v, FlatSymbolRefAttr | SymbolRefAttr):
+                if v.root.text in names:
+                    return True
+                seen = True
+    return not seen
+
+
 class ModuleVerification:
     """The faults of one module: the root's own, each top-level op's, and each symbol use's."""
 
@@ -142,18 +162,17 @@ def changed_faults(root: Operation, registry: Registry, changed: Collection[Oper
     v = Verifier(registry)
     changed = set(changed)
     out = v.enter_root(root)
-    tops = [ModuleVerification._top(v, op, root) for op in _top_level(root) if op in changed]
+    walked = [v.walk(op, root, [root]) for op in _top_level(root) if op in changed]
     tail = v.leave_root(root)
     table = v.is_symbol_table(root)
-    for top in tops:
-        out.extend(top.findings)
+    for findings, users in walked:
+        out.extend(findings)
         if table:
-            out.extend(v.check_users(top.users))
+            out.extend(v.check_users(users))
     if table and names:
         wanted = set(names)
         for user, chain, checks in _users_elsewhere(v, root, changed, op_names):
-            refs = _refs(user)
-            if refs is None or not refs.isdisjoint(wanted):
+            if _may_name(user, wanted):
                 for check in checks:
                     found = v.check_user(user, check, chain)
                     if found is not None:
