@@ -5,7 +5,7 @@ and nothing else, so there is one IR, read by the reader and written by the writ
 does through the API.  Faces are cached (weakly) by the IR object they show, so the same op is the same
 Python object however it was reached (`is` holds, as in MLIR's bindings).
 
-The IR is mutated in place by the API, and three things are kept up to date by the API's own mutations:
+The IR is mutated in place by the API, and four things are kept up to date by the API's own mutations:
 
 * **what was touched**: the ops whose regions hold a change (an op inserted, erased, moved or modified
   somewhere inside them).  An isolated op the reader read from a nested section and that was not touched
@@ -14,7 +14,11 @@ The IR is mutated in place by the API, and three things are kept up to date by t
 * **the use index**: which ops use each value, built on first need (a walk of the module) and kept by
   every API mutation (MLIR keeps use lists on values; the IR does not);
 * **the state before the first edit**: what the writer compares an edited module with (the payloads an
-  edit may leave unused, the write checks' findings, the opaque payloads the file itself held).
+  edit may leave unused, the write checks' findings, the opaque payloads the file itself held), and the
+  top-level ops as read with their symbol names;
+* **which top-level ops changed**: those holding a change or changed themselves (a rename), so that a
+  save verifies what the program changed and the symbol uses a change can break, not the whole module
+  (`verification_scope`).
 
 A value's uses are kept in the index of the module its defining op (or block) belongs to; values of ops
 not in any module (created detached) have theirs in one shared index.
@@ -44,6 +48,7 @@ from ..ir.operation import (
 from ..ir.types import FallbackType
 from ..ir.walk import held_values, op_values
 from ..models.registry import Registry
+from ..verifier.symbols import symbol_name
 
 _F = TypeVar("_F")
 
@@ -91,7 +96,8 @@ class ModuleState:
     """What the API keeps for one module (see the module docstring)."""
 
     __slots__ = ("module", "registry", "context", "path", "touched", "edited", "_uses",
-                 "original_problems", "_own", "foreign", "generation", "_printer", "__weakref__")
+                 "original_problems", "_own", "foreign", "generation", "_printer", "tops_as_read",
+                 "changed_tops", "root_changed", "__weakref__")
 
     def __init__(self, module: IRModule, registry: Registry, context: object, path: str | None) -> None:
         self.module = module
@@ -113,6 +119,12 @@ class ModuleState:
         self.generation = 0
         """Counts changes: what is derived from the IR (the view's value names) is kept per generation."""
         self._printer: tuple[int, Callable[[Operation], str]] | None = None
+        self.tops_as_read: dict[Operation, str | None] | None = None
+        """The top-level ops before the first edit, with their symbol names (a module read from a file)."""
+        self.changed_tops: set[Operation] = set()
+        """Top-level ops that held a change or changed themselves (wherever they are now)."""
+        self.root_changed = False
+        """Whether the top-level op's own attributes or location changed."""
         root = module.root
         if root is not None:
             _STATES[id(root)] = weakref.ref(self, _state_gone(id(root)))
@@ -127,6 +139,7 @@ class ModuleState:
         if src is None or self.module.root is None:
             return
         remember_template(src, self.module)
+        self.tops_as_read = {op: symbol_name(op) for op in top_level_ops(self.module.root)}
         reg = self.registry
         self.original_problems = reg.write_problems(self.module, self.module.producer, self.module.version)
         self.own_records()
@@ -144,6 +157,42 @@ class ModuleState:
                         own[id(p)] = p
             self._own = own
         return self._own
+
+    def verification_scope(self) -> tuple[list[Operation], set[str]] | None:
+        """What a save verifies of the module: the top-level ops to verify in full (those changed and
+        those added, in their order) and the symbol names whose definitions changed (the names those ops
+        and the ops taken out of the top level had as read and have now: a use of one of them anywhere may
+        resolve differently).  None when the whole module must be verified: it was not read from a file,
+        its top-level op changed, or a changed top-level op has results (other top-level ops may use
+        them)."""
+        before = self.tops_as_read
+        root = self.module.root
+        if before is None or root is None or self.root_changed:
+            return None
+        changed = self.changed_tops
+        ops: list[Operation] = []
+        names: set[str] = set()
+        now: set[Operation] = set()
+        for op in top_level_ops(root):
+            now.add(op)
+            if op not in changed and op in before:
+                continue
+            if op.results:
+                return None
+            ops.append(op)
+            name = symbol_name(op)
+            if name is not None:
+                names.add(name)
+            old = before.get(op)
+            if old is not None:
+                names.add(old)
+        for op, old in before.items():
+            if op not in now:  # taken out of the top level: erased, or moved inside another op
+                if op.results:
+                    return None
+                if old is not None:
+                    names.add(old)
+        return ops, names
 
     # -- the use index ----------------------------------------------------------------------------
     def uses(self) -> dict[Value, list[Operation]]:
@@ -198,6 +247,27 @@ def _state_gone(key: int) -> Any:
             if _STATES.get(key) is ref:
                 del _STATES[key]
     return gone
+
+
+def top_level_ops(root: Operation) -> list[Operation]:
+    """The ops directly in the regions of a module's top-level op."""
+    return [op for region in root.regions for block in region.blocks for op in block.operations]
+
+
+def placed(op: Operation) -> tuple[Operation | None, Operation | None]:
+    """(`root_of(op)`, the top-level op holding `op` or `op` itself, None when `op` is the outermost op)."""
+    o, below = op, None
+    while True:
+        b = o.parent
+        if b is None:
+            return o, below
+        r = b.parent
+        if r is None:
+            return o, below  # a top-level op: the reader keeps a module's root in a block of its own
+        p = r.parent
+        if p is None:
+            return None, None
+        o, below = p, o
 
 
 def root_of(op: Operation) -> Operation | None:
@@ -262,20 +332,28 @@ def ancestors(op: Operation) -> Iterator[Operation]:
 def begin(op: Operation) -> ModuleState | None:
     """Before changing `op` (or what is directly in its regions): the state of its module, told that an
     edit starts."""
-    s = state_of(op)
+    root, top = placed(op)
+    s = state_of_root(root)
     if s is not None:
         s.begin_edit()
+        if top is not None:
+            s.changed_tops.add(top)
     return s
 
 
 def touched(op: Operation, inside: bool = False) -> None:
     """After a change of `op` itself (its encoding in its parent block), or with `inside` of what its
     regions hold: the ops around the change are no longer as read."""
-    s = state_of(op)
+    root, top = placed(op)
+    s = state_of_root(root)
     if s is None:
         return
     s.begin_edit()
     s.generation += 1
+    if top is not None:
+        s.changed_tops.add(top)
+    elif not inside:
+        s.root_changed = True
     t = s.touched
     if inside:
         t.add(op)

@@ -7,7 +7,10 @@ template: every op the program did not touch is copied from the original bytes, 
 encoded as upstream MLIR encodes it, the file's version and producer are kept unless asked otherwise.
 The file is written atomically (a temporary file renamed over the target; regular files only) and only
 after the whole module encoded: a refused save writes nothing.  A module the program changed (or made)
-must verify first, as `mlirbc encode` requires of a text (`verify=False` writes it anyway).
+must verify first, as `mlirbc encode` requires of a text (`verify=False` writes it anyway).  Of a module
+read from a file, what the program changed is verified: the top-level ops it changed or added, the
+module's symbol table, and every symbol use elsewhere that names a definition it changed (a renamed
+function's callers); the faults of what it did not touch were the file's.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from ..ir import attributes as A
 from ..ir.module import Module as IRModule
 from ..ir.operation import Operation as IROp
 from ..ir.operation import OpName
-from ..verifier import ERROR, verify_module
+from ..verifier import ERROR, Finding, bound, verify_module
+from ..verifier.incremental import changed_faults
 from . import _state as S
 from .attributes import Location
 from .context import Context, default_context
@@ -209,11 +213,22 @@ def encode_state(state: S.ModuleState, version: int | None, producer: str | None
 def _refuse_unverified(state: S.ModuleState) -> None:
     """EncodeError naming the first faults when the module does not verify (as `mlirbc encode` refuses
     a text that does not)."""
-    faults = [f.message for f in verify_module(state.module, state.registry) if f.severity == ERROR]
+    faults = [f.message for f in save_faults(state) if f.severity == ERROR]
     if faults:
         more = f" (and {len(faults) - 5} more)" if len(faults) > 5 else ""
         raise EncodeError("the module does not verify: " + "; ".join(faults[:5]) + more
                           + " (nothing was written; verify=False writes it anyway)")
+
+
+def save_faults(state: S.ModuleState) -> list[Finding]:
+    """What a save verifies: of a module read from a file, the faults the program's changes can have
+    made (`ModuleState.verification_scope`, `changed_faults`), else every fault of the module."""
+    module = state.module
+    scope = state.verification_scope()
+    src = template_of(module)
+    if scope is None or src is None or module.root is None:
+        return verify_module(module, state.registry)
+    return changed_faults(module.root, bound(state.registry, module), scope[0], scope[1], src.op_names)
 
 
 def _added(found: list[str], had: list[str]) -> list[str]:
