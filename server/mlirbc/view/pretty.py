@@ -334,33 +334,44 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
+_PADS = tuple("  " * i for i in range(64))
+_NPADS = len(_PADS)
 
 
-def _template_key(op: Operation) -> tuple[object, ...] | None:
-    """What an op's text is a function of, besides the names of its operands and successors (None when
-    an operand or successor repeats: a template's slots are by position)."""
+def _template_key(op: Operation) -> tuple[int, ...] | None:
+    """What an op's text is a function of, besides the names of its operand and successors (None when
+    an operand or successor repeats: a template's slots are by position).  Attributes and types are
+    uniqued (`ir.uniquer`: equal is identical), so identities say it: a flat tuple of integers is hashed
+    faster than the types themselves."""
     operands = op.operands
-    if len(operands) > 1 and len({id(v) for v in operands}) != len(operands):
+    n = len(operands)
+    if n > 1 and (operands[0] is operands[1] if n == 2 else len({id(v) for v in operands}) != n):
         return None
     succ = op.successors
     if len(succ) > 1 and len({id(b) for b in succ}) != len(succ):
         return None
-    return (id(op.op_name), id(op.properties), id(op.attributes), tuple([v.type for v in operands]),
-            tuple([r.type for r in op.results]), len(succ))
+    return (id(op.op_name), id(op.properties), id(op.attributes), n, len(succ),
+            *[id(v.type) for v in operands], *[id(r.type) for r in op.results])
 
 
 class _Template:
     """The text of an op without regions with holes for its operand and successor names."""
 
-    __slots__ = ("pieces", "slots", "attr_dict")
+    __slots__ = ("pieces", "slots", "attr_dict", "symbol", "dialect", "name")
 
     def __init__(self, pieces: list[str], slots: list[tuple[bool, int]],
-                 attr_dict: tuple[int, int, int] | None) -> None:
+                 attr_dict: tuple[int, int, int] | None, symbol: str | None = None) -> None:
         self.pieces = pieces
         self.slots = slots
         """(is a successor, index) of each hole, in text order."""
         self.attr_dict = attr_dict
         """(piece, start, end) of the attribute dictionary."""
+        self.symbol = symbol
+        """The ops' `sym_name` (a function of their attributes and properties, which the key holds)."""
+        self.dialect: str | None = None
+        self.name = ""
+        """The op name as printed under the default dialect `dialect` (the last one it was printed
+        under: ops of one template mostly follow each other in one region)."""
 
     @classmethod
     def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
@@ -401,7 +412,7 @@ class _Template:
                 at = off + length
             else:
                 return None
-        return cls(pieces, slots, attr_dict)
+        return cls(pieces, slots, attr_dict, symbol_of(op))
 
 
 class _PrettyPrinter(_Printer):
@@ -597,16 +608,24 @@ class _PrettyPrinter(_Printer):
 
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
+        key = None
+        if not op.regions:
+            # A key from the alias pass: the op has a model and no fallback properties.
+            keys = self._keys
+            if keys:
+                key = keys.pop(id(op), None)
+                if key is not None:
+                    tpl = self._templates.get(key)
+                    if tpl is not None:
+                        self._commit_template(op, tpl, indent)
+                        return
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
             self._generic(op, indent)
             return
-        key = None
-        if not op.regions:
-            key = self._keys.pop(id(op), None) if self._keys else None
-            if key is None:
-                key = _template_key(op)
+        if not op.regions and key is None:
+            key = _template_key(op)
             if key is not None:
                 tpl = self._templates.get(key)
                 if tpl is not None:
@@ -659,15 +678,52 @@ class _PrettyPrinter(_Printer):
         return True
 
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
-        """An op whose text is a template's: its operand and successor names in the template's slots."""
-        name_at, name_end = self._head(op, indent)
-        value = self.naming.value
+        """An op whose text is a template's: its operand and successor names in the template's slots.
+
+        Most ops of a large view print here: what `_head` and `_tail` do, in one line written at once."""
+        results = op.results
+        pad = _PADS[indent] if indent < _NPADS else "  " * indent
+        if results:
+            for r in results:
+                if r.use_order is not None:
+                    self._uselist(op, pad)
+                    break
+        m = self.map
+        start = self.pos + len(pad)
+        m.open_op(start, op)
+        naming = self.naming
+        texts = naming.texts
+        value = naming.value
+        if len(results) == 1:
+            r0 = results[0]
+            head = texts.get(id(r0)) or value(r0)
+            m.results(results, start, start + len(head))
+            parts = [pad, head, " = "]
+            name_at = start + len(head) + 3
+        elif results:
+            parts = [pad]
+            name_at = start + self._result_groups_text(op, start, parts)
+        else:
+            parts = [pad]
+            name_at = start
+        dd = self.dialects[-1]
+        if tpl.dialect is not dd:
+            tpl.name = self._op_name_text(op, dd)
+            tpl.dialect = dd
+        name = tpl.name
+        parts.append(name)
+        name_end = name_at + len(name)
         operands, successors = op.operands, op.successors
         pieces = tpl.pieces
-        parts = [pieces[0]]
-        n = name_end + len(pieces[0])
+        piece = pieces[0]
+        parts.append(piece)
+        n = name_end + len(piece)
         uses: list[tuple[int, int, Value]] = []
-        m = self.map
+        dict_piece = (-1, -1)
+        attr_dict = tpl.attr_dict
+        dict_at = -1 if attr_dict is None else attr_dict[0]
+        if dict_at == 0:
+            dict_piece = (name_end + attr_dict[1], name_end + attr_dict[2])  # type: ignore[index]
         for i, (is_succ, index) in enumerate(tpl.slots, 1):
             if is_succ:
                 b = successors[index]
@@ -675,21 +731,59 @@ class _PrettyPrinter(_Printer):
                 m.occurrence(b, n, n + len(text), False, True)
             else:
                 v = operands[index]
-                text = value(v)
+                text = texts.get(id(v)) or value(v)
                 uses.append((n, n + len(text), v))
+            n += len(text)
             parts.append(text)
+            if i == dict_at:
+                dict_piece = (n + attr_dict[1], n + attr_dict[2])  # type: ignore[index]
             piece = pieces[i]
             parts.append(piece)
-            n += len(text) + len(piece)
+            n += len(piece)
         if uses:
             m.value_uses(uses)
-        dict_piece = (-1, -1)
-        if tpl.attr_dict is not None:
-            where, start, end = tpl.attr_dict
-            at = name_end + sum(len(x) for x in parts[:2 * where])
-            dict_piece = (at + start, at + end)
-        self.emit("".join(parts))
-        self._tail(op, name_at, name_end, dict_piece)
+        sym = tpl.symbol
+        if sym is not None:
+            m.symbol(sym)
+        loc = print_location(op.location)
+        parts.append(" loc(")
+        parts.append(loc)
+        parts.append(")\n")
+        line = "".join(parts)
+        self.out.append(line)
+        loc_at = n + 1
+        end = loc_at + len(loc) + 5
+        self.pos = end + 1
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n),
+                   name=(name_at, name_end))
+
+    def _result_groups_text(self, op: Operation, start: int, parts: list[str]) -> int:
+        """The results of an op of several, by group (`%a, %b:2 = `), appended to `parts` and recorded
+        in the map; returns their length."""
+        naming = self.naming
+        m = self.map
+        n = start
+        for i, (first, count) in enumerate(naming.result_groups(op)):
+            if i:
+                parts.append(", ")
+                n += 2
+            text = naming.value(op.results[first], with_number=False)
+            m.results(op.results[first:first + count], n, n + len(text))
+            suffix = f":{count}" if count > 1 else ""
+            parts.append(text + suffix)
+            n += len(text) + len(suffix)
+        parts.append(" = ")
+        return n + 3 - start
+
+    def _op_name_text(self, op: Operation, dd: str) -> str:
+        """The op's name as printed inside a region whose default dialect is `dd`."""
+        name = self._op_text.get((id(op.op_name), dd))
+        if name is None:
+            name = op.op_name.full
+            if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == "." and name.count(".") == 1:
+                name = name[len(dd) + 1:]
+            self._op_text[(id(op.op_name), dd)] = name
+        return name
 
     def _generic(self, op: Operation, indent: int) -> None:
         # The generic printer reads the names of the values it prints from `names`.
