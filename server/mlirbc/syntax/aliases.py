@@ -397,6 +397,25 @@ class AliasCollector:
             elif deferred[idx]:
                 self._keep(idx)
 
+    def visit_op_locations(self, locations: Sequence[Value]) -> None:
+        """`visit` each of `locations` as an op's location (deferrable), in order: the bulk of a large
+        module's values, most of them locations that hold nothing (done here without a call each)."""
+        index = self._index
+        values, names, depth, deferred, links = (self._values, self._names, self._depth, self._deferred,
+                                                 self._links)
+        for loc in locations:
+            if loc in index:
+                continue  # deferrable: a value seen before stays as it is
+            if type(loc) in _LEAF_LOCATIONS:
+                index[loc] = len(values)
+                values.append(loc)
+                names.append("loc")
+                depth.append(1)
+                deferred.append(True)
+                links.append(_NO_LINKS)
+            else:
+                self.visit(loc, True)
+
     def _leaf(self, value: Value, deferrable: bool) -> int:
         """A location that holds nothing: aliased `loc`, depth 1."""
         idx = len(self._values)

@@ -232,6 +232,7 @@ class _OpWriter:
         self.write(text)
 
     def newline(self) -> None:
+        self.cacheable = False  # the text is indented for this op's depth
         self.write("\n" + "  " * self.indent_level)
 
     def indent(self) -> None:
@@ -338,19 +339,23 @@ _PADS = tuple("  " * i for i in range(64))
 _NPADS = len(_PADS)
 
 
-def _template_key(op: Operation) -> tuple[int, ...] | None:
-    """What an op's text is a function of, besides the names of its operand and successors (None when
-    an operand or successor repeats: a template's slots are by position).  Attributes and types are
-    uniqued (`ir.uniquer`: equal is identical), so identities say it: a flat tuple of integers is hashed
-    faster than the types themselves."""
+def _template_key(op: Operation) -> tuple[object, ...]:
+    """What an op's text is a function of, besides the names of its operands and successors.
+    Attributes and types are uniqued (`ir.uniquer`: equal is identical), so identities say it: a tuple
+    of integers hashes faster than the types themselves.  Where an operand or successor repeats, which
+    ones repeat is part of it (a template's slots are by position)."""
     operands = op.operands
     n = len(operands)
+    same: object = 0
     if n > 1 and (operands[0] is operands[1] if n == 2 else len({id(v) for v in operands}) != n):
-        return None
+        first: dict[int, int] = {}
+        same = tuple([first.setdefault(id(v), i) for i, v in enumerate(operands)])
     succ = op.successors
-    if len(succ) > 1 and len({id(b) for b in succ}) != len(succ):
-        return None
-    return (id(op.op_name), id(op.properties), id(op.attributes), n, len(succ),
+    ns = len(succ)
+    if ns > 1 and len({id(b) for b in succ}) != ns:
+        firsts: dict[int, int] = {}
+        same = (same, tuple([firsts.setdefault(id(b), i) for i, b in enumerate(succ)]))
+    return (id(op.op_name), id(op.properties), id(op.attributes), n, ns, same,
             *[id(v.type) for v in operands], *[id(r.type) for r in op.results])
 
 
@@ -526,10 +531,35 @@ class _PrettyPrinter(_Printer):
         events_of: dict[tuple[object, ...], list[Event]] = {}
         replayed: set[int] = set()
         visit = c.visit
-        work: list[tuple[int, object]] = [(0, root)]  # (0, op) | (1, region mark) | (2, event list)
+        keys = self._keys
+        syntax = self._syntax
+        # (0, op) | (1, region mark) | (2, event iterator) | (3, iterator over a block's ops)
+        work: list[tuple[int, object]] = [(0, root)]
         while work:
             kind, item = work.pop()
-            if kind == 0:
+            if kind == 3:
+                # A block's ops: those of a template already replayed print only their location (most
+                # ops of a large module), visited here in bulk; any other op goes through (0, op).
+                ops = item
+                assert isinstance(ops, Iterator)
+                locations: list[Attribute] = []
+                for op in ops:
+                    if not op.regions:
+                        model = syntax.get(id(op.op_name), _UNKNOWN)
+                        props = op.properties
+                        if model is not None and model is not _UNKNOWN and \
+                                (props is None or props.kind != PROPS_FALLBACK):
+                            key = _template_key(op)
+                            events = events_of.get(key)
+                            if events is not None and id(events) in replayed:
+                                keys[id(op)] = key
+                                locations.append(op.location)
+                                continue
+                    work.append((3, ops))
+                    work.append((0, op))
+                    break
+                c.visit_op_locations(locations)
+            elif kind == 0:
                 op = item
                 assert isinstance(op, Operation)
                 visit(op.location, True)
@@ -598,12 +628,13 @@ class _PrettyPrinter(_Printer):
     def _collect_region(self, mark: _RegionMark, c: AliasCollector, work: list[tuple[int, object]]) -> None:
         items: list[tuple[int, object]] = []
         for bi, block in enumerate(mark.region.blocks):
-            if bi or mark.entry_args:
+            if (bi or mark.entry_args) and block.arguments:
                 items.append((2, iter([(_ARG, a, False) for a in block.arguments])))
             ops = block.operations
             if bi == 0 and not mark.terminators and ops and self._is_terminator(ops[-1]):
                 ops = ops[:-1]
-            items.extend((0, o) for o in ops)
+            if ops:
+                items.append((3, iter(ops)))
         work.extend(reversed(items))
 
     # -- ops ----------------------------------------------------------------------------------------
@@ -626,11 +657,10 @@ class _PrettyPrinter(_Printer):
             return
         if not op.regions and key is None:
             key = _template_key(op)
-            if key is not None:
-                tpl = self._templates.get(key)
-                if tpl is not None:
-                    self._commit_template(op, tpl, indent)
-                    return
+            tpl = self._templates.get(key)
+            if tpl is not None:
+                self._commit_template(op, tpl, indent)
+                return
         if self._written:
             done = self._written.pop(id(op), None)
             if done is not None and self._same_without_aliases(done):
