@@ -618,6 +618,11 @@ class AliasScope:
     def alias_of(self, value: Value) -> str | None:
         return self.aliases.get(value)
 
+    def release(self) -> None:
+        """Forget the print caches made for this scope (after the print: they refer back to the scope,
+        a cycle only a full collection would free)."""
+        self._hooks.clear()
+
     def definitions(self, deferred: bool) -> Iterator[tuple[str, str]]:
         """(alias, definition) of the aliases printed before the module (`deferred` False) or after it,
         in order.  Call inside `attr_printer.alias_scope(self)`."""

@@ -68,6 +68,9 @@ class Naming:
         """id(value) -> its full name, for the values whose name is a plain lookup (a printer's fast
         path: `texts.get(id(v)) or value(v)`)."""
         self._number(root)
+        # The callbacks are only needed for numbering, and they often refer to a printer holding this
+        # naming: a cycle that would keep the printer's garbage until a full collection.
+        self._result_names = self._block_arg_names = None
 
     # -- numbering ----------------------------------------------------------------------------------
     def _number(self, root: Operation) -> None:

@@ -447,6 +447,15 @@ class _PrettyPrinter(_Printer):
         """What the alias pass found (the depth of each value it visited: 0 when no alias is in it)."""
         self.naming: Naming
 
+    def close(self) -> None:
+        """Drop the print's caches: the alias pass's writers refer back to the printer, a cycle that
+        kept the print's garbage (an entry per op) until a full collection of the whole heap."""
+        self._written.clear()
+        self._keys.clear()
+        self._templates.clear()
+        self._alias_pass = None
+        self.alias_scope = None
+
     # -- models ---------------------------------------------------------------------------------
     def syntax_of(self, op: Operation) -> asm.OpSyntax | None:
         name = op.op_name

@@ -450,6 +450,10 @@ class _Printer:
                     if len(self.out) > _JOIN_EVERY:
                         self.flush("".join(self.out))
                         self.out.clear()
+        scope.release()
+
+    def close(self) -> None:
+        """Drop what only printing needed (called once the view is printed)."""
 
     def body(self, root: Operation, aliases: AliasRules | None = None) -> None:
         """The module's op (after the header, before the resources), between its alias definitions
@@ -630,6 +634,7 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
         p.resources(module.resources)
         if aliases is not None and module.root is not None:
             p.line("")  # mlir-opt ends a module printed with aliases with an empty line
+    p.close()
     return p
 
 
