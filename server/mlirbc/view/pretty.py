@@ -346,6 +346,18 @@ def _template_key(op: Operation) -> tuple[object, ...]:
     ones repeat is part of it (a template's slots are by position)."""
     operands = op.operands
     n = len(operands)
+    results = op.results
+    if n <= 2 and len(results) == 1 and not op.successors:  # most ops: spelled out, no lists made
+        if n == 2:
+            a, b = operands
+            if a is not b:
+                return (id(op.op_name), id(op.properties), id(op.attributes), 2, 0, 0, id(a.type),
+                        id(b.type), id(results[0].type))
+        elif n == 1:
+            return (id(op.op_name), id(op.properties), id(op.attributes), 1, 0, 0, id(operands[0].type),
+                    id(results[0].type))
+        else:
+            return (id(op.op_name), id(op.properties), id(op.attributes), 0, 0, 0, id(results[0].type))
     same: object = 0
     if n > 1 and (operands[0] is operands[1] if n == 2 else len({id(v) for v in operands}) != n):
         first: dict[int, int] = {}
@@ -356,7 +368,7 @@ def _template_key(op: Operation) -> tuple[object, ...]:
         firsts: dict[int, int] = {}
         same = (same, tuple([firsts.setdefault(id(b), i) for i, b in enumerate(succ)]))
     return (id(op.op_name), id(op.properties), id(op.attributes), n, ns, same,
-            *[id(v.type) for v in operands], *[id(r.type) for r in op.results])
+            *[id(v.type) for v in operands], *[id(r.type) for r in results])
 
 
 class _Template:
@@ -420,6 +432,19 @@ class _Template:
         return cls(pieces, slots, attr_dict, symbol_of(op))
 
 
+class _Shape:
+    """The ops of one template key as the alias pass found them: what their model prints, whether that
+    was visited, and their template once the print pass made it (no hashing of the key per op)."""
+
+    __slots__ = ("key", "events", "replayed", "template")
+
+    def __init__(self, key: tuple[object, ...], events: list[Event]) -> None:
+        self.key = key
+        self.events = events
+        self.replayed = False
+        self.template: _Template | None = None
+
+
 class _PrettyPrinter(_Printer):
     """The text view in pretty form; generic ops and the view's own parts as `_Printer` writes them."""
 
@@ -439,8 +464,8 @@ class _PrettyPrinter(_Printer):
         self._op_text: dict[tuple[int, str], str] = {}
         """(id(op name), default dialect) -> the name as printed."""
         self._templates: dict[tuple[object, ...], _Template] = {}
-        self._keys: dict[int, tuple[object, ...]] = {}
-        """id(op) -> its template key, computed by the alias pass for the print pass."""
+        self._keys: dict[int, _Shape] = {}
+        """id(op) -> its template key's shape, found by the alias pass for the print pass."""
         self._written: dict[int, _Recorder] = {}
         """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
         self._alias_pass: AliasCollector | None = None
@@ -537,8 +562,7 @@ class _PrettyPrinter(_Printer):
 
     def _collect(self, root: Operation, c: AliasCollector) -> None:
         """Visit what printing `root` prints, in order (AliasInitializer's walk of the module)."""
-        events_of: dict[tuple[object, ...], list[Event]] = {}
-        replayed: set[int] = set()
+        shapes: dict[tuple[object, ...], _Shape] = {}
         visit = c.visit
         keys = self._keys
         syntax = self._syntax
@@ -558,10 +582,9 @@ class _PrettyPrinter(_Printer):
                         props = op.properties
                         if model is not None and model is not _UNKNOWN and \
                                 (props is None or props.kind != PROPS_FALLBACK):
-                            key = _template_key(op)
-                            events = events_of.get(key)
-                            if events is not None and id(events) in replayed:
-                                keys[id(op)] = key
+                            shape = shapes.get(_template_key(op))
+                            if shape is not None and shape.replayed:
+                                keys[id(op)] = shape
                                 locations.append(op.location)
                                 continue
                     work.append((3, ops))
@@ -572,15 +595,16 @@ class _PrettyPrinter(_Printer):
                 op = item
                 assert isinstance(op, Operation)
                 visit(op.location, True)
-                events = self._events(op, events_of)
+                events, shape = self._events(op, shapes)
                 if events is None:
                     self._collect_generic(op, c, work)
                 elif op.regions:
                     work.append((2, iter(events)))
-                elif id(events) not in replayed:
+                elif shape is None or not shape.replayed:
                     # Ops of one template print the same values: once visited (not deferred), visiting
                     # them again changes nothing.
-                    replayed.add(id(events))
+                    if shape is not None:
+                        shape.replayed = True
                     for _, value, elide in events:
                         visit(value, False, elide)  # type: ignore[arg-type]
             elif kind == 1:
@@ -601,29 +625,33 @@ class _PrettyPrinter(_Printer):
                         work.append((1, value))
                         break
 
-    def _events(self, op: Operation, cache: dict[tuple[object, ...], list[Event]]) -> list[Event] | None:
-        """What the op's syntax model prints, or None when the op prints generic."""
+    def _events(self, op: Operation, shapes: dict[tuple[object, ...], _Shape]) \
+            -> tuple[list[Event] | None, _Shape | None]:
+        """What the op's syntax model prints (None when the op prints generic), and the shape of the ops
+        of its template key (none for an op with regions)."""
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
-            return None
+            return None, None
         key = _template_key(op) if not op.regions else None
         if key is not None:
-            self._keys[id(op)] = key
-            found = cache.get(key)
+            found = shapes.get(key)
             if found is not None:
-                return found
+                self._keys[id(op)] = found
+                return found.events, found
         rec = _Recorder(self, op, 0)
         try:
             model.print_op(op, rec)
             rec.finish()
         except Exception:  # the op prints generic (the print pass says why)
-            return None
+            return None, None
         if key is not None:
-            cache[key] = rec.events
-        elif op.regions:
+            shape = shapes[key] = _Shape(key, rec.events)
+            self._keys[id(op)] = shape
+            return rec.events, shape
+        if op.regions:
             self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
-        return rec.events
+        return rec.events, None
 
     def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
         tail: list[Event] = [(_TYPE, v.type, False) for v in op.operands]
@@ -653,12 +681,15 @@ class _PrettyPrinter(_Printer):
             # A key from the alias pass: the op has a model and no fallback properties.
             keys = self._keys
             if keys:
-                key = keys.pop(id(op), None)
-                if key is not None:
-                    tpl = self._templates.get(key)
+                shape = keys.pop(id(op), None)
+                if shape is not None:
+                    tpl = shape.template
+                    if tpl is None:
+                        tpl = shape.template = self._templates.get(shape.key)
                     if tpl is not None:
                         self._commit_template(op, tpl, indent)
                         return
+                    key = shape.key
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
@@ -719,7 +750,8 @@ class _PrettyPrinter(_Printer):
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
         """An op whose text is a template's: its operand and successor names in the template's slots.
 
-        Most ops of a large view print here: what `_head` and `_tail` do, in one line written at once."""
+        Most ops of a large view print here: what `_head` and `_tail` do, in one line written at once,
+        recorded in the map at once."""
         results = op.results
         pad = _PADS[indent] if indent < _NPADS else "  " * indent
         if results:
@@ -729,17 +761,24 @@ class _PrettyPrinter(_Printer):
                     break
         m = self.map
         start = self.pos + len(pad)
-        m.open_op(start, op)
+        successors = op.successors
+        if successors:
+            m.open_op(start, op)
         naming = self.naming
         texts = naming.texts
         value = naming.value
+        results_end = start
         if len(results) == 1:
             r0 = results[0]
             head = texts.get(id(r0)) or value(r0)
-            m.results(results, start, start + len(head))
+            results_end = start + len(head)
+            if successors:
+                m.results(results, start, results_end)
             parts = [pad, head, " = "]
-            name_at = start + len(head) + 3
+            name_at = results_end + 3
         elif results:
+            if not successors:
+                m.open_op(start, op)  # recorded the long way (`_result_groups_text`)
             parts = [pad]
             name_at = start + self._result_groups_text(op, start, parts)
         else:
@@ -752,7 +791,7 @@ class _PrettyPrinter(_Printer):
         name = tpl.name
         parts.append(name)
         name_end = name_at + len(name)
-        operands, successors = op.operands, op.successors
+        operands = op.operands
         pieces = tpl.pieces
         piece = pieces[0]
         parts.append(piece)
@@ -765,7 +804,7 @@ class _PrettyPrinter(_Printer):
             dict_piece = (name_end + attr_dict[1], name_end + attr_dict[2])  # type: ignore[index]
         for i, (is_succ, index) in enumerate(tpl.slots, 1):
             if is_succ:
-                b = successors[index]
+                b = op.successors[index]
                 text = self.block_names.get(id(b), "^INVALIDBLOCK")
                 m.occurrence(b, n, n + len(text), False, True)
             else:
@@ -779,22 +818,23 @@ class _PrettyPrinter(_Printer):
             piece = pieces[i]
             parts.append(piece)
             n += len(piece)
-        if uses:
-            m.value_uses(uses)
-        sym = tpl.symbol
-        if sym is not None:
-            m.symbol(sym)
         loc = print_location(op.location)
         parts.append(" loc(")
         parts.append(loc)
         parts.append(")\n")
-        line = "".join(parts)
-        self.out.append(line)
+        self.out.append("".join(parts))
         loc_at = n + 1
         end = loc_at + len(loc) + 5
         self.pos = end + 1
-        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n),
-                   name=(name_at, name_end))
+        op_pieces = (-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n)
+        if successors or (results and len(results) > 1):
+            if uses:
+                m.value_uses(uses)
+            if tpl.symbol is not None:
+                m.symbol(tpl.symbol)
+            m.close_op(end, pieces=op_pieces, name=(name_at, name_end))
+        else:
+            m.leaf_op(op, start, end, (name_at, name_end), op_pieces, results, results_end, uses, tpl.symbol)
 
     def _result_groups_text(self, op: Operation, start: int, parts: list[str]) -> int:
         """The results of an op of several, by group (`%a, %b:2 = `), appended to `parts` and recorded
