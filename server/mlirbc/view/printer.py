@@ -442,14 +442,18 @@ class _Printer:
             for deferred in (False, True):
                 if deferred:
                     self.op(root, 0)
-                for alias, definition in scope.definitions(deferred):
-                    line = f"{alias} = {definition}"
-                    if _FALLBACK_MARK in definition:
-                        self._find_parts(line, self.pos)
-                    self.line(line)
-                    if len(self.out) > _JOIN_EVERY:
-                        self.flush("".join(self.out))
-                        self.out.clear()
+                lines = scope.definition_lines(deferred)
+                if not lines:
+                    continue
+                text = "\n".join(lines) + "\n"
+                if _FALLBACK_MARK in text:
+                    at = self.pos
+                    for line in lines:
+                        self._find_parts(line, at)
+                        at += len(line) + 1
+                self.emit(text)
+                self.flush("".join(self.out))
+                self.out.clear()
         scope.release()
 
     def close(self) -> None:
