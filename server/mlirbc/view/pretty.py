@@ -335,6 +335,12 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
+
+
+def _offset(name: tuple[int, int, int, object]) -> int:
+    return name[0]
+
+
 _PADS = tuple("  " * i for i in range(64))
 _NPADS = len(_PADS)
 
@@ -508,11 +514,18 @@ class _PrettyPrinter(_Printer):
 
     # -- naming ---------------------------------------------------------------------------------
     def number(self, root: Operation) -> None:
+        quiet: dict[int, bool] = {}  # id(op name) -> its model names no results (most: no call per op)
+
         def result_names(op: Operation) -> list[tuple[int, str]]:
+            key = id(op.op_name)
+            if quiet.get(key):
+                return []
             model = self.syntax_of(op)
             if model is None:
                 return self._generic_result_names(op)
             try:
+                if key not in quiet:
+                    quiet[key] = asm.names_no_results(model)
                 names = asm.result_names(model, op)
                 if not names:
                     names = asm.ods_result_names(model, op)
@@ -977,36 +990,37 @@ class _PrettyPrinter(_Printer):
                 chunks: list[str | _RegionMark], indent: int) -> None:
         m = self.map
         name_at, name_end = self._head(op, indent)
-        chunk_starts: list[int] = []
         dict_piece = (-1, -1)
+        # The names in each piece of text, recorded in text order as each piece is written (before the
+        # ops of the region after it): the map's records then need no sorting.
+        names: dict[int, list[tuple[int, int, int, Value | Block]]] = {}
+        for ci, off, length, v in w.uses:
+            names.setdefault(ci, []).append((off, length, 1 if length < 0 else 0, v))
+        for ci, off, length, b in w.succs:
+            names.setdefault(ci, []).append((off, length, 2, b))
         self.dialects.append(self._default_dialect(op))
         try:
             for ci, chunk in enumerate(chunks):
                 if isinstance(chunk, _RegionMark):
-                    chunk_starts.append(-1)
                     open_at = self.pos
                     self._region(chunk, indent)
                     m.region(open_at, self.pos)
                     continue
                 at = self.pos
-                chunk_starts.append(at)
                 if w.attr_dict is not None and w.attr_dict[0] == ci:
                     dict_piece = (at + w.attr_dict[1], at + w.attr_dict[2])
                 self.emit(chunk)
+                found = names.get(ci)
+                if found:
+                    found.sort(key=_offset)
+                    for off, length, kind, target in found:
+                        s = at + off
+                        if kind == 1:
+                            m.occurrence(target, s, s - length, True, False)
+                        else:
+                            m.occurrence(target, s, s + length, False, kind == 2)
         finally:
             self.dialects.pop()
-        uses: list[tuple[int, int, Value]] = []
-        for ci, off, length, v in w.uses:
-            at = chunk_starts[ci] + off
-            if length < 0:
-                m.occurrence(v, at, at - length, True, False)
-            else:
-                uses.append((at, at + length, v))
-        if uses:
-            m.value_uses(uses)
-        for ci, off, length, b in w.succs:
-            at = chunk_starts[ci] + off
-            m.occurrence(b, at, at + length, False, True)
         self._tail(op, name_at, name_end, dict_piece)
 
     # -- regions and blocks -------------------------------------------------------------------------

@@ -30,6 +30,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from operator import gt
 from typing import NamedTuple
 
 from ..errors import TextError
@@ -169,7 +171,7 @@ class _Segment:
     # -- building ---------------------------------------------------------------------------------
     def _finish(self) -> None:
         starts = self.occ_start
-        if any(starts[i] > starts[i + 1] for i in range(len(starts) - 1)):
+        if any(map(gt, starts, islice(starts, 1, None))):
             order = sorted(range(len(starts)), key=starts.__getitem__)
             where = [0] * len(order)
             for new, old in enumerate(order):
