@@ -115,31 +115,34 @@ class Naming:
                     self._next_arg += 1
                 else:
                     self._set_name(arg, "")
+            number_op = self._number_op
             for op in block.operations:
-                self._number_op(op)
+                number_op(op)
 
     def _number_op(self, op: Operation) -> None:
         results = op.results
-        groups = [0]
-        if self._result_names is not None and results:
-            for index, name in self._result_names(op):
+        if not results:
+            return
+        groups = None
+        names = self._result_names(op) if self._result_names is not None else None
+        if names:
+            groups = [0]
+            for index, name in names:
                 if not 0 <= index < len(results) or id(results[index]) in self.ids:
                     continue
                 self._set_name(results[index], name)
                 if index:
                     groups.append(index)
-        if not results:
-            return
         first = id(results[0])
         ids = self.ids
         found = ids.get(first)
         if found is None:
             found = ids[first] = self._next_value
             self._next_value += 1
-        if len(groups) > 1:
+        if groups is not None and len(groups) > 1:
             self.groups[id(op)] = sorted(groups)
         elif len(results) == 1:
-            self.texts[first] = f"%{found}"  # what `value` would find (names are never renamed)
+            self.texts[first] = "%" + str(found)  # what `value` would find (names are never renamed)
 
     def _set_name(self, value: Value, name: str) -> None:
         if not name:

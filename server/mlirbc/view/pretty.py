@@ -767,11 +767,9 @@ class _PrettyPrinter(_Printer):
         recorded in the map at once."""
         results = op.results
         pad = _PADS[indent] if indent < _NPADS else "  " * indent
-        if results:
-            for r in results:
-                if r.use_order is not None:
-                    self._uselist(op, pad)
-                    break
+        if results and (results[0].use_order is not None or
+                        (len(results) > 1 and any(r.use_order is not None for r in results))):
+            self._uselist(op, pad)
         m = self.map
         start = self.pos + len(pad)
         successors = op.successors

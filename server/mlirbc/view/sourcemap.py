@@ -950,9 +950,17 @@ class MapBuilder:
         seg.name_start.append(name[0] - base)
         seg.name_end.append(name[1] - base)
         seg.parent.append(parent)
-        seg.pieces.extend([x - base if x >= 0 else -1 for x in pieces])
-        if len(pieces) < 2 * _PIECES:
-            seg.pieces.extend(_NO_PIECES[len(pieces):])
+        if len(pieces) == 2 * _PIECES:  # spelled out: no list made per op
+            p0, p1, p2, p3, p4, p5, p6, p7, p8, p9 = pieces
+            seg.pieces.extend((p0 - base if p0 >= 0 else -1, p1 - base if p1 >= 0 else -1,
+                               p2 - base if p2 >= 0 else -1, p3 - base if p3 >= 0 else -1,
+                               p4 - base if p4 >= 0 else -1, p5 - base if p5 >= 0 else -1,
+                               p6 - base if p6 >= 0 else -1, p7 - base if p7 >= 0 else -1,
+                               p8 - base if p8 >= 0 else -1, p9 - base if p9 >= 0 else -1))
+        else:
+            seg.pieces.extend([x - base if x >= 0 else -1 for x in pieces])
+            if len(pieces) < 2 * _PIECES:
+                seg.pieces.extend(_NO_PIECES[len(pieces):])
         starts, ends, targets, flags = seg.occ_start, seg.occ_end, seg.occ_target, seg.occ_flags
         if results:
             k = len(targets)
