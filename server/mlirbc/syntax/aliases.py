@@ -27,7 +27,8 @@ Facts followed (upstream `AsmPrinter.cpp` and `BuiltinDialect.cpp`; checked agai
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from itertools import groupby
 
 from ..ir.attributes import (
     ArrayAttr,
@@ -66,6 +67,7 @@ from ..ir.types import (
 from ..ir.walk import held_values
 from .attr_printer import (
     ElisionHook,
+    file_line_col_text,
     is_identity_layout,
     print_collecting,
     render_attribute,
@@ -397,6 +399,25 @@ class AliasCollector:
             elif deferred[idx]:
                 self._keep(idx)
 
+    def visit_op_locations(self, locations: Sequence[Value]) -> None:
+        """`visit` each of `locations` as an op's location (deferrable), in order: the bulk of a large
+        module's values, most of them locations that hold nothing (done here without a call each)."""
+        index = self._index
+        values, names, depth, deferred, links = (self._values, self._names, self._depth, self._deferred,
+                                                 self._links)
+        for loc in locations:
+            if loc in index:
+                continue  # deferrable: a value seen before stays as it is
+            if type(loc) in _LEAF_LOCATIONS:
+                index[loc] = len(values)
+                values.append(loc)
+                names.append("loc")
+                depth.append(1)
+                deferred.append(True)
+                links.append(_NO_LINKS)
+            else:
+                self.visit(loc, True)
+
     def _leaf(self, value: Value, deferrable: bool) -> int:
         """A location that holds nothing: aliased `loc`, depth 1."""
         idx = len(self._values)
@@ -468,28 +489,60 @@ class AliasCollector:
 
     def finish(self) -> AliasScope:
         """The aliases of everything visited, named and ordered as MLIR prints them."""
-        order = [i for i, name in enumerate(self._names) if name is not None]
-        values, depth, names = self._values, self._depth, self._names
-        order.sort(key=lambda i: (depth[i], not isinstance(values[i], Type), names[i]))
+        values, names, deferred = self._values, self._names, self._deferred
+        is_attr = [not isinstance(v, Type) for v in values]
+        keys = list(zip(self._depth, is_attr, names, strict=True))
+        order = [i for i, name in enumerate(names) if name is not None]
+        order.sort(key=keys.__getitem__)  # stable: equal keys in the order first visited
         used: set[str] = set()
         counts: dict[str, int] = {}
-        entries: list[tuple[Value, str, bool]] = []
-        for i in order:
-            name = names[i]
-            assert name is not None
-            unique = name
-            if name in used:
-                # A numbered name: `_` first after a trailing digit (`#x1_1`), never a name in use.
+        t = _Tables()
+        # Values of one key (a large module's op locations: most of them) are named together.
+        for (_, attr, named), group in groupby(order, key=keys.__getitem__):
+            name: str = named  # type: ignore[assignment]  # (entries without a name are not in `order`)
+            idxs = list(group)
+            uniques: list[str] = []
+            if name not in used:
+                uniques.append(name)
+                used.add(name)
+            rest = len(idxs) - len(uniques)
+            if rest:
+                # Numbered names: `_` first after a trailing digit (`#x1_1`), never a name in use.
                 base = name + "_" if name[-1].isdigit() else name
                 n = counts.get(base, 1)
-                while f"{base}{n}" in used:
-                    n += 1
-                counts[base] = n + 1
-                unique = f"{base}{n}"
-            used.add(unique)
-            sigil = "!" if isinstance(values[i], Type) else "#"
-            entries.append((values[i], sigil + unique, self._deferred[i]))
-        return AliasScope(entries, self._spans)
+                more = [base + str(k) for k in range(n, n + rest)]
+                if used.isdisjoint(more):
+                    counts[base] = n + rest
+                    used.update(more)
+                    uniques.extend(more)
+                else:
+                    for _ in range(rest):
+                        unique = base + str(n)
+                        while unique in used:
+                            n += 1
+                            unique = base + str(n)
+                        n += 1
+                        counts[base] = n
+                        used.add(unique)
+                        uniques.append(unique)
+            vals = [values[i] for i in idxs]
+            sigil = "#" if attr else "!"
+            aliases = [sigil + u for u in uniques]
+            t.entries.extend(zip(vals, aliases, [deferred[i] for i in idxs], strict=True))
+            t.aliases.update(zip(vals, aliases, strict=True))
+            if attr:
+                t.attr_texts.update(zip(vals, aliases, strict=True))  # type: ignore[arg-type]
+                t.attrs.update(zip(uniques, vals, strict=True))  # type: ignore[arg-type]
+                if name == "loc":
+                    if _LOCATION_SET.issuperset(map(type, vals)):
+                        t.loc_texts.update(zip(vals, aliases, strict=True))  # type: ignore[arg-type]
+                    else:
+                        t.loc_texts.update((v, a) for v, a in zip(vals, aliases, strict=True)  # type: ignore[misc]
+                                           if type(v) in _LOCATION_SET)
+            else:
+                t.type_texts.update(zip(vals, aliases, strict=True))  # type: ignore[arg-type]
+                t.types.update(zip(uniques, vals, strict=True))  # type: ignore[arg-type]
+        return AliasScope(t.entries, self._spans, t)
 
 
 # ================================================================================================
@@ -515,25 +568,46 @@ class _AliasedHook:
         return None if self.inner is None else self.inner.type(t)
 
 
-class AliasScope:
-    """The aliases of one print: installed with `attr_printer.alias_scope`, the printers write every
-    aliased value as its alias; `definitions` gives the lines that define them."""
+class _Tables:
+    """What an alias scope looks values and names up in (made by `AliasCollector.finish` in bulk)."""
 
-    def __init__(self, entries: list[tuple[Value, str, bool]],
-                 spans: dict[Value, list[tuple[int, int, Value]]]) -> None:
-        self.entries = entries
-        """(value, alias, deferred) in definition order."""
-        self.aliases: dict[Value, str] = {v: alias for v, alias, _ in entries}
+    __slots__ = ("entries", "aliases", "attr_texts", "type_texts", "loc_texts", "attrs", "types")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Value, str, bool]] = []
+        self.aliases: dict[Value, str] = {}
         self.attr_texts: dict[Attribute, str] = {}
         self.type_texts: dict[Type, str] = {}
         self.loc_texts: dict[Attribute, str] = {}
-        for v, alias, _ in entries:
-            if isinstance(v, Type):
-                self.type_texts[v] = alias
-            else:
-                self.attr_texts[v] = alias
-                if type(v) in _LOCATION_SET:
-                    self.loc_texts[v] = alias
+        self.attrs: dict[str, Attribute] = {}
+        self.types: dict[str, Type] = {}
+
+
+class AliasScope:
+    """The aliases of one print: installed with `attr_printer.alias_scope`, the printers write every
+    aliased value as its alias; `definition_lines` gives the lines that define them."""
+
+    def __init__(self, entries: list[tuple[Value, str, bool]],
+                 spans: dict[Value, list[tuple[int, int, Value]]], tables: _Tables | None = None) -> None:
+        self.entries = entries
+        """(value, alias, deferred) in definition order."""
+        if tables is None:
+            tables = _Tables()
+            for v, alias, _ in entries:
+                tables.aliases[v] = alias
+                if isinstance(v, Type):
+                    tables.type_texts[v] = alias
+                    tables.types[alias[1:]] = v
+                else:
+                    tables.attr_texts[v] = alias
+                    tables.attrs[alias[1:]] = v
+                    if type(v) in _LOCATION_SET:
+                        tables.loc_texts[v] = alias
+        self.aliases: dict[Value, str] = tables.aliases
+        self.attr_texts: dict[Attribute, str] = tables.attr_texts
+        self.type_texts: dict[Type, str] = tables.type_texts
+        self.loc_texts: dict[Attribute, str] = tables.loc_texts
+        self._named = (tables.attrs, tables.types)
         self._spans = spans
         self._rewritten: dict[Value, str] = {}
         # Values kept as text print with their aliased parts replaced.
@@ -551,14 +625,7 @@ class AliasScope:
 
     def by_name(self) -> tuple[dict[str, Attribute], dict[str, Type]]:
         """The aliases as the text parser takes them: attribute and type aliases by name (no sigil)."""
-        attrs: dict[str, Attribute] = {}
-        types: dict[str, Type] = {}
-        for v, alias, _ in self.entries:
-            if isinstance(v, Type):
-                types[alias[1:]] = v
-            else:
-                attrs[alias[1:]] = v
-        return attrs, types
+        return dict(self._named[0]), dict(self._named[1])
 
     def _rewrite(self, v: Value) -> str | None:
         """`v`'s text with its aliased parts as their aliases (None: nothing in it is aliased)."""
@@ -599,13 +666,25 @@ class AliasScope:
     def alias_of(self, value: Value) -> str | None:
         return self.aliases.get(value)
 
-    def definitions(self, deferred: bool) -> Iterator[tuple[str, str]]:
-        """(alias, definition) of the aliases printed before the module (`deferred` False) or after it,
-        in order.  Call inside `attr_printer.alias_scope(self)`."""
+    def release(self) -> None:
+        """Forget the print caches made for this scope (after the print: they refer back to the scope,
+        a cycle only a full collection would free)."""
+        self._hooks.clear()
+
+    def definition_lines(self, deferred: bool) -> list[str]:
+        """The lines `#alias = definition` of the aliases printed before the module (`deferred` False)
+        or after it, in order (one per location of most ops of a large module: those are made here
+        without the general printer).  Call inside `attr_printer.alias_scope(self)`."""
+        out: list[str] = []
+        add = out.append
         for v, alias, is_deferred in self.entries:
             if is_deferred != deferred:
                 continue
-            yield alias, self.definition(v)
+            if type(v) is FileLineColLoc:
+                add(alias + " = loc(" + file_line_col_text(v) + ")")
+            else:
+                add(alias + " = " + self.definition(v))
+        return out
 
     def definition(self, v: Value) -> str:
         """What `v`'s alias stands for, as printed in its definition."""

@@ -898,6 +898,11 @@ def range_positions(numbers: tuple[int, ...]) -> tuple[int, int, int, int]:
     return numbers[0], numbers[1], numbers[2], numbers[3]
 
 
+def file_line_col_text(loc: FileLineColLoc) -> str:
+    """The inside of `loc(...)` for a file-line-column location: `"file":1:2`."""
+    return f"{_quoted_name(loc.filename)}:{loc.line}:{loc.column}"
+
+
 def print_location(loc: Attribute) -> str:
     """The inside of `loc(...)`: `"file":1:2`, `unknown`, `callsite(A at B)`, `fused[...]`, ...; in an
     alias scope an aliased location is its alias (`#loc3`)."""

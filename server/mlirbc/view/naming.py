@@ -64,9 +64,13 @@ class Naming:
         self._next_conflict = 0
         self._used: dict[str, int] = {}
         self._scopes: list[list[str]] = [[]]
-        self._texts: dict[int, str] = {}
-        """id(value) -> its full name, for the values whose name is a plain lookup."""
+        self.texts: dict[int, str] = {}
+        """id(value) -> its full name, for the values whose name is a plain lookup (a printer's fast
+        path: `texts.get(id(v)) or value(v)`)."""
         self._number(root)
+        # The callbacks are only needed for numbering, and they often refer to a printer holding this
+        # naming: a cycle that would keep the printer's garbage until a full collection.
+        self._result_names = self._block_arg_names = None
 
     # -- numbering ----------------------------------------------------------------------------------
     def _number(self, root: Operation) -> None:
@@ -111,34 +115,44 @@ class Naming:
                     self._next_arg += 1
                 else:
                     self._set_name(arg, "")
+            number_op = self._number_op
             for op in block.operations:
-                self._number_op(op)
+                number_op(op)
 
     def _number_op(self, op: Operation) -> None:
         results = op.results
-        groups = [0]
-        if self._result_names is not None and results:
-            for index, name in self._result_names(op):
+        if not results:
+            return
+        groups = None
+        names = self._result_names(op) if self._result_names is not None else None
+        if names:
+            groups = [0]
+            for index, name in names:
                 if not 0 <= index < len(results) or id(results[index]) in self.ids:
                     continue
                 self._set_name(results[index], name)
                 if index:
                     groups.append(index)
-        if not results:
-            return
         first = id(results[0])
-        if first not in self.ids:
-            self.ids[first] = self._next_value
+        ids = self.ids
+        found = ids.get(first)
+        if found is None:
+            found = ids[first] = self._next_value
             self._next_value += 1
-        if len(groups) > 1:
+        if groups is not None and len(groups) > 1:
             self.groups[id(op)] = sorted(groups)
+        elif len(results) == 1:
+            self.texts[first] = "%" + str(found)  # what `value` would find (names are never renamed)
 
     def _set_name(self, value: Value, name: str) -> None:
         if not name:
-            self.ids[id(value)] = self._next_value
+            found: int | str = self._next_value
             self._next_value += 1
-            return
-        self.ids[id(value)] = self._unique(sanitize(name))
+        else:
+            found = self._unique(sanitize(name))
+        self.ids[id(value)] = found
+        if not isinstance(value, OpResult):
+            self.texts[id(value)] = f"%{found}"
 
     def _unique(self, name: str) -> str:
         if name in self._used:
@@ -155,7 +169,7 @@ class Naming:
     # -- names ----------------------------------------------------------------------------------
     def value(self, v: Value, with_number: bool = True) -> str:
         """`%name`, `%3`, or `%x#1` for a result inside a group of several."""
-        text = self._texts.get(id(v))
+        text = self.texts.get(id(v))
         if text is not None and (with_number or "#" not in text):
             return text
         head: Value = v
@@ -181,7 +195,7 @@ class Naming:
         text = f"%{found}"
         if number >= 0:
             return text + f"#{number}" if with_number else text
-        self._texts[id(v)] = text
+        self.texts[id(v)] = text
         return text
 
     def result_groups(self, op: Operation) -> list[tuple[int, int]]:

@@ -236,6 +236,7 @@ class _OpWriter:
         self.write(text)
 
     def newline(self) -> None:
+        self.cacheable = False  # the text is indented for this op's depth
         self.write("\n" + "  " * self.indent_level)
 
     def indent(self) -> None:
@@ -340,31 +341,64 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 _UNKNOWN = object()
 
 
-def _template_key(op: Operation) -> tuple[object, ...] | None:
-    """What an op's text is a function of, besides the names of its operands and successors (None when
-    an operand or successor repeats: a template's slots are by position)."""
+def _offset(name: tuple[int, int, int, object]) -> int:
+    return name[0]
+
+
+_PADS = tuple("  " * i for i in range(64))
+_NPADS = len(_PADS)
+
+
+def _template_key(op: Operation) -> tuple[object, ...]:
+    """What an op's text is a function of, besides the names of its operands and successors.
+    Attributes and types are uniqued (`ir.uniquer`: equal is identical), so identities say it: a tuple
+    of integers hashes faster than the types themselves.  Where an operand or successor repeats, which
+    ones repeat is part of it (a template's slots are by position)."""
     operands = op.operands
-    if len(operands) > 1 and len({id(v) for v in operands}) != len(operands):
-        return None
+    n = len(operands)
+    results = op.results
+    if n <= 2 and len(results) == 1 and not op.successors:  # most ops: spelled out, no lists made
+        if n == 2:
+            a, b = operands
+            if a is not b:
+                return (id(op.op_name), id(op.properties), id(op.attributes), 2, 0, 0, id(a.type),
+                        id(b.type), id(results[0].type))
+        elif n == 1:
+            return (id(op.op_name), id(op.properties), id(op.attributes), 1, 0, 0, id(operands[0].type),
+                    id(results[0].type))
+        else:
+            return (id(op.op_name), id(op.properties), id(op.attributes), 0, 0, 0, id(results[0].type))
+    same: object = 0
+    if n > 1 and (operands[0] is operands[1] if n == 2 else len({id(v) for v in operands}) != n):
+        first: dict[int, int] = {}
+        same = tuple([first.setdefault(id(v), i) for i, v in enumerate(operands)])
     succ = op.successors
-    if len(succ) > 1 and len({id(b) for b in succ}) != len(succ):
-        return None
-    return (id(op.op_name), id(op.properties), id(op.attributes), tuple([v.type for v in operands]),
-            tuple([r.type for r in op.results]), len(succ))
+    ns = len(succ)
+    if ns > 1 and len({id(b) for b in succ}) != ns:
+        firsts: dict[int, int] = {}
+        same = (same, tuple([firsts.setdefault(id(b), i) for i, b in enumerate(succ)]))
+    return (id(op.op_name), id(op.properties), id(op.attributes), n, ns, same,
+            *[id(v.type) for v in operands], *[id(r.type) for r in results])
 
 
 class _Template:
     """The text of an op without regions with holes for its operand and successor names."""
 
-    __slots__ = ("pieces", "slots", "attr_dict")
+    __slots__ = ("pieces", "slots", "attr_dict", "symbol", "dialect", "name")
 
     def __init__(self, pieces: list[str], slots: list[tuple[bool, int]],
-                 attr_dict: tuple[int, int, int] | None) -> None:
+                 attr_dict: tuple[int, int, int] | None, symbol: str | None = None) -> None:
         self.pieces = pieces
         self.slots = slots
         """(is a successor, index) of each hole, in text order."""
         self.attr_dict = attr_dict
         """(piece, start, end) of the attribute dictionary."""
+        self.symbol = symbol
+        """The ops' `sym_name` (a function of their attributes and properties, which the key holds)."""
+        self.dialect: str | None = None
+        self.name = ""
+        """The op name as printed under the default dialect `dialect` (the last one it was printed
+        under: ops of one template mostly follow each other in one region)."""
 
     @classmethod
     def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
@@ -405,7 +439,20 @@ class _Template:
                 at = off + length
             else:
                 return None
-        return cls(pieces, slots, attr_dict)
+        return cls(pieces, slots, attr_dict, symbol_of(op))
+
+
+class _Shape:
+    """The ops of one template key as the alias pass found them: what their model prints, whether that
+    was visited, and their template once the print pass made it (no hashing of the key per op)."""
+
+    __slots__ = ("key", "events", "replayed", "template")
+
+    def __init__(self, key: tuple[object, ...], events: list[Event]) -> None:
+        self.key = key
+        self.events = events
+        self.replayed = False
+        self.template: _Template | None = None
 
 
 class _PrettyPrinter(_Printer):
@@ -427,13 +474,22 @@ class _PrettyPrinter(_Printer):
         self._op_text: dict[tuple[int, str], str] = {}
         """(id(op name), default dialect) -> the name as printed."""
         self._templates: dict[tuple[object, ...], _Template] = {}
-        self._keys: dict[int, tuple[object, ...]] = {}
-        """id(op) -> its template key, computed by the alias pass for the print pass."""
+        self._keys: dict[int, _Shape] = {}
+        """id(op) -> its template key's shape, found by the alias pass for the print pass."""
         self._written: dict[int, _Recorder] = {}
         """id(op) -> its text from the alias pass (ops with regions), for the print pass."""
         self._alias_pass: AliasCollector | None = None
         """What the alias pass found (the depth of each value it visited: 0 when no alias is in it)."""
         self.naming: Naming
+
+    def close(self) -> None:
+        """Drop the print's caches: the alias pass's writers refer back to the printer, a cycle that
+        kept the print's garbage (an entry per op) until a full collection of the whole heap."""
+        self._written.clear()
+        self._keys.clear()
+        self._templates.clear()
+        self._alias_pass = None
+        self.alias_scope = None
 
     # -- models ---------------------------------------------------------------------------------
     def syntax_of(self, op: Operation) -> asm.OpSyntax | None:
@@ -462,11 +518,18 @@ class _PrettyPrinter(_Printer):
 
     # -- naming ---------------------------------------------------------------------------------
     def number(self, root: Operation) -> None:
+        quiet: dict[int, bool] = {}  # id(op name) -> its model names no results (most: no call per op)
+
         def result_names(op: Operation) -> list[tuple[int, str]]:
+            key = id(op.op_name)
+            if quiet.get(key):
+                return []
             model = self.syntax_of(op)
             if model is None:
                 return self._generic_result_names(op)
             try:
+                if key not in quiet:
+                    quiet[key] = asm.names_no_results(model)
                 names = asm.result_names(model, op)
                 if not names:
                     names = asm.ods_result_names(model, op)
@@ -516,25 +579,49 @@ class _PrettyPrinter(_Printer):
 
     def _collect(self, root: Operation, c: AliasCollector) -> None:
         """Visit what printing `root` prints, in order (AliasInitializer's walk of the module)."""
-        events_of: dict[tuple[object, ...], list[Event]] = {}
-        replayed: set[int] = set()
+        shapes: dict[tuple[object, ...], _Shape] = {}
         visit = c.visit
-        work: list[tuple[int, object]] = [(0, root)]  # (0, op) | (1, region mark) | (2, event list)
+        keys = self._keys
+        syntax = self._syntax
+        # (0, op) | (1, region mark) | (2, event iterator) | (3, iterator over a block's ops)
+        work: list[tuple[int, object]] = [(0, root)]
         while work:
             kind, item = work.pop()
-            if kind == 0:
+            if kind == 3:
+                # A block's ops: those of a template already replayed print only their location (most
+                # ops of a large module), visited here in bulk; any other op goes through (0, op).
+                ops = item
+                assert isinstance(ops, Iterator)
+                locations: list[Attribute] = []
+                for op in ops:
+                    if not op.regions:
+                        model = syntax.get(id(op.op_name), _UNKNOWN)
+                        props = op.properties
+                        if model is not None and model is not _UNKNOWN and \
+                                (props is None or props.kind != PROPS_FALLBACK):
+                            shape = shapes.get(_template_key(op))
+                            if shape is not None and shape.replayed:
+                                keys[id(op)] = shape
+                                locations.append(op.location)
+                                continue
+                    work.append((3, ops))
+                    work.append((0, op))
+                    break
+                c.visit_op_locations(locations)
+            elif kind == 0:
                 op = item
                 assert isinstance(op, Operation)
                 visit(op.location, True)
-                events = self._events(op, events_of)
+                events, shape = self._events(op, shapes)
                 if events is None:
                     self._collect_generic(op, c, work)
                 elif op.regions:
                     work.append((2, iter(events)))
-                elif id(events) not in replayed:
+                elif shape is None or not shape.replayed:
                     # Ops of one template print the same values: once visited (not deferred), visiting
                     # them again changes nothing.
-                    replayed.add(id(events))
+                    if shape is not None:
+                        shape.replayed = True
                     for _, value, elide in events:
                         visit(value, False, elide)  # type: ignore[arg-type]
             elif kind == 1:
@@ -555,29 +642,33 @@ class _PrettyPrinter(_Printer):
                         work.append((1, value))
                         break
 
-    def _events(self, op: Operation, cache: dict[tuple[object, ...], list[Event]]) -> list[Event] | None:
-        """What the op's syntax model prints, or None when the op prints generic."""
+    def _events(self, op: Operation, shapes: dict[tuple[object, ...], _Shape]) \
+            -> tuple[list[Event] | None, _Shape | None]:
+        """What the op's syntax model prints (None when the op prints generic), and the shape of the ops
+        of its template key (none for an op with regions)."""
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
-            return None
+            return None, None
         key = _template_key(op) if not op.regions else None
         if key is not None:
-            self._keys[id(op)] = key
-            found = cache.get(key)
+            found = shapes.get(key)
             if found is not None:
-                return found
+                self._keys[id(op)] = found
+                return found.events, found
         rec = _Recorder(self, op, 0)
         try:
             model.print_op(op, rec)
             rec.finish()
         except Exception:  # the op prints generic (the print pass says why)
-            return None
+            return None, None
         if key is not None:
-            cache[key] = rec.events
-        elif op.regions:
+            shape = shapes[key] = _Shape(key, rec.events)
+            self._keys[id(op)] = shape
+            return rec.events, shape
+        if op.regions:
             self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
-        return rec.events
+        return rec.events, None
 
     def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
         tail: list[Event] = [(_TYPE, v.type, False) for v in op.operands]
@@ -591,31 +682,42 @@ class _PrettyPrinter(_Printer):
     def _collect_region(self, mark: _RegionMark, c: AliasCollector, work: list[tuple[int, object]]) -> None:
         items: list[tuple[int, object]] = []
         for bi, block in enumerate(mark.region.blocks):
-            if bi or mark.entry_args:
+            if (bi or mark.entry_args) and block.arguments:
                 items.append((2, iter([(_ARG, a, False) for a in block.arguments])))
             ops = block.operations
             if bi == 0 and not mark.terminators and ops and self._is_terminator(ops[-1]):
                 ops = ops[:-1]
-            items.extend((0, o) for o in ops)
+            if ops:
+                items.append((3, iter(ops)))
         work.extend(reversed(items))
 
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
+        key = None
+        if not op.regions:
+            # A key from the alias pass: the op has a model and no fallback properties.
+            keys = self._keys
+            if keys:
+                shape = keys.pop(id(op), None)
+                if shape is not None:
+                    tpl = shape.template
+                    if tpl is None:
+                        tpl = shape.template = self._templates.get(shape.key)
+                    if tpl is not None:
+                        self._commit_template(op, tpl, indent)
+                        return
+                    key = shape.key
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
             self._generic(op, indent)
             return
-        key = None
-        if not op.regions:
-            key = self._keys.pop(id(op), None) if self._keys else None
-            if key is None:
-                key = _template_key(op)
-            if key is not None:
-                tpl = self._templates.get(key)
-                if tpl is not None:
-                    self._commit_template(op, tpl, indent)
-                    return
+        if not op.regions and key is None:
+            key = _template_key(op)
+            tpl = self._templates.get(key)
+            if tpl is not None:
+                self._commit_template(op, tpl, indent)
+                return
         if self._written:
             done = self._written.pop(id(op), None)
             if done is not None and self._same_without_aliases(done):
@@ -663,37 +765,119 @@ class _PrettyPrinter(_Printer):
         return True
 
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
-        """An op whose text is a template's: its operand and successor names in the template's slots."""
-        name_at, name_end = self._head(op, indent)
-        value = self.naming.value
-        operands, successors = op.operands, op.successors
-        pieces = tpl.pieces
-        parts = [pieces[0]]
-        n = name_end + len(pieces[0])
-        uses: list[tuple[int, int, Value]] = []
+        """An op whose text is a template's: its operand and successor names in the template's slots.
+
+        Most ops of a large view print here: what `_head` and `_tail` do, in one line written at once,
+        recorded in the map at once."""
+        results = op.results
+        pad = _PADS[indent] if indent < _NPADS else "  " * indent
+        if results and (results[0].use_order is not None or
+                        (len(results) > 1 and any(r.use_order is not None for r in results))):
+            self._uselist(op, pad)
         m = self.map
+        start = self.pos + len(pad)
+        successors = op.successors
+        if successors:
+            m.open_op(start, op)
+        naming = self.naming
+        texts = naming.texts
+        value = naming.value
+        results_end = start
+        if len(results) == 1:
+            r0 = results[0]
+            head = texts.get(id(r0)) or value(r0)
+            results_end = start + len(head)
+            if successors:
+                m.results(results, start, results_end)
+            parts = [pad, head, " = "]
+            name_at = results_end + 3
+        elif results:
+            if not successors:
+                m.open_op(start, op)  # recorded the long way (`_result_groups_text`)
+            parts = [pad]
+            name_at = start + self._result_groups_text(op, start, parts)
+        else:
+            parts = [pad]
+            name_at = start
+        dd = self.dialects[-1]
+        if tpl.dialect is not dd:
+            tpl.name = self._op_name_text(op, dd)
+            tpl.dialect = dd
+        name = tpl.name
+        parts.append(name)
+        name_end = name_at + len(name)
+        operands = op.operands
+        pieces = tpl.pieces
+        piece = pieces[0]
+        parts.append(piece)
+        n = name_end + len(piece)
+        uses: list[tuple[int, int, Value]] = []
+        dict_piece = (-1, -1)
+        attr_dict = tpl.attr_dict
+        dict_at = -1 if attr_dict is None else attr_dict[0]
+        if dict_at == 0:
+            dict_piece = (name_end + attr_dict[1], name_end + attr_dict[2])  # type: ignore[index]
         for i, (is_succ, index) in enumerate(tpl.slots, 1):
             if is_succ:
-                b = successors[index]
+                b = op.successors[index]
                 text = self.block_names.get(id(b), "^INVALIDBLOCK")
                 m.occurrence(b, n, n + len(text), False, True)
             else:
                 v = operands[index]
-                text = value(v)
+                text = texts.get(id(v)) or value(v)
                 uses.append((n, n + len(text), v))
+            n += len(text)
             parts.append(text)
+            if i == dict_at:
+                dict_piece = (n + attr_dict[1], n + attr_dict[2])  # type: ignore[index]
             piece = pieces[i]
             parts.append(piece)
-            n += len(text) + len(piece)
-        if uses:
-            m.value_uses(uses)
-        dict_piece = (-1, -1)
-        if tpl.attr_dict is not None:
-            where, start, end = tpl.attr_dict
-            at = name_end + sum(len(x) for x in parts[:2 * where])
-            dict_piece = (at + start, at + end)
-        self.emit("".join(parts))
-        self._tail(op, name_at, name_end, dict_piece)
+            n += len(piece)
+        loc = print_location(op.location)
+        parts.append(" loc(")
+        parts.append(loc)
+        parts.append(")\n")
+        self.out.append("".join(parts))
+        loc_at = n + 1
+        end = loc_at + len(loc) + 5
+        self.pos = end + 1
+        op_pieces = (-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n)
+        if successors or (results and len(results) > 1):
+            if uses:
+                m.value_uses(uses)
+            if tpl.symbol is not None:
+                m.symbol(tpl.symbol)
+            m.close_op(end, pieces=op_pieces, name=(name_at, name_end))
+        else:
+            m.leaf_op(op, start, end, (name_at, name_end), op_pieces, results, results_end, uses, tpl.symbol)
+
+    def _result_groups_text(self, op: Operation, start: int, parts: list[str]) -> int:
+        """The results of an op of several, by group (`%a, %b:2 = `), appended to `parts` and recorded
+        in the map; returns their length."""
+        naming = self.naming
+        m = self.map
+        n = start
+        for i, (first, count) in enumerate(naming.result_groups(op)):
+            if i:
+                parts.append(", ")
+                n += 2
+            text = naming.value(op.results[first], with_number=False)
+            m.results(op.results[first:first + count], n, n + len(text))
+            suffix = f":{count}" if count > 1 else ""
+            parts.append(text + suffix)
+            n += len(text) + len(suffix)
+        parts.append(" = ")
+        return n + 3 - start
+
+    def _op_name_text(self, op: Operation, dd: str) -> str:
+        """The op's name as printed inside a region whose default dialect is `dd`."""
+        name = self._op_text.get((id(op.op_name), dd))
+        if name is None:
+            name = op.op_name.full
+            if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == "." and name.count(".") == 1:
+                name = name[len(dd) + 1:]
+            self._op_text[(id(op.op_name), dd)] = name
+        return name
 
     def _generic(self, op: Operation, indent: int) -> None:
         # The generic printer reads the names of the values it prints from `names`.
@@ -808,36 +992,37 @@ class _PrettyPrinter(_Printer):
                 chunks: list[str | _RegionMark], indent: int) -> None:
         m = self.map
         name_at, name_end = self._head(op, indent)
-        chunk_starts: list[int] = []
         dict_piece = (-1, -1)
+        # The names in each piece of text, recorded in text order as each piece is written (before the
+        # ops of the region after it): the map's records then need no sorting.
+        names: dict[int, list[tuple[int, int, int, Value | Block]]] = {}
+        for ci, off, length, v in w.uses:
+            names.setdefault(ci, []).append((off, length, 1 if length < 0 else 0, v))
+        for ci, off, length, b in w.succs:
+            names.setdefault(ci, []).append((off, length, 2, b))
         self.dialects.append(self._default_dialect(op))
         try:
             for ci, chunk in enumerate(chunks):
                 if isinstance(chunk, _RegionMark):
-                    chunk_starts.append(-1)
                     open_at = self.pos
                     self._region(chunk, indent)
                     m.region(open_at, self.pos)
                     continue
                 at = self.pos
-                chunk_starts.append(at)
                 if w.attr_dict is not None and w.attr_dict[0] == ci:
                     dict_piece = (at + w.attr_dict[1], at + w.attr_dict[2])
                 self.emit(chunk)
+                found = names.get(ci)
+                if found:
+                    found.sort(key=_offset)
+                    for off, length, kind, target in found:
+                        s = at + off
+                        if kind == 1:
+                            m.occurrence(target, s, s - length, True, False)
+                        else:
+                            m.occurrence(target, s, s + length, False, kind == 2)
         finally:
             self.dialects.pop()
-        uses: list[tuple[int, int, Value]] = []
-        for ci, off, length, v in w.uses:
-            at = chunk_starts[ci] + off
-            if length < 0:
-                m.occurrence(v, at, at - length, True, False)
-            else:
-                uses.append((at, at + length, v))
-        if uses:
-            m.value_uses(uses)
-        for ci, off, length, b in w.succs:
-            at = chunk_starts[ci] + off
-            m.occurrence(b, at, at + length, False, True)
         self._tail(op, name_at, name_end, dict_piece)
 
     # -- regions and blocks -------------------------------------------------------------------------

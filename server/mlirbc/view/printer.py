@@ -442,14 +442,22 @@ class _Printer:
             for deferred in (False, True):
                 if deferred:
                     self.op(root, 0)
-                for alias, definition in scope.definitions(deferred):
-                    line = f"{alias} = {definition}"
-                    if _FALLBACK_MARK in definition:
-                        self._find_parts(line, self.pos)
-                    self.line(line)
-                    if len(self.out) > _JOIN_EVERY:
-                        self.flush("".join(self.out))
-                        self.out.clear()
+                lines = scope.definition_lines(deferred)
+                if not lines:
+                    continue
+                text = "\n".join(lines) + "\n"
+                if _FALLBACK_MARK in text:
+                    at = self.pos
+                    for line in lines:
+                        self._find_parts(line, at)
+                        at += len(line) + 1
+                self.emit(text)
+                self.flush("".join(self.out))
+                self.out.clear()
+        scope.release()
+
+    def close(self) -> None:
+        """Drop what only printing needed (called once the view is printed)."""
 
     def body(self, root: Operation, aliases: AliasRules | None = None) -> None:
         """The module's op (after the header, before the resources), between its alias definitions
@@ -630,6 +638,7 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
         p.resources(module.resources)
         if aliases is not None and module.root is not None:
             p.line("")  # mlir-opt ends a module printed with aliases with an empty line
+    p.close()
     return p
 
 

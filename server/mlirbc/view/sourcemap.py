@@ -28,8 +28,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
+from operator import gt
 from typing import NamedTuple
 
 from ..errors import TextError
@@ -69,6 +71,7 @@ _SYMBOL_PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_LOCATION, PIECE_CUST
 
 _DEF = 1
 _BLOCK = 2
+_NO_PIECES = (-1,) * (2 * _PIECES)
 
 
 Aliases = tuple[dict[str, Attribute], dict[str, Type]]
@@ -168,7 +171,7 @@ class _Segment:
     # -- building ---------------------------------------------------------------------------------
     def _finish(self) -> None:
         starts = self.occ_start
-        if any(starts[i] > starts[i + 1] for i in range(len(starts) - 1)):
+        if any(map(gt, starts, islice(starts, 1, None))):
             order = sorted(range(len(starts)), key=starts.__getitem__)
             where = [0] * len(order)
             for new, old in enumerate(order):
@@ -924,6 +927,58 @@ class MapBuilder:
         seg.pieces.extend((-1,) * (2 * _PIECES))
         self._stack.append((seg, base, i))
 
+    def leaf_op(self, op: Operation, start: int, end: int, name: tuple[int, int],
+                pieces: tuple[int, ...], results: Sequence[OpResult], results_end: int,
+                uses: list[tuple[int, int, Value]], symbol: str | None) -> None:
+        """An op without regions at once: `open_op`, `results` (its results' name at `start`, when it
+        has results), `value_uses`, `symbol` and `close_op` (the pretty printer's hot path)."""
+        stack = self._stack
+        if len(stack) <= (0 if self._single else 1):  # a segment of its own, or the root
+            self.open_op(start, op)
+            if results:
+                self.results(list(results), start, results_end)
+            self.value_uses(uses)
+            if symbol is not None:
+                self.symbol(symbol)
+            self.close_op(end, pieces=pieces, name=name)
+            return
+        seg, base, parent = stack[-1]
+        i = len(seg.ops)
+        seg.ops.append(op)
+        seg.op_start.append(start - base)
+        seg.op_end.append(end - base)
+        seg.name_start.append(name[0] - base)
+        seg.name_end.append(name[1] - base)
+        seg.parent.append(parent)
+        if len(pieces) == 2 * _PIECES:  # spelled out: no list made per op
+            p0, p1, p2, p3, p4, p5, p6, p7, p8, p9 = pieces
+            seg.pieces.extend((p0 - base if p0 >= 0 else -1, p1 - base if p1 >= 0 else -1,
+                               p2 - base if p2 >= 0 else -1, p3 - base if p3 >= 0 else -1,
+                               p4 - base if p4 >= 0 else -1, p5 - base if p5 >= 0 else -1,
+                               p6 - base if p6 >= 0 else -1, p7 - base if p7 >= 0 else -1,
+                               p8 - base if p8 >= 0 else -1, p9 - base if p9 >= 0 else -1))
+        else:
+            seg.pieces.extend([x - base if x >= 0 else -1 for x in pieces])
+            if len(pieces) < 2 * _PIECES:
+                seg.pieces.extend(_NO_PIECES[len(pieces):])
+        starts, ends, targets, flags = seg.occ_start, seg.occ_end, seg.occ_target, seg.occ_flags
+        if results:
+            k = len(targets)
+            starts.append(start - base)
+            ends.append(results_end - base)
+            targets.append(results[0])
+            flags.append(_DEF)
+            defs = seg.defs
+            for r in results:
+                defs[r] = k
+        for s, e, v in uses:
+            starts.append(s - base)
+            ends.append(e - base)
+            targets.append(v)
+            flags.append(0)
+        if symbol is not None:
+            seg.sym[i] = symbol
+
     def set_op(self, op: Operation) -> None:
         seg, _, i = self._stack[-1]
         seg.ops[i] = op
@@ -1080,6 +1135,11 @@ class NoMapBuilder(MapBuilder):
     def occurrence(self, target: Value | Block | None, start: int, end: int, is_def: bool,
                    is_block: bool) -> NameHandle:
         return self.root, -1
+
+    def leaf_op(self, op: Operation, start: int, end: int, name: tuple[int, int],
+                pieces: tuple[int, ...], results: Sequence[OpResult], results_end: int,
+                uses: list[tuple[int, int, Value]], symbol: str | None) -> None:
+        pass
 
     def define(self, handle: NameHandle, *targets: Value | Block) -> None:
         pass

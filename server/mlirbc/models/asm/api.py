@@ -249,6 +249,13 @@ def result_names(model: object, op: Operation) -> list[tuple[int, str]]:
     return f(op) if callable(f) else []
 
 
+def names_no_results(model: object) -> bool:
+    """Whether the model names no op's results (`result_names` and `ods_result_names` always empty);
+    False when it cannot tell."""
+    f = getattr(model, "names_no_results", None)
+    return bool(f()) if callable(f) else False
+
+
 def ods_result_names(model: object, op: Operation) -> list[tuple[int, str]]:
     """The names mlir-opt gives the results of an op of several fixed results its OpAsmOpInterface does
     not name (declarative models only: their results' ODS names)."""

@@ -104,6 +104,12 @@ class DeclarativeSyntax(SyntaxBase):
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
         return ods_result_names(self.data, op)
 
+    def names_no_results(self) -> bool:
+        """Whether `result_names` and `ods_result_names` are empty for every op (no names hook, fewer
+        than two named result declarations): a printer then skips asking per op."""
+        decl = self.data.get("results", [])
+        return self.names_hook is None and (len(decl) < 2 or not any(n for n, _, _ in decl))
+
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect
 
