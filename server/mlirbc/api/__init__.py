@@ -14,7 +14,8 @@ jaxlib's on the same input by the tests):
 
 * no context or location is required: `Operation.create` without `loc=` and outside `with Location` gives
   `loc(unknown)`; `Context.current` and `Location.current` are None outside a `with`, as MLIR's;
-* `Module.parse` takes the view's text and generic MLIR text (not dialects' custom forms) or bytecode
+* `Module.parse` takes one top-level op (MLIR wraps several, or one that is not a module, in an implicit
+  `module`), in the view's text, generic MLIR text or the custom forms the pretty view prints, or bytecode
   bytes; `Module.parseFile` and `mlirbc.load` read bytecode files;
 * `op.parent` of a detached op is None (MLIR raises ValueError); `op.opview` is the op itself (there are
   no per-op Python classes);
@@ -22,8 +23,10 @@ jaxlib's on the same input by the tests):
   (IRError), a result count or property kind the op's model forbids (IRError), an integer that does not
   fit its type (MLIR truncates), a name that may be one of a fallback op's opaque properties
   (OpaqueError; dialect-prefixed names such as `my.tag` are never properties and work on every op);
-* printing is the view's default form with locations (`str(op)` is the op's text in `mlirbc decode`);
-  values print as `%3 : i32 (result #0 of 'op')`, not as their defining op;
+* printing is the pretty view's, with locations: `str(op)` is the op in its custom form as MLIR prints
+  an op on its own (attributes inline, values named as in the module's view), `str(module)` the module
+  with aliases (`mlirbc decode --form pretty`); values print as `%3 : i32 (result #0 of 'op')`, not as
+  their defining op;
 * `op.verify()` checks what the writer and reader need, not dialect verifiers; saving (`Module.save`,
   `to_bytes`, `write_bytecode`) a module the program changed or made runs the verifier (ODS constraints
   and dialect verifiers, `docs/verification.md`) and refuses one that does not verify (MLIR's writer

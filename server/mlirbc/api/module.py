@@ -282,7 +282,8 @@ def ir_of(module: Module) -> IRModule:
 
 
 def parse(text: str | bytes, *, context: Context | None = None) -> Module:
-    """A module from its text: the view `mlirbc decode` prints, or any MLIR generic-form text.  TextError
+    """A module from its text: the view `mlirbc decode` prints (any form), or MLIR text with one top-level
+    op in the generic form or the custom forms the pretty view knows.  TextError
     (the first problem's line and column, and how many there are) when the text does not parse.
 
     Bytes that start with the bytecode magic are decoded as bytecode, as MLIR's `Module.parse` does
