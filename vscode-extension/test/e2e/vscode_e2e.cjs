@@ -148,9 +148,21 @@ async function activate(page, file) {
   // editor, and an open graph panel follows the cursor into whatever function lies there (in the last
   // CI's run it showed another function than the one the next step edits).
   const focused = () => page.evaluate(() => !!document.activeElement?.closest('.editor-group-container.active .monaco-editor'));
-  if (!(await focused())) {
-    await page.click('.editor-group-container.active .monaco-editor .view-lines', { position: { x: 2, y: 2 } });
-  }
+  if (await focused()) return;
+  // The editor's own input element takes the focus without a click: a click at the text's top-left corner
+  // missed when the editor was scrolled sideways (the cursor at the end of a long line, after a graph
+  // node selected its op: the CI's run timed out with "<html> intercepts pointer events").
+  await until(`the keyboard focus in the editor of ${file}`, 30000, async () => {
+    await page.evaluate(() => {
+      const ed = document.querySelector('.editor-group-container.active .monaco-editor');
+      const input = ed?.querySelector('textarea.inputarea, .native-edit-context, textarea');
+      if (input instanceof HTMLElement) input.focus();
+    });
+    if (await focused()) return true;
+    await page.click('.editor-group-container.active .monaco-editor .view-lines', { position: { x: 2, y: 2 }, timeout: 2000 })
+      .catch(() => undefined);
+    return focused();
+  }, 500);
 }
 
 /** Put the cursor at (line, col), 1-based, with Go to Line: no state of the find widget involved. */
