@@ -254,10 +254,21 @@ def parse_function_op(p: AsmParser, state: OpState, allow_variadic: bool = False
     args, arg_attrs, results, res_attrs, variadic = parse_function_signature(p, allow_variadic)
     state.attributes[type_attr] = TypeAttr.get(FunctionType.get(
         tuple(a.type for a in args if a.type is not None), tuple(results)))
+    parse_function_tail(p, state, args, arg_attrs, res_attrs, arg_attrs_name, res_attrs_name,
+                        ("sym_visibility", "sym_name", type_attr))
+    return args, variadic
+
+
+def parse_function_tail(p: AsmParser, state: OpState, args: list[Argument],
+                        arg_attrs: list[DictionaryAttr], res_attrs: list[DictionaryAttr],
+                        arg_attrs_name: str = "arg_attrs", res_attrs_name: str = "res_attrs",
+                        inferred: tuple[str, ...] = ()) -> None:
+    """What a function op's form has after its signature: `attributes {...}` (none of `inferred` in it),
+    the argument and result attributes the signature gave, and the optional body (its arguments named)."""
     d = p.parse_optional_attr_dict_with_keyword()
     if d is not None:
         for k, v in d.entries:
-            if k.text in ("sym_visibility", "sym_name", type_attr):
+            if k.text in inferred:
                 raise p.error(f"'{k.text}' is an inferred attribute and should not be specified in the "
                               "explicit attribute dictionary")
             state.attributes[k.text] = v
@@ -274,4 +285,3 @@ def parse_function_op(p: AsmParser, state: OpState, allow_variadic: bool = False
     elif len(named) != len(args):
         raise p.error("expected named arguments for a function with a body")
     state.regions.append(body)
-    return args, variadic

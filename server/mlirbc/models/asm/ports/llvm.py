@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import re
 
-from ....ir.attributes import ArrayAttr, Attribute, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from ....ir.attributes import Attribute, IntegerAttr, StringAttr, TypeAttr, UnitAttr
 from ....ir.operation import Operation, Region
 from ....ir.types import IntegerType, Type
 from ....syntax.attr_parser import parse_attribute_text, parse_type_text
 from ....syntax.attr_printer import plain_attribute_text, plain_type_text
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
-from .base import Port, _nonempty, attr_entries, parse_function_signature, print_function_signature
+from .base import (
+    Port,
+    attr_entries,
+    parse_function_signature,
+    parse_function_tail,
+    print_function_signature,
+)
 
 LINKAGES = ("private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
             "extern_weak", "linkonce_odr", "weak_odr", "external")
@@ -217,18 +223,7 @@ class FuncOp(Port):
             state.attributes["vscale_range"] = parse_attribute_text(
                 f"#llvm.vscale_range<minRange = {lo} : i32, maxRange = {hi} : i32>")
         _comdat(p, state)
-        d = p.parse_optional_attr_dict_with_keyword()
-        if d is not None:
-            state.attributes.update((k.text, v) for k, v in d.entries)
-        if _nonempty(arg_attrs):
-            state.attributes["arg_attrs"] = ArrayAttr.get(tuple(arg_attrs))
-        if _nonempty(res_attrs):
-            state.attributes["res_attrs"] = ArrayAttr.get(tuple(res_attrs))
-        named = [a for a in args if a.ref.name]
-        body = p.parse_optional_region(named)
-        if body is not None and len(named) != len(args):
-            raise p.error("expected named arguments for a function with a body")
-        state.regions.append(body if body is not None else Region(None))
+        parse_function_tail(p, state, args, arg_attrs, res_attrs)
 
 
 # ================================================================================================

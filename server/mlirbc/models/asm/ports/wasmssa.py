@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import re
 
-from ....ir.attributes import ArrayAttr, StringAttr, TypeAttr, UnitAttr
-from ....ir.operation import Operation, Region
+from ....ir.attributes import StringAttr, TypeAttr, UnitAttr
+from ....ir.operation import Operation
 from ....ir.types import FunctionType, Type
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from ..typefns import wasm_local_element
 from .base import (
     Port,
-    _nonempty,
     function_attr_entries,
     function_type_of,
     parse_function_signature,
+    parse_function_tail,
     parse_optional_visibility,
     print_function_signature,
 )
@@ -80,18 +80,7 @@ class FuncOp(Port):
             except ValueError:
                 raise p.error("invalid type for wasm.func argument. Expecting !wasm<local T>") from None
         state.attributes["functionType"] = TypeAttr.get(FunctionType.get(tuple(params), tuple(results)))
-        d = p.parse_optional_attr_dict_with_keyword()
-        if d is not None:
-            state.attributes.update((k.text, v) for k, v in d.entries)
-        if _nonempty(arg_attrs):
-            state.attributes["arg_attrs"] = ArrayAttr.get(tuple(arg_attrs))
-        if _nonempty(res_attrs):
-            state.attributes["res_attrs"] = ArrayAttr.get(tuple(res_attrs))
-        named = [a for a in args if a.ref.name]
-        body = p.parse_optional_region(named)
-        if body is not None and len(named) != len(args):
-            raise p.error("expected named arguments for a function with a body")
-        state.regions.append(body if body is not None else Region(None))
+        parse_function_tail(p, state, args, arg_attrs, res_attrs)
 
 
 class ImportGlobalOp(Port):
