@@ -422,7 +422,7 @@ class _Printer:
                             preds.append(b)
         if not preds:
             return "  // no predecessors"
-        if all(p is preds[0] for p in preds):
+        if len(preds) == 1:  # as MLIR's getSinglePredecessor: two edges from one block are two preds
             return "  // pred: " + self.block_names.get(id(preds[0]), "?")
         preds.sort(key=lambda b: self.block_order.get(id(b), 0))
         return f"  // {len(preds)} preds: " + ", ".join(self.block_names.get(id(p), "?")
