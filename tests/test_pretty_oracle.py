@@ -32,7 +32,7 @@ from pretty_oracle import ALIASED, LOCAL, default_version_files, first_differenc
 REGISTRY = models()
 
 # Identical files per mode (raise as the syntax models grow).
-FLOORS = {("upstream", "local"): expect(575, 171), ("upstream", "aliased"): expect(575, 171),
+FLOORS = {("upstream", "local"): expect(576, 172), ("upstream", "aliased"): expect(576, 172),
           ("iree", "local"): expect(14, 13), ("iree", "aliased"): expect(14, 13)}
 
 

@@ -4,8 +4,9 @@ Each text (`tests/data/pretty_ports/*.mlir`) is exactly what `mlir-opt --mlir-pr
 for it (checked when the oracle is present): the pretty view must read it and print it back unchanged, and,
 read without a template, encode to the bytes mlir-opt writes for the same text.  The families are the C++
 forms this project ports (TOSA's enum handling, SPIR-V, GPU, async, scf.parallel/execute_region, vector
-transfers, cf.switch, OpenACC and PDL directives); the corpus oracle test counts whole files, these pin the
-cases the corpus lacks (masks, attributions, non-default enums, segmented wait lists).
+transfers, cf.switch, OpenACC and PDL directives, nvvm.mma.sync); the corpus oracle test counts whole files,
+these pin the cases the corpus lacks (masks, attributions, non-default enums, segmented wait lists, mma
+shapes and PTX types).
 """
 
 from __future__ import annotations
@@ -176,3 +177,67 @@ def test_an_op_whose_result_types_are_not_the_ones_its_form_infers_prints_generi
     assert again.module is not None
     assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \
         encode_bytecode(result.module, template=None, registry=REGISTRY)
+
+
+_MMA_ATTRS = ("layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, {}operandSegmentSizes = "
+              "array<i32: {}>, shape = #nvvm.shape<m = 16, n = 8, k = 16>")
+_F16 = "multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<{}>, "
+_H2 = "vector<2xf16>"
+_MMA_RESULT = "!llvm.struct<(vector<2xf16>, vector<2xf16>)>"
+
+
+def _mma(n: int, operands: str, types: list[str], ptx: str, sizes: str) -> str:
+    return (f'    %{n} = "nvvm.mma.sync"({operands}) <{{{_MMA_ATTRS.format(ptx, sizes)}}}> : '
+            f'({", ".join(types)}) -> {_MMA_RESULT}')
+
+
+MMA_UNPRINTABLE = "\n".join([
+    "module {",
+    f"  llvm.func @f(%arg0: {_H2}, %arg1: i32) {{",
+    # a group of two types: the form prints one type per group
+    _mma(0, "%arg0, %arg1, %arg0, %arg0, %arg0, %arg0, %arg0, %arg0", [_H2, "i32"] + [_H2] * 6,
+         _F16.format("f16"), "4, 2, 2"),
+    # B's PTX type left out (inferred from A's f16), read back as f16 from B's type: mlir-opt prints it so
+    _mma(1, ", ".join(["%arg0"] * 8), [_H2] * 8, _F16.format("s8"), "4, 2, 2"),
+    # no PTX types and i32 multiplicands: printed without them, they would read back as s32
+    _mma(2, "%arg1, %arg1, %arg1, %arg1, %arg1, %arg1, %arg0, %arg0", ["i32"] * 6 + [_H2] * 2, "", "4, 2, 2"),
+    # an empty C group (upstream's printer reads each group's first operand)
+    _mma(3, ", ".join(["%arg0"] * 6), [_H2] * 6, _F16.format("f16"), "4, 2, 0"),
+    _mma(4, ", ".join(["%arg0"] * 8), [_H2] * 8, _F16.format("f16"), "4, 2, 2"),
+    "    llvm.return",
+    "  }",
+    "}"])
+
+
+def test_an_mma_sync_its_form_would_not_read_back_prints_generic() -> None:
+    """nvvm.mma.sync's form prints one type per operand group and leaves out the multiplicands' PTX types
+    when the first group's type implies one, which its parser infers from each group's own type another
+    way: an op that would not read back (as mlir-opt's print of it does not) prints generic, with a
+    note; the last one prints in its custom form, and the whole view reads back to the same bytes."""
+    result = parse_module(MMA_UNPRINTABLE, registry=REGISTRY, with_map=False)
+    assert result.module is not None, result.errors[0].message
+    printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=None)
+    lines = [line.strip() for line in _LOC.sub("", view_lines(printed.text)).split("\n")]
+    assert len(printed.notes) == 4
+    assert [line.split(" ")[2] for line in lines[2:7]] == ['"nvvm.mma.sync"(%arg0,', '"nvvm.mma.sync"(%arg0,',
+                                                          '"nvvm.mma.sync"(%arg1,', '"nvvm.mma.sync"(%arg0,',
+                                                          "nvvm.mma.sync"]
+    assert lines[6].startswith("%4 = nvvm.mma.sync A[%arg0, %arg0, %arg0, %arg0]  B[%arg0, %arg0]  C[")
+    again = parse_module(printed.text, registry=REGISTRY, with_map=False)
+    assert again.module is not None
+    assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \
+        encode_bytecode(result.module, template=None, registry=REGISTRY)
+
+
+@pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
+def test_mlir_opt_reads_its_own_print_of_a_left_out_ptx_type_as_another_op() -> None:
+    """Why such an op prints generic here: mlir-opt prints the op with B's PTX type s8 in its custom form,
+    without that type, and reads the print back with B's type f16."""
+    op = _mma(0, ", ".join(["%arg0"] * 8), [_H2] * 8, _F16.format("s8"), "4, 2, 2")
+    text = f"llvm.func @f(%arg0: {_H2}) {{\n{op}\n  llvm.return\n}}\n"
+    first = run_mlir_opt(["--mlir-print-local-scope"], text.encode())
+    assert first.returncode == 0, first.stderr[:300]
+    assert b"nvvm.mma.sync A[" in first.stdout and b"mma_type<s8>" not in first.stdout
+    again = run_mlir_opt(["--mlir-print-op-generic"], first.stdout)
+    assert again.returncode == 0, again.stderr[:300]
+    assert b"multiplicandBPtxType = #nvvm.mma_type<f16>" in again.stdout

@@ -199,19 +199,32 @@ def llvm_element_type(t: Type, index: int, p: AsmParser) -> Type:
         _, _, elem = inner.partition(" x ")
         return parse_type_text(_qualify(elem.strip()))
     if body.startswith("!llvm.struct<"):
-        inner = body[len("!llvm.struct<"):-1]
-        if inner.startswith("packed "):
-            inner = inner[len("packed "):]
-        if inner.startswith('"'):
-            end = inner.index('"', 1)
-            inner = inner[end + 1:].lstrip(", ")
-        if not inner.startswith("("):
+        fields = llvm_struct_fields(t)
+        if fields is None:
             raise p.error("an opaque or recursive struct has no element types here")
-        fields = _split_top(inner[1:-1])
         if not 0 <= index < len(fields):
             raise p.error(f"position {index} is out of bounds")
-        return parse_type_text(_qualify(fields[index].strip()))
+        return fields[index]
     raise p.error(f"expected an LLVM struct or array type, found {text}")
+
+
+def llvm_struct_fields(t: Type) -> list[Type] | None:
+    """The element types of an `!llvm.struct<...>` (literal, packed or identified with its body); None
+    for another type and for an opaque or recursive struct."""
+    from ...syntax.attr_printer import plain_type_text
+
+    text = plain_type_text(t)
+    if not text.startswith("!llvm.struct<"):
+        return None
+    inner = text[len("!llvm.struct<"):-1]
+    if inner.startswith("packed "):
+        inner = inner[len("packed "):]
+    if inner.startswith('"'):
+        end = inner.index('"', 1)
+        inner = inner[end + 1:].lstrip(", ")
+    if not inner.startswith("("):
+        return None
+    return [parse_type_text(_qualify(f.strip())) for f in _split_top(inner[1:-1])]
 
 
 def _qualify(text: str) -> str:

@@ -27,6 +27,7 @@ _PORT_MODULES = (
     "llvm_call",
     "llvm_cmp",
     "llvm_more",
+    "nvvm",
     "memref",
     "scf",
     "scf_more",
