@@ -634,7 +634,7 @@ def unreadable(name: str, data: dict[str, Any]) -> str | None:
         if how != "build" and not typefns.known(transform):
             return f"the type of '{target}' comes from a C++ transformer with no port"
     for el in walk(data["format"]):
-        if el[0] == "custom" and not can_parse(el[1]):
+        if el[0] == "custom" and not can_parse(el[1], name):
             return f"custom<{el[1]}> has no port"
         if el[0] == "prop" and prop_port(data.get("props", {}).get(el[1])) is None:
             return f"property '{el[1]}' prints through C++ with no port"

@@ -5,7 +5,9 @@ A directive gets its arguments as the format names them (operands, attributes, `
 regions, successors, strings): `PrintArgs` reads their values from the op, `ParseArgs` stores what the
 text gives into the format's reader (`declarative_parse.Parsed`) and reads back what earlier elements
 read (`ref`).  A directive without a port makes the op print generic.  Ports live in `directives_*.py`
-modules, one per dialect family, each registering with `@printer(name)` / `@parser(name)`.
+modules, one per dialect family, each registering with `@printer(name)` / `@parser(name)`.  Two dialects
+may give one name different C++ functions (cf's and llvm's `SwitchOpCases`): a port registered as
+`dialect.Name` serves that dialect's ops, before one registered as `Name`.
 """
 
 from __future__ import annotations
@@ -265,15 +267,22 @@ def _load() -> None:
             importlib.import_module(name)
 
 
-def can_parse(name: str) -> bool:
+def _key(name: str, op_name: str) -> str:
+    """The registration serving `custom<name>` in op `op_name`: the dialect's own, else the shared one."""
+    qualified = f"{op_name.split('.', 1)[0]}.{name}"
+    return qualified if qualified in PRINTERS else name
+
+
+def can_parse(name: str, op_name: str = "") -> bool:
     _load()
-    return name in PARSERS and name in PRINTERS
+    key = _key(name, op_name)
+    return key in PARSERS and key in PRINTERS
 
 
 def print_directive(name: str, args: list[Element], model: DeclarativeSyntax, view: OpView,
                     p: AsmPrinter) -> None:
     _load()
-    fn = PRINTERS.get(name)
+    fn = PRINTERS.get(_key(name, model.name))
     if fn is None:
         raise SyntaxModelError(f"custom<{name}> has no port")
     fn(p, PrintArgs(model, view, args))
@@ -282,7 +291,7 @@ def print_directive(name: str, args: list[Element], model: DeclarativeSyntax, vi
 def parse_directive(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
                     parsed: Parsed, state: OpState) -> None:
     _load()
-    fn = PARSERS.get(name)
+    fn = PARSERS.get(_key(name, model.name))
     if fn is None:
         raise p.error(f"custom<{name}> cannot be read")
     fn(p, ParseArgs(model, p, parsed, state, args), False)
@@ -291,7 +300,7 @@ def parse_directive(name: str, args: list[Element], model: DeclarativeSyntax, p:
 def parse_directive_optional(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
                              parsed: Parsed, state: OpState) -> bool:
     _load()
-    fn = PARSERS.get(name)
+    fn = PARSERS.get(_key(name, model.name))
     if fn is None:
         raise p.error(f"custom<{name}> cannot be read")
     return fn(p, ParseArgs(model, p, parsed, state, args), True)

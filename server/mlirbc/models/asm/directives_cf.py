@@ -1,4 +1,5 @@
-"""Ports of the `cf` dialect's `custom<...>` directives (ControlFlowOps.cpp)."""
+"""Ports of the switch cases' `custom<...>` directives: cf's (ControlFlowOps.cpp) and llvm's
+(LLVMDialect.cpp), which share the name `SwitchOpCases` but not the form."""
 
 from __future__ import annotations
 
@@ -38,6 +39,25 @@ def parse_successor_and_uses(p: AsmParser) -> tuple[BlockRef, list[OperandRef], 
     return block, refs, types
 
 
+_BOOLS = {"true": 1, "false": 0}
+"""How an i1 DenseElementsAttr prints its elements."""
+
+
+def _signed(values: list[int], width: int) -> list[int]:
+    return [v - (1 << width) if width and (v >> (width - 1)) & 1 else v for v in values]
+
+
+def _case_values_attr(values: list[int], flag: IntegerType) -> Attribute:
+    """The DenseIntElementsAttr the parsers build: `vector<N x flag>` of the values (read as signed)."""
+    mask = (1 << flag.width) - 1
+    if flag.width == 1:
+        items = ["true" if v & 1 else "false" for v in values]
+    else:
+        items = [str(v) for v in _signed([v & mask for v in values], flag.width)]
+    shape = f"vector<{len(values)}x{plain_type_text(flag)}>"
+    return parse_attribute_text(f"dense<[{', '.join(items)}]> : {shape}")
+
+
 def _case_values(a: Attribute | None, flag: Type | None, count: int) -> list[int]:
     """The case values as `getLimitedValue` prints them (unsigned); a splat holds `count` of them."""
     if a is None:
@@ -49,7 +69,7 @@ def _case_values(a: Attribute | None, flag: Type | None, count: int) -> list[int
     items = body.strip("[]").split(",") if body.startswith("[") else [body] * count
     mask = (1 << flag.width) - 1
     try:
-        return [int(x) & mask for x in items if x.strip()]
+        return [_BOOLS[x.strip()] if x.strip() in _BOOLS else int(x) & mask for x in items if x.strip()]
     except ValueError as exc:
         raise SyntaxModelError("case values are not integers") from exc
 
@@ -100,11 +120,72 @@ def parse_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
         case_types.extend(types)
         sizes.append(len(refs))
     if values:
-        w = flag.width
-        signed = [(v & ((1 << w) - 1)) - ((1 << w) if w and (v >> (w - 1)) & 1 else 0) for v in values]
-        a.set_attr(4, parse_attribute_text(
-            f"dense<[{', '.join(map(str, signed))}]> : vector<{len(values)}x{plain_type_text(flag)}>"))
+        a.set_attr(4, _case_values_attr(values, flag))
     a.set_successors(5, blocks)
     a.set_values(6, case_refs, sizes)
     a.set_types(7, case_types)
+    return True
+
+
+# -- llvm's custom<SwitchOpCases>(ref(type($value)), $case_values, $caseDestinations, $caseOperands,
+#                                type($caseOperands)): `[`, one `  value: ^bb(uses)` a line (values signed,
+#                                as an APInt prints), `]`; no case values: `[` and `]` on the next line ----
+@printer("llvm.SwitchOpCases")
+def print_llvm_switch_op_cases(p: AsmPrinter, a: PrintArgs) -> None:
+    flag = a.type(0)
+    attr = a.attr(1)
+    cases = a.successors(2)
+    groups = a.value_groups(3)
+    p.write("[")
+    p.newline()
+    if attr is None:
+        if cases:
+            raise SyntaxModelError("case destinations without case values")
+        p.write("]")
+        return
+    values = _case_values(attr, flag, len(cases))
+    if not values or len(values) != len(cases) or len(groups) != len(cases):
+        raise SyntaxModelError("case values, destinations and operands do not match")
+    assert isinstance(flag, IntegerType)
+    for i, (value, block, operands) in enumerate(zip(_signed(values, flag.width), cases, groups,
+                                                     strict=True)):
+        if i:
+            p.write(",")
+            p.newline()
+        p.write(f"  {value}: ")
+        print_successor_and_uses(p, block, operands)
+    p.newline()
+    p.write("]")
+
+
+@parser("llvm.SwitchOpCases")
+def parse_llvm_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    flags = a.types(0)
+    if not flags or not isinstance(flags[0], IntegerType):
+        raise p.error("the switch flag's type is not an integer type")
+    p.parse_punct("[")
+    values: list[int] = []
+    blocks: list[BlockRef] = []
+    case_refs: list[OperandRef] = []
+    case_types: list[Type] = []
+    sizes: list[int] = []
+    while True:
+        value = p.parse_optional_integer() if not values else p.parse_integer()
+        if value is None:
+            break
+        values.append(value)
+        p.parse_punct(":")
+        block, refs, types = parse_successor_and_uses(p)
+        blocks.append(block)
+        case_refs.extend(refs)
+        case_types.extend(types)
+        sizes.append(len(refs))
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct("]")
+    if values:
+        a.set_attr(1, _case_values_attr(values, flags[0]))
+    a.set_successors(2, blocks)
+    a.set_values(3, case_refs, sizes)
+    a.set_types(4, case_types)
     return True
