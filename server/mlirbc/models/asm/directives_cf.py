@@ -1,15 +1,19 @@
 """Ports of the switch cases' `custom<...>` directives: cf's (ControlFlowOps.cpp) and llvm's
-(LLVMDialect.cpp), which share the name `SwitchOpCases` but not the form."""
+(LLVMDialect.cpp), which share the name `SwitchOpCases` but not the form; SCF's and EmitC's
+`SwitchCases` (scf.index_switch, emitc.switch)."""
 
 from __future__ import annotations
 
-from ...ir.attributes import Attribute, DenseElementsAttr
-from ...ir.operation import Block, Value
+import struct
+
+from ...ir.attributes import Attribute, DenseArrayAttr, DenseElementsAttr
+from ...ir.operation import Block, Region, Value
 from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text
 from ...syntax.attr_printer import plain_attribute_text, plain_type_text
 from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, print_types, print_values, printer
+from .directives_upstream import i64s
 
 
 def print_successor_and_uses(p: AsmPrinter, block: Block, values: list[Value]) -> None:
@@ -188,4 +192,34 @@ def parse_llvm_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bo
     a.set_successors(2, blocks)
     a.set_values(3, case_refs, sizes)
     a.set_types(4, case_types)
+    return True
+
+
+# -- custom<SwitchCases>($cases, $caseRegions) (scf.index_switch, emitc.switch): one `case N {region}` per
+#    case, each on a new line, the regions with their terminators --------------------------------------
+@printer("SwitchCases")
+def print_switch_cases(p: AsmPrinter, a: PrintArgs) -> None:
+    cases = a.attr(0)
+    if not isinstance(cases, DenseArrayAttr) or cases.element_type is not IntegerType.get(64):
+        raise SyntaxModelError("the case values are not a dense i64 array")
+    values = i64s(cases)
+    regions = a.regions(1)
+    if len(values) != len(regions):
+        raise SyntaxModelError("the case values do not match the case regions")
+    for value, region in zip(values, regions, strict=True):
+        p.newline()
+        p.write(f"case {value} ")
+        p.region(region, False)
+
+
+@parser("SwitchCases")
+def parse_switch_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    values: list[int] = []
+    regions: list[Region] = []
+    while p.parse_optional_keyword("case"):
+        values.append(p.parse_integer())
+        regions.append(p.parse_region())
+    a.set_attr(0, DenseArrayAttr.get(IntegerType.get(64), len(values),
+                                     struct.pack(f"<{len(values)}q", *values)))
+    a.set_regions(1, regions)
     return True
