@@ -13,7 +13,7 @@ counter shared by all names.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..ir.operation import BlockArgument, Operation, OpResult, Region, Value
 
@@ -165,6 +165,14 @@ class Naming:
         self._used[name] = self._used.get(name, 0) + 1
         self._scopes[-1].append(name)
         return name
+
+    def shadow(self, args: Sequence[BlockArgument], values: Sequence[Value]) -> None:
+        """SSANameState::shadowRegionArgs: each argument takes the full name of its value (`%x#1`
+        included), after numbering (the arguments' own `%argN` numbers stay used)."""
+        for arg, value in zip(args, values, strict=False):
+            text = self.value(value)
+            self.ids[id(arg)] = text[1:]
+            self.texts[id(arg)] = text
 
     # -- names ----------------------------------------------------------------------------------
     def value(self, v: Value, with_number: bool = True) -> str:

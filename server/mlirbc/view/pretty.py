@@ -228,6 +228,11 @@ class _OpWriter:
             self.optional_attr_dict([(k.text, v) for k, v in attrs.entries])
         self.write(" loc(" + print_location_inline(arg.location) + ")")
 
+    def shadow_region_args(self, region: Region, values: Sequence[Value]) -> None:
+        self.cacheable = False
+        if region.blocks:
+            self.pp.naming.shadow(region.blocks[0].arguments, values)
+
     def operand_def(self, value: Value) -> None:
         """A value's name where the op's text defines it (a region argument in its signature)."""
         self.cacheable = False

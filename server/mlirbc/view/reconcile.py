@@ -216,6 +216,9 @@ class _TextOnly:
             self.out.append(print_attribute(attrs))
         self.out.append(print_location_inline(arg.location))
 
+    def shadow_region_args(self, region: Region, values: Sequence[Value]) -> None:
+        return
+
     def newline(self) -> None:
         self.out.append("\n")
 

@@ -62,6 +62,10 @@ class AsmPrinter(Protocol):
                         omit_type: bool = False) -> None:
         """`%arg: type {attrs} loc(...)` of a region's entry argument (function signatures)."""
 
+    def shadow_region_args(self, region: Region, values: Sequence[Value]) -> None:
+        """`shadowRegionArgs`: the entry block's arguments print as the names of `values` (an op whose
+        region reads its operands under their own names, the parser reading it with name shadowing)."""
+
     def newline(self) -> None:
         """A line break at the current indentation."""
 

@@ -17,6 +17,7 @@ _PORT_MODULES = (
     "arith",
     "async_ops",
     "bufferization",
+    "emitc",
     "builtin",
     "func",
     "functions",
