@@ -630,9 +630,12 @@ class Parser:
         return kind == BARE and (tok.text in self._KEYWORD_ATTRS or self.starts_type(tok.text))
 
     def parse_attribute_of_type(self, t: Type) -> Attribute:
-        """`parseAttribute(type)`: a number or `true`/`false` without `: type` takes type `t`; other
-        attributes read as `parse_attribute`."""
+        """`parseAttribute(type)`: a number or `true`/`false` without `: type` takes type `t`, as does a
+        `dense<...>` literal when `t` is a shaped type of static shape; other attributes read as
+        `parse_attribute`."""
         tok = self.tok
+        if tok.kind == BARE and tok.text == "dense" and is_shaped(t) and static_shape(t) is not None:
+            return self._guarded(lambda: self._parse_dense(t))
         if tok.kind in (INT, FLOAT) or (tok.kind == "-" and self.peek_ahead().kind in (INT, FLOAT)):
             return self._guarded(lambda: self._number_of_type(t))
         if tok.kind == STRING:
@@ -1199,14 +1202,14 @@ class Parser:
             raise bad
         return DenseElementsAttr.get(t, dense_storage(data, element, count))
 
-    def _parse_dense(self) -> Attribute:
+    def _parse_dense(self, given: Type | None = None) -> Attribute:
         kw = self.advance()
         self.expect("<", "expected '<' after 'dense'")
         lit = _Literal(self.tok.start)
         if not self.consume_if(">"):
             lit = self._parse_literal(allow_hex=True)
             self.expect(">", "expected '>'")
-        t = self._parse_shaped_literal_type(kw)
+        t = given if given is not None and self.tok.kind != ":" else self._parse_shaped_literal_type(kw)
         return self._elements_attr(lit, t, kw)
 
     def _parse_sparse(self) -> Attribute:

@@ -561,6 +561,9 @@ def finish(model: DeclarativeSyntax, p: AsmParser, parsed: Parsed, state: OpStat
             out = typefns.derive(transform, base)
         except ValueError as exc:  # the text's type is not one the op's type function takes
             raise p.error(f"'{model.name}': the type of '{name}' cannot be derived: {exc}") from None
+        except KeyError:  # the view never prints such an op in this form; a text may still say it
+            raise p.error(f"'{model.name}': the type of '{name}' comes from a C++ type function with no "
+                          "port") from None
         if len(out) == 1 and count != 1 and not typefns.gives_list(transform):
             out = out * count
         return out

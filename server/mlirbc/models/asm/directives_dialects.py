@@ -9,6 +9,9 @@
 * xegpu: `custom<OptionalDynamicIndexList>($offsets, $const_offsets)` — `[0, %i]`, nothing without offsets;
 * wasmssa (WasmSSAOps.cpp): `custom<ElseRegion>($else)` — `"else "{...}` (printKeywordOrString of
   `else ` writes a string; read back as `else` too), nothing for an empty else region;
+* emitc (EmitC.cpp): `custom<EmitCGlobalOpTypeAndInitialValue>($type, $initial_value)` and the field op's
+  `custom<EmitCFieldOpTypeAndInitialValue>` — `!T` or `!T = value` (the value without its type, read
+  back with the type the global's type gives it: an array's shape and element type as a tensor);
 * transform (TransformOps.cpp): `custom<SequenceOpOperands>($root, type($root), $extra_bindings,
   type($extra_bindings))` — `%root : !t` or `%root, %a, %b : (!t, !u, !v)`, nothing without a root.
 """
@@ -18,8 +21,10 @@ from __future__ import annotations
 import re
 
 from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr, TypeAttr
-from ...syntax.attr_parser import parse_attribute_text
-from ...syntax.attr_printer import plain_attribute_text
+from ...ir.types import Type
+from ...syntax.attr_parser import parse_attribute_text, parse_type_text
+from ...syntax.attr_printer import plain_attribute_text, plain_type_text
+from .adaptor import attr_type
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
@@ -292,4 +297,40 @@ def parse_else_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     if word is None or word.strip() != b"else":
         return not optional
     a.set_region(0, p.parse_region())
+    return True
+
+
+# -- emitc -------------------------------------------------------------------------------------------------
+def _emitc_initializer_type(t: Type) -> Type:
+    """getInitializerTypeForGlobal: `!emitc.array<2x3xf32>` -> `tensor<2x3xf32>`, else the type itself."""
+    text = plain_type_text(t)
+    if text.startswith("!emitc.array<") and text.endswith(">"):
+        return parse_type_text(f"tensor<{text[len('!emitc.array<'):-1]}>")
+    return t
+
+
+@printer("EmitCGlobalOpTypeAndInitialValue")
+@printer("EmitCFieldOpTypeAndInitialValue")
+def print_emitc_type_and_initial_value(p: AsmPrinter, a: PrintArgs) -> None:
+    t = a.attr(0)
+    if not isinstance(t, TypeAttr):
+        raise SyntaxModelError("the type is not a type attribute")
+    value = a.attr(1)
+    if value is not None:
+        own = attr_type(value)
+        if own is not None and own is not _emitc_initializer_type(t.type):
+            raise SyntaxModelError("the initial value's type is not the one its text would be read with")
+    p.type(t.type)
+    if value is not None:
+        p.write(" = ")
+        p.attribute_without_type(value)
+
+
+@parser("EmitCGlobalOpTypeAndInitialValue")
+@parser("EmitCFieldOpTypeAndInitialValue")
+def parse_emitc_type_and_initial_value(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    t = p.parse_type()
+    a.set_attr(0, TypeAttr.get(t))
+    if p.parse_optional_punct("="):
+        a.set_attr(1, p.parse_attribute(_emitc_initializer_type(t)))
     return True

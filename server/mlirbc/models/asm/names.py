@@ -171,8 +171,7 @@ RESULT_NAMES: dict[str, NamesFn] = {
 DEFAULT_DIALECTS: dict[str, str] = {
     # getDefaultDialect of ops with a declarative form: ops in their regions drop this prefix
     "builtin.module": "builtin",
-    "emitc.class": "emitc",  # EmitC.td: OpAsmOpInterface's getDefaultDialect, as its C++-form ops
-    "emitc.file": "emitc",
+    "emitc.file": "emitc",  # EmitC.td: OpAsmOpInterface's getDefaultDialect, as its C++-form ops
     "emitc.switch": "emitc",
     "pdl.pattern": "pdl",
     "pdl.rewrite": "pdl",

@@ -188,6 +188,29 @@ def async_value_type(t: Type) -> Type:
     return _type(params[0])
 
 
+def emitc_lvalue_value_type(t: Type) -> Type:
+    """`!emitc.lvalue<T>` -> T."""
+    params = _dialect_params(t, "!emitc.lvalue")
+    if len(params) != 1:
+        raise ValueError("not an emitc lvalue type")
+    return _type(params[0])
+
+
+def emitc_pointer_to_value(t: Type) -> Type:
+    """`!emitc.lvalue<T>` -> `!emitc.ptr<T>` (emitc.address_of)."""
+    from ...syntax.attr_printer import plain_type_text
+
+    return _type(f"!emitc.ptr<{plain_type_text(emitc_lvalue_value_type(t))}>")
+
+
+def emitc_lvalue_of_pointee(t: Type) -> Type:
+    """`!emitc.ptr<T>` -> `!emitc.lvalue<T>` (emitc.dereference)."""
+    params = _dialect_params(t, "!emitc.ptr")
+    if len(params) != 1:
+        raise ValueError("not an emitc pointer type")
+    return _type(f"!emitc.lvalue<{params[0]}>")
+
+
 def pdl_range(t: Type) -> Type:
     """`pdl::RangeType::get($_self)`."""
     from ...syntax.attr_parser import parse_type_text
@@ -229,6 +252,9 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "cast<ArrayType>($_self).getRangeType()": smt_array_range,
     "cast<ArrayType>($_self).getDomainType()": smt_array_domain,
     "::llvm::cast<ValueType>($_self).getValueType()": async_value_type,
+    "::llvm::cast<LValueType>($_self).getValueType()": emitc_lvalue_value_type,
+    "emitc::PointerType::get(::llvm::cast<emitc::LValueType>($_self).getValueType())": emitc_pointer_to_value,
+    "emitc::LValueType::get(::llvm::cast<emitc::PointerType>($_self).getPointee())": emitc_lvalue_of_pointee,
     "cast<SMTFuncType>($_self).getRangeType()": smt_func_range,
     "PtrMetadataType::get(cast<PtrLikeTypeInterface>($_self))": ptr_metadata,
 }
