@@ -4,6 +4,10 @@
 
 The permutation prints as a bare affine map (not an `affine_map<...>` attribute); the result is named
 `transpose`.
+
+`memref.alloca_scope` (AllocaScopeOp print/parse): `memref.alloca_scope  {body} {attrs}`, or with results
+`memref.alloca_scope  -> (T1, T2) {body}` (the printer writes a space before and after the optional
+arrow); the body's terminator only shows when there are results.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from ...affine_build import AffineSyntaxError, parse_affine_map
 from ...builtin_newer import affine_map_text
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from .affine_ssa import map_of
-from .base import Port, attr_entries
+from .base import Port, attr_entries, print_types
 
 
 class TransposeOp(Port):
@@ -58,4 +62,30 @@ class TransposeOp(Port):
         state.attributes["permutation"] = perm
 
 
-MODELS: list[OpSyntax] = [TransposeOp("memref.transpose")]
+class AllocaScopeOp(Port):
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        if op.operands or len(op.regions) != 1:
+            raise SyntaxModelError("memref.alloca_scope has one region and no operands")
+        p.write(" ")
+        if op.results:
+            p.write(" -> (")
+            print_types(p, [r.type for r in op.results])
+            p.write(")")
+        p.write(" ")
+        p.region(op.regions[0], False, bool(op.results))
+        p.optional_attr_dict(attr_entries(self.view(op), set()))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        from .scf import parse_arrow_types
+
+        if p.parse_optional_punct("->"):
+            state.result_types.extend(parse_arrow_types(p))
+        body = p.parse_region()
+        p.ensure_terminator(body, "memref.alloca_scope.return")
+        state.regions.append(body)
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+MODELS: list[OpSyntax] = [TransposeOp("memref.transpose"), AllocaScopeOp("memref.alloca_scope")]
