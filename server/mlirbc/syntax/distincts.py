@@ -46,7 +46,7 @@ class DistinctMismatch(ValueError):
 class DistinctIds:
     """What the numbers `distinct[N]` of one text stand for (see the module docstring)."""
 
-    __slots__ = ("idents", "_number", "_seen", "fresh_base", "_known", "_lookup")
+    __slots__ = ("idents", "_number", "_seen", "_base", "fresh_base", "_known", "_lookup", "changed")
 
     def __init__(self, idents: Sequence[int] = (), fresh_base: int = 0,
                  lookup: Callable[[], dict[int, DistinctAttr]] | None = None) -> None:
@@ -54,26 +54,35 @@ class DistinctIds:
         """The ident of each number: `distinct[N]` is the attribute of ident `idents[N]`."""
         self._number: dict[int, int] = {ident: n for n, ident in enumerate(self.idents)}
         self._seen: dict[int, DistinctAttr] = {}
+        """N -> the attribute it stands for, as this reading met it."""
+        self._base: dict[int, DistinctAttr] = {}
+        """N -> the attribute it stands for in the text this reading is a part of (`copy`)."""
         self.fresh_base = max(fresh_base, max(self.idents, default=-1) + 1)
         """A number N no numbering names gets the ident `fresh_base + N`: no attribute of the file (the
         template's table) nor of the numbering has it."""
         self._known: dict[int, DistinctAttr] | None = None
         self._lookup = lookup
-        """The attributes of the printed module by ident, made on first need (to tell an edit that gives
-        a number another referenced value, as a parse of the whole text would)."""
+        """The printed module's attributes by ident, made on first need (what the rest of the text holds,
+        for a reading of one part of it)."""
+        self.changed = False
+        """This reading gave a number another referenced value than the rest of the text gives it: only
+        a reading of the whole text can say whether that is an error."""
 
     def __len__(self) -> int:
         return len(self.idents)
 
-    def copy(self) -> DistinctIds:
-        """The same numbering, for a reader that may add to it (one op read again in place)."""
+    def copy(self, fresh_base: int = 0) -> DistinctIds:
+        """The numbering of this text for a reading of one part of it (one op read again in place, an
+        attribute looked up), which may add numbers of its own."""
         out = DistinctIds.__new__(DistinctIds)
         out.idents = list(self.idents)
         out._number = dict(self._number)
-        out._seen = dict(self._seen)
-        out.fresh_base = self.fresh_base
+        out._seen = {}
+        out._base = {**self._base, **self._seen}
+        out.fresh_base = max(self.fresh_base, fresh_base)
         out._known = self._known
         out._lookup = self._lookup
+        out.changed = False
         return out
 
     # -- printing -----------------------------------------------------------------------------------
@@ -141,14 +150,18 @@ class DistinctIds:
             if seen.referenced is not referenced:
                 raise DistinctMismatch(seen.referenced)
             return seen
-        if n < len(self.idents):
-            ident = self.idents[n]
-            known = self._known_attrs().get(ident)
-            if known is not None and known.referenced is not referenced:
+        known = self._base.get(n)
+        if known is None and n < len(self.idents):
+            known = self._known_attrs().get(self.idents[n])
+        if known is not None:
+            if known.referenced is not referenced:
+                self.changed = True
                 raise DistinctMismatch(known.referenced)
+            attr = known
         else:
-            ident = self.fresh_base + n
-        attr = self._seen[n] = DistinctAttr.get(ident, referenced)
+            ident = self.idents[n] if n < len(self.idents) else self.fresh_base + n
+            attr = DistinctAttr.get(ident, referenced)
+        self._seen[n] = attr
         return attr
 
     def _known_attrs(self) -> dict[int, DistinctAttr]:

@@ -313,7 +313,7 @@ class OpParser(Parser):
                 self.registered.setdefault((n.dialect, n.name), n.registered)
         self._fresh_distincts = len(src.attrs) if src is not None else 0
         """A `distinct[N]` no numbering names gets an ident none of the template's attributes has."""
-        self.distincts = distincts.copy() if distincts is not None else \
+        self.distincts = distincts.copy(self._fresh_distincts) if distincts is not None else \
             DistinctIds(fresh_base=self._fresh_distincts)
         self.resources: list[ResourceGroup] = []
         self.alias_ends: dict[int, int] = {}
@@ -1790,6 +1790,8 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
             whole = False
         if p.header_comments:
             whole = False  # a header line typed inside the op: what it means depends on the whole text
+        if p.distincts.changed:
+            whole = False  # a distinct attribute's value changed here: the rest of the text may still name it
         p.close_scope(p.scope)
     except (TextError, RecursionError):
         whole = False
