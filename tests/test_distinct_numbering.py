@@ -15,9 +15,13 @@ attributes the file holds (`syntax/distincts.py`).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
 
+from lsp_support import change, find, hover, open_bytecode, request
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import DistinctAttr
@@ -252,3 +256,28 @@ def test_an_edit_giving_a_number_another_value_is_read_as_mlir_reads_the_whole_t
     assert proc.returncode != 0
     # (mlir-opt reads the text without the view's header line: one line up)
     assert f":{first.start_line}:{first.start_col + 1}: error: {errors[0].message}" in proc.stderr.decode()
+
+
+@needs_mlir_opt
+@pytest.mark.lsp_options({"view": {"form": "pretty", "aliases": False}})
+async def test_through_the_server(client: LanguageClient, tmp_path: Path) -> None:
+    """The language server's view shows mlir-opt's numbers (its hover too); a keystroke in function @a
+    (re-read alone) and a save give a file whose compile unit both functions still share: mlir-opt's
+    print of it is the edited view."""
+    data, _ = _decoded()
+    src = tmp_path / "debug.mlirbc"
+    src.write_bytes(data)
+    uri, text, _ = await open_bytecode(client, src)
+    assert _without_own_lines(text) == _oracle(data, "pretty", "local")
+    at = find(text, "distinct[1]<42 : i32>")
+    h = await hover(client, uri, lsp.Position(line=at.line, character=at.character + 1))
+    assert "DistinctAttr" in h and "distinct[1]<42 : i32>" in h
+    pos = find(text, "1 : i32", text.count("1 : i32", 0, text.index("llvm.func @a")))
+    change(client, uri, 2, [lsp.TextDocumentContentChangePartial(
+        range=lsp.Range(start=pos, end=lsp.Position(line=pos.line, character=pos.character + 1)), text="2")])
+    out = tmp_path / "saved.mlirbc"
+    res = await request(client, "mlirbc/save", {"uri": uri, "path": str(out)})
+    assert res["written"] == str(out)
+    edited = text.replace("constant(1 : i32)", "constant(2 : i32)", 1)
+    theirs = _oracle(out.read_bytes(), "pretty", "local")
+    assert theirs == _without_own_lines(edited) and len(set(_compile_units(theirs))) == 1

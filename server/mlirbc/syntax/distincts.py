@@ -126,6 +126,22 @@ class DistinctIds:
         out.append(text[done:])
         return "".join(out)
 
+    def numbered(self, text: str) -> str:
+        """Text printed apart from the view (a value shown on hover) with the numbers the view gives its
+        distinct attributes; an ident the view does not number stays as it is."""
+        if _KEYWORD not in text:
+            return text
+        numbers = dict(self._number)
+        for n, attr in (*self._base.items(), *self._seen.items()):
+            numbers.setdefault(attr.ident, n)
+
+        def number(m: re.Match[str]) -> str:
+            digits = m.group(1)
+            n = numbers.get(int(digits)) if digits is not None else None
+            return m.group() if n is None else f"distinct[{n}]"
+
+        return _DISTINCT.sub(number, text)
+
     # -- reading ------------------------------------------------------------------------------------
     def unnumber(self, text: str) -> str:
         """A dialect value's text kept as text (no model reads it): its `distinct[N]` back to the idents
