@@ -30,7 +30,7 @@ from mlirbc.ir.walk import distinct_attributes
 from mlirbc.view.aliasing import alias_rules
 from mlirbc.view.edits import ViewState, parse_state, printed_state, reparse_edit, unchanged_ops, writing
 from mlirbc.view.parser import parse_module
-from mlirbc.view.printer import print_module, stream_module
+from mlirbc.view.printer import DISTINCT_PREFIX, DISTINCTS_PER_LINE, print_module, stream_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
 
 needs_mlir_opt = pytest.mark.skipif(mlir_opt_path() is None, reason=SKIP_REASON)
@@ -281,3 +281,19 @@ async def test_through_the_server(client: LanguageClient, tmp_path: Path) -> Non
     edited = text.replace("constant(1 : i32)", "constant(2 : i32)", 1)
     theirs = _oracle(out.read_bytes(), "pretty", "local")
     assert theirs == _without_own_lines(edited) and len(set(_compile_units(theirs))) == 1
+
+
+def test_many_distinct_attributes_read_back_through_wrapped_lines() -> None:
+    """More than a line's worth of numbers (`DISTINCTS_PER_LINE`): the lines are read in order."""
+    ops = "\n".join(f'  "test.op"() {{a = distinct[{i}]<{i} : i32>, b = distinct[{i}]<{i} : i32>}} : () -> ()'
+                    for i in range(2 * DISTINCTS_PER_LINE + 5))
+    parsed = parse_module('"builtin.module"() ({\n' + ops + "\n}) : () -> ()\n")
+    assert parsed.module is not None, parsed.errors[:2]
+    data = encode_bytecode(parsed.module)
+    m = decode_bytecode(data)
+    view = print_module(m).text
+    lines = [ln for ln in view.splitlines() if ln.startswith(DISTINCT_PREFIX)]
+    assert len(lines) == 3 and len(" ".join(lines).split()) == 3 * 3 + 2 * DISTINCTS_PER_LINE + 5
+    again = parse_module(view, template=m)
+    assert again.module is not None and encode_bytecode(again.module, template=m) == data
+    assert _DISTINCT.findall(view)[:4] == ["0", "0", "1", "1"]

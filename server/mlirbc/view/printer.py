@@ -3,7 +3,9 @@
 The text is what `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope`
 prints (same value and block names, predecessor comments, inline locations), preceded by `// mlirbc:`
 header lines and followed by the resource trailer; with `aliases`, what it prints without
-`--mlir-print-local-scope` (alias definitions before and after the module, `syntax.aliases`).  Fallback
+`--mlir-print-local-scope` (alias definitions before and after the module, `syntax.aliases`).  Distinct
+attributes are numbered as mlir-opt numbers them, as the text is passed on (`syntax.distincts`); the
+`// mlirbc: distinct` lines after the module say which attribute each number is.  Fallback
 parts use the syntax in the README ("The text view").  With the text comes its source map
 (`sourcemap.SourceMap`): where each op, value, block, attribute piece and fallback part was written.
 """
