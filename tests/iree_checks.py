@@ -1,12 +1,9 @@
 """The checks every IREE file passes, corpus files and files compiled in the tests alike (see
-`test_iree_corpus.py` for what they assert and why).  The one listed exception of the view-vs-print check
-is `renumbered_distincts`."""
+`test_iree_corpus.py` for what they assert and why)."""
 
 from __future__ import annotations
 
-import re
-
-from iree_support import bytecode_version, differing_lines, generic_print, iree_opt, without_mlirbc_lines
+from iree_support import bytecode_version, differing_lines, generic_print, iree_opt
 from mlirbc.bytecode.reader import read_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.module import Module
@@ -83,33 +80,9 @@ def check_view_against_print(data: bytes, reference: str | None = None) -> None:
             assert head or tail, f"not a properties placement:\n{ours}\n{printed}"
         return
     theirs = reference if reference is not None else generic_print(data)
-    diff = [d for d in differing_lines(view, theirs) if not renumbered_distincts(d[1], d[2])]
+    diff = differing_lines(view, theirs)
     assert not diff, "\n".join(f"line {n}:\n  ours:     {a[:300]}\n  iree-opt: {b[:300]}"
                                for n, a, b in diff[:5])
-    assert_one_to_one_distincts(view, theirs)
-
-
-_DISTINCT = re.compile(r"distinct\[(\d+)\]")
-
-
-def renumbered_distincts(ours: str, printed: str) -> bool:
-    """The listed exception: a line that differs only in the numbers of `distinct[N]<...>` attributes.
-
-    The number is only the attribute's identity within the file: MLIR numbers them in the order it prints
-    them, the view keeps the number each has in the file (its attribute-table index), so that the text
-    reads back as the same distinct attributes (as in MLIR 22's llvm debug info, `test_dsl.py`).
-    `assert_one_to_one_distincts` checks that the two numberings name the same attributes."""
-    return _DISTINCT.sub("distinct[N]", ours) == _DISTINCT.sub("distinct[N]", printed)
-
-
-def assert_one_to_one_distincts(ours: str, printed: str) -> None:
-    """Every distinct attribute of the view is one of iree-opt's and the other way round, throughout."""
-    a = [int(x) for x in _DISTINCT.findall("\n".join(without_mlirbc_lines(ours)))]
-    b = [int(x) for x in _DISTINCT.findall("\n".join(without_mlirbc_lines(printed)))]
-    assert len(a) == len(b), f"{len(a)} distinct attributes in the view, {len(b)} in iree-opt's print"
-    pairs = set(zip(a, b, strict=True))
-    assert len({x for x, _ in pairs}) == len(pairs) == len({y for _, y in pairs}), \
-        "the view's distinct attributes are not iree-opt's renumbered"
 
 
 def check_iree_opt_reencodes(data: bytes) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, manifest
-from iree_checks import renumbered_distincts
 from iree_support import differing_lines
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
@@ -115,8 +114,7 @@ def test_probe_prints_as_mlir_opt(name: str) -> None:
     assert proc.returncode == 0
     theirs = proc.stdout.decode()
     assert "#" in theirs.split('"builtin.module"')[0] + theirs.rsplit("loc(", 1)[-1]  # aliases to check
-    # (distinct attributes keep the numbers the file gives them: iree_checks.renumbered_distincts)
-    diff = [d for d in differing_lines(ours, theirs) if not renumbered_distincts(d[1], d[2])]
+    diff = differing_lines(ours, theirs)
     assert not diff, "\n" + ours + "\n---\n" + theirs
     # and it reads back as the same module
     result = parse_module(ours, template=m)

@@ -5,8 +5,8 @@
   for line, `// mlirbc:` lines aside; the files listed in `UPSTREAM_DIFFERENCES` differ for the cause
   given (each an expected failure that must keep failing, so the list stays true);
 * every IREE corpus file against `iree-opt --mlir-print-op-generic --mlir-print-debuginfo`, with the
-  exceptions of the local-scope comparison (`iree_checks`: distinct numbers; below version 5 the inherent
-  attributes the file keeps in the attribute dictionary);
+  exception of the local-scope comparison (`iree_checks`: below version 5 the inherent attributes the file
+  keeps in the attribute dictionary);
 * a floor: at least 95% of the files of each corpus identical, with and without aliases counted and the
   differing files listed in the output.
 
@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from corpus import CORPUS, expect, manifest
-from iree_checks import renumbered_distincts
 from iree_support import (
     IREE_FILES,
     IREE_SKIP_REASON,
@@ -82,12 +81,12 @@ def upstream_differences(path: Path) -> list[tuple[int, str, str]]:
 
 def iree_differences(path: Path) -> list[tuple[int, str, str]]:
     """Lines where our aliased view of an IREE file differs from iree-opt's print, less the listed
-    exceptions of the local-scope comparison (`iree_checks.check_view_against_print`)."""
+    exception of the local-scope comparison (`iree_checks.check_view_against_print`)."""
     data = path.read_bytes()
     m = read_bytecode(data)
     assert m.error is None, m.error
     ours = print_module(m, aliases=alias_rules(m)).text
-    diff = [d for d in differing_lines(ours, _iree_opt_print(data)) if not renumbered_distincts(d[1], d[2])]
+    diff = differing_lines(ours, _iree_opt_print(data))
     if bytecode_version(data) < 5:
         # No properties below version 5: inherent attributes stay in the op's attribute dictionary,
         # where iree-opt moves them into `<{...}>`.

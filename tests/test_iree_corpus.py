@@ -6,8 +6,7 @@ Against the compiler that wrote the files (iree-base-compiler 3.13.0, test extra
 * no fallback op, attribute or type, and an identical round trip (decode, print, parse, encode);
 * the view equals `iree-opt --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope`
   of the file, line for line (`// mlirbc:` lines aside), except where listed below with the cause;
-  listed: files below version 5 (properties placement, `iree_checks.check_view_against_print`) and the
-  numbers of `distinct[N]` attributes (identities; `iree_checks.renumbered_distincts`);
+  listed: files below version 5 (properties placement, `iree_checks.check_view_against_print`);
 * `iree-opt --emit-bytecode --emit-bytecode-version=V` of the view reproduces the file byte for byte,
   except where the file stores use-list orders (text has no syntax for them: iree-opt's own print of
   such a file does not reproduce it either, and gives the same bytes as our view);

@@ -1,5 +1,5 @@
 """The attributes and types IR objects hold: one walk for every pass that looks for values (elision of
-large values, dropping table entries nothing uses any more).
+large values, dropping table entries nothing uses any more, the distinct attributes of a view).
 
 Attribute and type classes keep what they hold in `__slots__`, directly or in (nested) tuples; an op holds
 values in its attribute dictionary, properties, location, result types and its blocks' arguments.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .attributes import Attribute
+from .attributes import Attribute, DistinctAttr
 from .operation import PROPS_ATTRIBUTE, PROPS_DECODED, Operation
 from .types import Type
 
@@ -48,3 +48,21 @@ def op_values(op: Operation) -> Iterator[object]:
             for a in block.arguments:
                 yield a.type
                 yield a.location
+
+
+def distinct_attributes(root: Operation) -> dict[int, DistinctAttr]:
+    """The distinct attributes the ops under `root` (included) hold, anywhere inside their values, by
+    ident."""
+    out: dict[int, DistinctAttr] = {}
+    seen: set[int] = set()
+    for op in root.walk():
+        stack = [v for v in op_values(op) if isinstance(v, Attribute | Type)]
+        while stack:
+            v = stack.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if isinstance(v, DistinctAttr):
+                out.setdefault(v.ident, v)
+            stack.extend(held_values(v))
+    return out

@@ -31,7 +31,6 @@ from ..ir.attributes import (
     DenseStringElementsAttr,
     DialectAttr,
     DictionaryAttr,
-    DistinctAttr,
     FallbackAttr,
     FileLineColLoc,
     FileLineColRange,
@@ -79,6 +78,7 @@ from .attr_printer import (
     print_type,
     static_shape,
 )
+from .distincts import DistinctIds, DistinctMismatch
 from .elision import (
     ARRAY,
     ELEMENTS,
@@ -229,6 +229,7 @@ class Parser:
         type_aliases: dict[str, Type] | None = None,
         elided: Resolver | None = None,
         syntax: SyntaxLookup | None = None,
+        distincts: DistinctIds | None = None,
     ) -> None:
         self.syntax = syntax
         """Where dialect syntaxes come from (`Registry.syntax`); None keeps dialect values as text."""
@@ -245,6 +246,8 @@ class Parser:
         """Resolves elided placeholders (`syntax.elision`) to the template's values; without one they
         are read as the plain MLIR they are (a resource key, a string, an opaque attribute)."""
         self._raw_string_value = False  # the value of `mlirbc.properties`: resolved by the op parser
+        self.distincts = distincts if distincts is not None else DistinctIds()
+        """What `distinct[N]` stands for in this text (`syntax.distincts`): one N, one attribute."""
         # Last: lexing the first token may fail, and a parser that recovers from lexical errors
         # (view.parser.OpParser) then still has every other field.
         self.tok: Token = self.lexer.next()
@@ -559,7 +562,8 @@ class Parser:
         end = self._skip_body(self.tok.start) if has_body else tok.end
         if has_body:
             self.reset(end)
-        return DialectType.get(ident.split(".", 1)[0], self._without_aliases(self.text[tok.start : end]))
+        return DialectType.get(ident.split(".", 1)[0],
+                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end])))
 
     # ============================================================================================
     # Attributes
@@ -690,7 +694,7 @@ class Parser:
 
     def _reparse(self, text: str, at: int) -> Attribute | Type:
         sub = Parser(text, attr_aliases=self.attr_aliases, type_aliases=self.type_aliases,
-                     elided=self.elided, syntax=self.syntax)
+                     elided=self.elided, syntax=self.syntax, distincts=self.distincts)
         try:
             value: Attribute | Type = sub.parse_type() if text.startswith("!") else sub.parse_attribute()
             sub.expect_eof()
@@ -776,7 +780,7 @@ class Parser:
             self._type()
             end = self.prev_end
         return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0],
-                               self._without_aliases(self.text[tok.start : end]))
+                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end])))
 
     def _without_aliases(self, text: str) -> str:
         """A dialect value's text with the aliases in it replaced by what they stand for: the text the
@@ -822,13 +826,14 @@ class Parser:
 
     def raw_body(self) -> str:
         """The exact text of the balanced `<...>` at the current token (consumed), for dialect syntaxes that
-        keep a nested value as text."""
+        keep a nested value as text (its distinct attributes with the idents of the view's numbering, as
+        the value held them)."""
         start = self.tok.start
         if self.tok.kind != "<":
             raise self.error("expected '<'")
         end = self._skip_body(start)
         self.reset(end)
-        return self.text[start:end]
+        return self.distincts.unnumber(self.text[start:end])
 
     def parse_dimension_list(self) -> tuple[int, ...]:
         """A dimension list `4x?x` (dynamic = `DYNAMIC`), leaving the parser on what follows it."""
@@ -1366,10 +1371,12 @@ class Parser:
         return self.elided.fallback_attr(Placeholder(FALLBACK_ATTR, size, fp, dialect=dialect), span)
 
     def _parse_distinct(self) -> Attribute:
-        self.advance()
+        start = self.advance().start
         self.expect("[", "expected '[' after 'distinct'")
         id_tok = self.expect(INT, "expected distinct ID")
         ident = self._int_value(id_tok)
+        if ident >= 1 << 64:
+            raise self.error("expected an unsigned 64-bit integer", id_tok)
         self.expect("]", "expected ']' to close distinct ID")
         self.expect("<", "expected '<' after distinct ID")
         referenced: Attribute
@@ -1378,7 +1385,11 @@ class Parser:
         else:
             referenced = self._attr()
             self.expect(">", "expected '>' to close distinct attribute")
-        return DistinctAttr.get(ident, referenced)
+        try:
+            return self.distincts.resolve(ident, referenced)
+        except DistinctMismatch as exc:
+            raise self.error(f"{exc}: {plain_attribute_text(exc.previous)}",
+                             self.span(start, self.prev_end)) from None
 
     _KEYWORD_ATTRS = {
         "true": _parse_bool,

@@ -9,7 +9,7 @@ collecting hook (`print_collecting`) records which values a dialect's printer pr
 
 Deliberate differences, where mlir-opt's text would lose or garble what the file stores: a
 FileLineColRange whose ends coincide keeps its `to line:col` part, an empty symbol name prints as
-`@""`, and distinct attributes print their stored `ident` rather than a fresh count.
+`@""`, and distinct attributes print their `ident` (the view numbers them as MLIR does: `distincts`).
 """
 
 from __future__ import annotations

@@ -165,7 +165,7 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     if target is None or not _unit(reg, target):
         return None
     piece = parse_op_in_place(text, span_start, span_end + delta, template, reg, lines,
-                              base.aliases, base.header)
+                              base.aliases, base.header, base.map.distincts)
     new_op = piece.op
     if new_op is None or not piece.whole or not _unit(reg, new_op):
         return None
@@ -178,6 +178,7 @@ def reparse_edit(base: ViewState, text: str, start: int, old_end: int, template:
     if new_root is None:
         return None
     new_map = base.map.splice(target, text, piece.map)
+    new_map.distincts = piece.map.distincts  # the whole text's numbering and what the op added
     lines = lines if lines is not None else TextLines(text)
     diagnostics = [d for d in base.diagnostics if d.span.end <= span_start]
     diagnostics += piece.diagnostics

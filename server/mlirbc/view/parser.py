@@ -68,6 +68,7 @@ from ..models.build import default_registry
 from ..models.registry import Registry
 from ..syntax.aliases import LOCATIONS
 from ..syntax.attr_parser import Parser, parse_attribute_text
+from ..syntax.distincts import DistinctIds, parse_idents
 from ..syntax.elision import (
     BLOB_COMMENT,
     BLOB_RE,
@@ -98,6 +99,7 @@ if TYPE_CHECKING:
     from ..verifier.incremental import ModuleVerification
 from .printer import (
     BLOCK_USELIST_PREFIX,
+    DISTINCT_PREFIX,
     FALLBACK_PROPS_KEY,
     HEADER_PREFIX,
     PARTIAL_PREFIX,
@@ -283,7 +285,7 @@ class OpParser(Parser):
     def __init__(self, text: str, registry: Registry, template: Module | None, start: int = 0,
                  end: int | None = None, lines: TextLines | None = None, single: bool = False,
                  aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
-                 with_map: bool = True) -> None:
+                 with_map: bool = True, distincts: DistinctIds | None = None) -> None:
         self.map = MapBuilder(single) if with_map else NoMapBuilder(single)
         self.start = start
         self.end = len(text) if end is None else end
@@ -309,6 +311,10 @@ class OpParser(Parser):
         if src is not None:
             for n in src.op_names:
                 self.registered.setdefault((n.dialect, n.name), n.registered)
+        self._fresh_distincts = len(src.attrs) if src is not None else 0
+        """A `distinct[N]` no numbering names gets an ident none of the template's attributes has."""
+        self.distincts = distincts.copy(self._fresh_distincts) if distincts is not None else \
+            DistinctIds(fresh_base=self._fresh_distincts)
         self.resources: list[ResourceGroup] = []
         self.alias_ends: dict[int, int] = {}
         self.uselist_lines: dict[int, tuple[str, int, int]] = {}
@@ -402,6 +408,7 @@ class OpParser(Parser):
         by the offset where its line starts.
         """
         text = self.text
+        distinct_lines: list[tuple[str, int, int]] = []
         for m in _line_start_matches(text, "// mlirbc: ", _MLIRBC_COMMENT_RE, self.start, self.end):
             body = m.group(1)
             cs, ce = m.start(1), m.end(1)
@@ -411,6 +418,10 @@ class OpParser(Parser):
                 self.uselist_lines[m.start()] = (body[len(USELIST_PREFIX):], cs, ce)
             elif body.startswith(BLOCK_USELIST_PREFIX):
                 self.block_uselist_lines[m.start()] = (body[len(BLOCK_USELIST_PREFIX):], cs, ce)
+            elif body.startswith(DISTINCT_PREFIX):
+                self.header_comments += 1
+                self.map.part(PART_HEADER, cs, ce, None)
+                distinct_lines.append((body[len(DISTINCT_PREFIX):], cs, ce))
             elif body.startswith(PARTIAL_PREFIX):
                 self.report("this view shows a file that decoded only part-way "
                             f"({body[len(PARTIAL_PREFIX):]}); it cannot be encoded",
@@ -430,9 +441,23 @@ class OpParser(Parser):
                     self.result.header = facts
                 except (ValueError, RecursionError) as exc:
                     self.report(f"malformed mlirbc header comment: {exc}", self.lexer.span(cs, ce))
+        if distinct_lines:
+            self._distinct_numbering(distinct_lines)
         self.registry = self._bound(self.registry, self.template)
         # Values of a dialect are read by the syntax of the file's model set (MLIR 24's llvm entries).
         self.syntax = self.registry.syntax
+
+    def _distinct_numbering(self, lines: list[tuple[str, int, int]]) -> None:
+        """The `// mlirbc: distinct` lines: the idents of `distinct[0]`, `distinct[1]`, ... in order."""
+        words: list[str] = []
+        for body, _, _ in lines:
+            words.extend(body.split())
+        try:
+            idents = parse_idents(words)
+        except ValueError as exc:
+            self.report(f"malformed mlirbc distinct line: {exc}", self.lexer.span(lines[0][1], lines[-1][2]))
+            return
+        self.distincts = DistinctIds(idents, fresh_base=self._fresh_distincts)
 
     def _bound(self, registry: Registry, template: Module | None) -> Registry:
         """The registry bound to the model set of the text's producer (header, else template)."""
@@ -1628,6 +1653,7 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
         root = None
     result = p.result
     result.map = p.map.finish(text)
+    result.map.distincts = p.distincts
     result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if result.errors or root is None:
         return result
@@ -1730,22 +1756,25 @@ class OpInPlace:
 def parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                       registry: Registry | None = None, lines: TextLines | None = None,
                       aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
-                      header: dict[str, object] | None = None) -> OpInPlace:
+                      header: dict[str, object] | None = None,
+                      distincts: DistinctIds | None = None) -> OpInPlace:
     """Read text[start:end] as one op directly inside the root op (a function, say), with the offsets of
     the whole text.  Its names are its own: only an op whose regions are isolated from above and that
     has no operands, results or successors means the same here as in a full parse.  `header`: the facts
     of the view's header (its bytecode version decides where an op in a custom form keeps its inherent
-    attributes)."""
+    attributes); `distincts`: what the whole text's `distinct[N]` stand for (its map's), which the op's
+    map extends with the numbers the op adds."""
     with building():  # a keystroke's re-read must not pay for a walk over the whole module's objects
-        return _parse_op_in_place(text, start, end, template, registry, lines, aliases, header)
+        return _parse_op_in_place(text, start, end, template, registry, lines, aliases, header, distincts)
 
 
 def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
                        registry: Registry | None, lines: TextLines | None,
                        aliases: tuple[dict[str, Attribute], dict[str, Type]] | None,
-                       header: dict[str, object] | None = None) -> OpInPlace:
+                       header: dict[str, object] | None = None,
+                       distincts: DistinctIds | None = None) -> OpInPlace:
     reg = registry if registry is not None else default_registry()
-    p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases)
+    p = OpParser(text, reg, template, start, end, lines, single=True, aliases=aliases, distincts=distincts)
     if header:
         p.result.header.update(header)
     p.region_depth = 1  # inside the root op's region, as in a full parse: the nesting limit counts it
@@ -1761,11 +1790,15 @@ def _parse_op_in_place(text: str, start: int, end: int, template: Module | None,
             whole = False
         if p.header_comments:
             whole = False  # a header line typed inside the op: what it means depends on the whole text
+        if p.distincts.changed:
+            whole = False  # a distinct attribute's value changed here: the rest of the text may still name it
         p.close_scope(p.scope)
     except (TextError, RecursionError):
         whole = False
     p.result.diagnostics.sort(key=lambda d: (d.span.start, d.span.end))
     if op is not None:
         op.parent = None
-    return OpInPlace(op if whole else None, p.result.diagnostics, p.map.finish(text), whole,
+    piece = p.map.finish(text)
+    piece.distincts = p.distincts
+    return OpInPlace(op if whole else None, p.result.diagnostics, piece, whole,
                      p.implicit_terminators, p.custom_ops)

@@ -3,7 +3,9 @@
 The text is what `mlir-opt --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope`
 prints (same value and block names, predecessor comments, inline locations), preceded by `// mlirbc:`
 header lines and followed by the resource trailer; with `aliases`, what it prints without
-`--mlir-print-local-scope` (alias definitions before and after the module, `syntax.aliases`).  Fallback
+`--mlir-print-local-scope` (alias definitions before and after the module, `syntax.aliases`).  Distinct
+attributes are numbered as mlir-opt numbers them, as the text is passed on (`syntax.distincts`); the
+`// mlirbc: distinct` lines after the module say which attribute each number is.  Fallback
 parts use the syntax in the README ("The text view").  With the text comes its source map
 (`sourcemap.SourceMap`): where each op, value, block, attribute piece and fallback part was written.
 """
@@ -30,6 +32,7 @@ from ..ir.operation import (
     Value,
 )
 from ..ir.types import FallbackType, FunctionType, Type
+from ..ir.walk import distinct_attributes
 from ..models.ods import mlir_opt_dialects
 from ..syntax.aliases import AliasRules, AliasScope
 from ..syntax.attr_printer import (
@@ -42,6 +45,7 @@ from ..syntax.attr_printer import (
     print_type,
     quote_bytes,
 )
+from ..syntax.distincts import DistinctIds, Moves
 from ..syntax.elision import Elider
 from ..syntax.lexer import decode_string
 from .aliasing import collect_generic
@@ -64,6 +68,9 @@ HEADER_PREFIX = "// mlirbc: "
 USELIST_PREFIX = "// mlirbc: uselist "
 BLOCK_USELIST_PREFIX = "// mlirbc: block-uselist "
 PARTIAL_PREFIX = "// mlirbc: partial decode: "
+DISTINCT_PREFIX = "// mlirbc: distinct "
+"""Lines after the module listing the ident of `distinct[0]`, `distinct[1]`, ... (`syntax.distincts`)."""
+DISTINCTS_PER_LINE = 32
 FALLBACK_PROPS_KEY = "mlirbc.properties"
 
 ALIASES_BY_DEFAULT = True
@@ -87,6 +94,8 @@ class PrintResult:
     notes: list[Any] = field(default_factory=list)
     """Pretty form: the ops printed generic although a syntax model knows them, and why
     (`pretty.PrettyNote`)."""
+    distincts: DistinctIds = field(default_factory=DistinctIds)
+    """What `distinct[N]` stands for in the text (also `map.distincts`)."""
 
 
 def header_facts(module: Module) -> dict[str, object]:
@@ -110,8 +119,14 @@ class _Printer:
         self.done: list[str] = []
         """`out` joined every `_JOIN_EVERY` chunks: a large view's millions of small strings would cost
         more memory (about 50 bytes of object each) than the text they make."""
-        self.flush: Callable[[str], object] = sink if sink is not None else self.done.append
+        self._sink: Callable[[str], object] = sink if sink is not None else self.done.append
         """Where each joined piece goes: `done`, or a caller's writer (the view is never held whole)."""
+        self.distincts = DistinctIds()
+        """The numbers of the distinct attributes printed so far (`syntax.distincts`)."""
+        self.moves: Moves = []
+        """Where renumbering distinct attributes moved the text (the map is made before it)."""
+        self._flushed = 0
+        """The length (as printed, before renumbering) of the text flushed so far."""
         self.pos = 0
         self.map = MapBuilder() if with_map else NoMapBuilder()
         self.names: dict[int, str] = {}
@@ -121,6 +136,18 @@ class _Printer:
         self._props_text: dict[tuple[str, tuple[tuple[str, Attribute], ...]], str] = {}
         self._props_by_record: dict[int, tuple[Properties, str, str]] = {}
         self._signatures: dict[tuple[tuple[Type, ...], tuple[Type, ...]], str] = {}
+
+    def flush(self, piece: str) -> None:
+        """Pass on a piece of the view (everything before it passed on already), its distinct attributes
+        numbered as MLIR numbers them: in the order the text shows them."""
+        at = self._flushed
+        self._flushed = at + len(piece)
+        self._sink(self.distincts.renumber(piece, at, self.moves))
+
+    def flush_out(self) -> None:
+        if self.out:
+            self.flush("".join(self.out))
+            self.out.clear()
 
     def emit(self, text: str) -> None:
         self.out.append(text)
@@ -452,12 +479,21 @@ class _Printer:
                         self._find_parts(line, at)
                         at += len(line) + 1
                 self.emit(text)
-                self.flush("".join(self.out))
-                self.out.clear()
+                self.flush_out()
         scope.release()
 
     def close(self) -> None:
         """Drop what only printing needed (called once the view is printed)."""
+
+    def distinct_lines(self) -> None:
+        """The idents of the distinct attributes the text numbered (after everything that names them is
+        passed on): what makes the text read back to the same attributes."""
+        self.flush_out()
+        idents = self.distincts.idents
+        for i in range(0, len(idents), DISTINCTS_PER_LINE):
+            line = DISTINCT_PREFIX + " ".join(map(str, idents[i:i + DISTINCTS_PER_LINE]))
+            self.map.part(PART_HEADER, self.pos, self.pos + len(line), None)
+            self.line(line)
 
     def body(self, root: Operation, aliases: AliasRules | None = None) -> None:
         """The module's op (after the header, before the resources), between its alias definitions
@@ -597,7 +633,7 @@ def stream_module(module: Module, write: Callable[[str], object], header: bool =
     elided."""
     with building():
         p = _print(module, header, elide_larger_than, upstream_safe, False, write, form, registry, aliases)
-    write("".join(p.out))
+    p.flush_out()
     return p.elider.count if p.elider is not None else 0
 
 
@@ -605,10 +641,16 @@ def _print_module(module: Module, header: bool, elide_larger_than: int, upstream
                   with_map: bool, form: str = FORM_GENERIC, registry: Registry | None = None,
                   aliases: AliasRules | None = None) -> PrintResult:
     p = _print(module, header, elide_larger_than, upstream_safe, with_map, None, form, registry, aliases)
-    p.done.append("".join(p.out))
+    p.flush_out()
     text = "".join(p.done)
-    return PrintResult(text, p.map.finish(text), p.elider.count if p.elider is not None else 0,
-                       list(getattr(p, "notes", [])))
+    distincts = p.distincts
+    if distincts.idents and module.root is not None:
+        root = module.root
+        distincts = DistinctIds(distincts.idents, lookup=lambda: distinct_attributes(root))
+    source_map = p.map.finish(text, p.moves)
+    source_map.distincts = distincts
+    return PrintResult(text, source_map, p.elider.count if p.elider is not None else 0,
+                       list(getattr(p, "notes", [])), distincts)
 
 
 def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: bool, with_map: bool,
@@ -635,6 +677,8 @@ def _print(module: Module, header: bool, elide_larger_than: int, upstream_safe: 
     with elision_scope(elider):
         if module.root is not None:
             p.body(module.root, aliases)
+        if header:
+            p.distinct_lines()
         p.resources(module.resources)
         if aliases is not None and module.root is not None:
             p.line("")  # mlir-opt ends a module printed with aliases with an empty line

@@ -39,6 +39,7 @@ from ..ir.attributes import Attribute
 from ..ir.operation import Block, BlockArgument, Operation, OpResult, Region, Value
 from ..ir.types import Type
 from ..syntax.attr_parser import Parser
+from ..syntax.distincts import DistinctIds
 from ..syntax.lexer import BARE, EOF, STRING, SYMBOL, Lexer, Token, string_value
 
 PART_FALLBACK_PROPERTIES = "fallback-properties"
@@ -226,10 +227,13 @@ class SourceMap:
     """Offsets of one text <-> the IR objects it shows (see the module docstring for the API)."""
 
     def __init__(self, text: str, root: _Segment, segments: list[_Segment], bases: list[int],
-                 aliases: Aliases | None = None) -> None:
+                 aliases: Aliases | None = None, distincts: DistinctIds | None = None) -> None:
         self.text = text
         self.aliases: Aliases = aliases if aliases is not None else ({}, {})
         """The text's attribute and type aliases by name (without `#`/`!`)."""
+        self.distincts: DistinctIds = distincts if distincts is not None else DistinctIds()
+        """What the text's `distinct[N]` stand for (`syntax.distincts`): a printed view's numbering, or
+        what a parse found."""
         self._root = root
         self._segments = segments
         self._bases = bases
@@ -561,7 +565,7 @@ class SourceMap:
                  op: Operation | None) -> AttributeHit | None:
         if piece == PIECE_CUSTOM:
             return self._descend_custom(start, end, offset, op)
-        p = _SpanParser(self.text, start, end, self.aliases)
+        p = _SpanParser(self.text, start, end, self.aliases, self.distincts)
         try:
             if piece == PIECE_TYPE:
                 p.parse_function_type()
@@ -589,7 +593,7 @@ class SourceMap:
             tok = lexer.next()
             while tok.kind != EOF and tok.start <= offset:
                 if tok.kind in _VALUE_STARTS or (tok.kind == BARE and tok.text not in ("loc", "to", "step")):
-                    p = _SpanParser(self.text, tok.start, end, self.aliases)
+                    p = _SpanParser(self.text, tok.start, end, self.aliases, self.distincts)
                     try:
                         if tok.kind == "bang" or tok.kind == "(":
                             p.parse_type()
@@ -761,7 +765,7 @@ class SourceMap:
         segments[k] = new_seg
         bases = self._bases[:k] + [new_base] + [b + delta for b in self._bases[k + 1:]]
         return SourceMap(new_text, _shift_segment(self._root, end_old, delta, new_seg, old),
-                         segments, bases, self.aliases)
+                         segments, bases, self.aliases, self.distincts)
 
     # -- aliases ----------------------------------------------------------------------------------
     def alias_at(self, offset: int) -> tuple[str, Span] | None:
@@ -827,12 +831,45 @@ def _shift_segment(root: _Segment, after: int, delta: int, new_top: _Segment,
     return out
 
 
+def _apply_moves(root: _Segment, segments: list[_Segment], bases: list[int],
+                 moves: Sequence[tuple[int, int]]) -> list[int]:
+    """Move the records of a text by `moves` (see `syntax.distincts.Moves`), in place; the new bases."""
+    ats = [at for at, _ in moves]
+    prefix = [0]
+    for _, delta in moves:
+        prefix.append(prefix[-1] + delta)
+
+    def shift(x: int) -> int:
+        return prefix[bisect_right(ats, x)]
+
+    def move(seg: _Segment, base: int) -> None:
+        s0 = shift(base)
+
+        def mv(x: int) -> int:
+            return x + shift(base + x) - s0 if x >= 0 else x
+
+        for name in ("op_start", "op_end", "name_start", "name_end", "pieces", "occ_start", "occ_end"):
+            setattr(seg, name, array("i", [mv(x) for x in getattr(seg, name)]))
+        seg.regions = {i: [(mv(a), mv(b)) for a, b in rs] for i, rs in seg.regions.items()}
+        seg.parts = [(k, mv(a), mv(b), o, i) for k, a, b, o, i in seg.parts]
+        seg.length = mv(seg.length)
+
+    out: list[int] = []
+    for seg, base in zip(segments, bases, strict=True):
+        if shift(base + seg.length) != shift(base):
+            move(seg, base)
+        out.append(base + shift(base))
+    move(root, 0)
+    return out
+
+
 class _SpanParser(Parser):
     """An attribute parser over a piece of a larger text that records every attribute and type it
     builds with its span (used on demand for `attribute_at`)."""
 
-    def __init__(self, text: str, start: int, end: int, aliases: Aliases) -> None:
-        super().__init__(Lexer(text, start, end), attr_aliases=aliases[0], type_aliases=aliases[1])
+    def __init__(self, text: str, start: int, end: int, aliases: Aliases, distincts: DistinctIds) -> None:
+        super().__init__(Lexer(text, start, end), attr_aliases=aliases[0], type_aliases=aliases[1],
+                         distincts=distincts.copy())
         self.found: list[tuple[int, int, Attribute | Type]] = []
 
     def _attr(self) -> Attribute:
@@ -1089,9 +1126,13 @@ class MapBuilder:
         seg.parts.append((kind, start - base, end - base, obj, op_i))
 
     # -- result -----------------------------------------------------------------------------------
-    def finish(self, text: str) -> SourceMap:
+    def finish(self, text: str, moves: Sequence[tuple[int, int]] = ()) -> SourceMap:
+        """The map of `text`; `moves`: where `text` moved from the text the records were made for
+        (distinct attributes renumbered after printing)."""
         while self._stack:  # ops left open by a parse that gave up: they run to the end
             self.close_op(len(text), broken=True)
+        if moves:
+            self.bases = _apply_moves(self.root, self.segments, self.bases, moves)
         self.root.length = len(text)
         self.root._finish()
         for seg in self.segments:

@@ -246,7 +246,7 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
     if alias is not None:
         name, span = alias
         value = (smap.aliases[0] if name[0] == "#" else smap.aliases[1])[name[1:]]
-        lines = [f"### Alias `{name}`", f"`{_short(safe_attr(value), 300)}`"]
+        lines = [f"### Alias `{name}`", f"`{_short(smap.distincts.numbered(safe_attr(value)), 300)}`"]
         where = smap.alias_definition(name)
         if where is not None:
             lines.append(f"Defined at line {_line(codec, where.start)}")
@@ -254,7 +254,7 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
     hit = smap.attribute_at(offset)
     if hit is not None:
         what = type(hit.value).__name__
-        text = _short(safe_attr(hit.value), 300)
+        text = _short(smap.distincts.numbered(safe_attr(hit.value)), 300)
         lines = [f"### {what}", f"`{text}`"]
         typ = getattr(hit.value, "type", None)
         if isinstance(typ, Type) and not isinstance(hit.value, Type):
