@@ -187,8 +187,11 @@ def test_encode_refuses_and_leaves_the_output_alone(path: Path, tmp_path: Path,
 
 
 # -- beyond the corpus: inputs no header can describe, and mechanical damage to real views ----------
+# (Text without an op, "" or "//", is an empty module, as mlir-opt reads it: tests/test_implicit_module.py;
+# a view without one is an error, below.)
 @pytest.mark.parametrize("text", [
-    "", " \n\t\r\n", "\ufeff", "\x00", '"', "@", "%", "^", "#", "!", "{-#", "#-}", "//", "\udcff\udcfe",
+    "// mlirbc: {}\n", "// mlirbc: {\"version\": 6}\n \n", "\ufeff", "\x00", '"', "@", "%", "^", "#", "!",
+    "{-#", "#-}", "\udcff\udcfe",
     "(" * 10_000, ")" * 10_000, "{" * 10_000, "<" * 10_000, '"builtin.module"() ({' * 3_000,
     '"a.b"() {x = ' + "[" * 10_000 + "} : () -> ()",
     '"a.b"() : () -> () loc(' + "callsite(" * 5_000,

@@ -18,7 +18,10 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
     ops: Counter[str] = Counter()
     models: dict[str, str] = {}
     if module.root is not None:
-        for op in module.root.walk():
+        walk = module.root.walk()
+        if module.implicit_module:
+            next(walk)  # the module MLIR reads the file's top-level op in is not in the file
+        for op in walk:
             ops[op.name] += 1
             p = op.properties
             if p is not None and p.kind == PROPS_DECODED and p.model:
@@ -58,6 +61,7 @@ def module_info(module: Module, size: int, registry: Registry | None = None) -> 
                      for d in module.dialects],
         "ops": dict(sorted(ops.items())),
         "op_count": sum(ops.values()),
+        "implicit_module": module.implicit_module,
         "fallbacks": {"op": counts.get("op", 0), "attribute": counts.get("attribute", 0),
                       "type": counts.get("type", 0)},
         "fallback_reasons": [{"kind": k, "name": n, "reason": r, "count": c}

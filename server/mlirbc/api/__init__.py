@@ -14,9 +14,12 @@ jaxlib's on the same input by the tests):
 
 * no context or location is required: `Operation.create` without `loc=` and outside `with Location` gives
   `loc(unknown)`; `Context.current` and `Location.current` are None outside a `with`, as MLIR's;
-* `Module.parse` takes one top-level op (MLIR wraps several, or one that is not a module, in an implicit
-  `module`), in the view's text, generic MLIR text or the custom forms the pretty view prints, or bytecode
-  bytes; `Module.parseFile` and `mlirbc.load` read bytecode files;
+* `Module.parse` takes the view's text, generic MLIR text or the custom forms the pretty view prints, or
+  bytecode bytes; `Module.parseFile` and `mlirbc.load` read bytecode files.  As MLIR's, text that is not
+  one `builtin.module` (several top-level ops, one func, none) comes in a new module located at
+  `loc("-":0:0)`, and a file whose top-level op is not a module in an implicit one (saved without it
+  while it still holds just that op); a view's text (with its `// mlirbc:` header) is the file's one
+  top-level op, as the view shows it;
 * `op.parent` of a detached op is None (MLIR raises ValueError); `op.opview` is the op itself (there are
   no per-op Python classes);
 * refused at the call where MLIR would build IR its verifier rejects later: a value of another module

@@ -248,7 +248,11 @@ def load(path: str | os.PathLike[str], *, disable_models: Iterable[str] = (), od
     are the CLI's `--disable-model`, `--ods-json` and `--models`.
 
     A damaged file raises `DecodeError` naming the section and byte offset; `partial_module` is what
-    was read before the damage (None when nothing was).  OSError when the file cannot be read."""
+    was read before the damage (None when nothing was).  OSError when the file cannot be read.
+
+    A file whose top-level op is not a module (`mlir-opt --no-implicit-module` writes one) comes, as MLIR
+    reads it, in an implicit module at `loc("<path>":0:0)`: `body` holds that op.  A save leaves the
+    module out again while it holds just that op (and has no attributes); otherwise it is written."""
     ctx = Context(disable_models=disable_models, ods_json=ods_json, model_set=model_set)
     try:
         m = open_file(path, ctx)
@@ -282,12 +286,19 @@ def ir_of(module: Module) -> IRModule:
 
 
 def parse(text: str | bytes, *, context: Context | None = None) -> Module:
-    """A module from its text: the view `mlirbc decode` prints (any form), or MLIR text with one top-level
-    op in the generic form or the custom forms the pretty view knows.  TextError
-    (the first problem's line and column, and how many there are) when the text does not parse.
+    """A module from its text: the view `mlirbc decode` prints (any form), or MLIR text in the generic form
+    or the custom forms the pretty view knows.  TextError (the first problem's line and column, and how
+    many there are) when the text does not parse.
+
+    MLIR text that is not exactly one `builtin.module` (several top-level ops, a bare `func.func`, no op
+    at all) is wrapped as MLIR's `Module.parse` wraps it: in a new module located at `loc("-":0:0)`,
+    written with the module.  A view (its first line the `// mlirbc:` header) holds the one top-level op
+    of its file, kept as it is.
 
     Bytes that start with the bytecode magic are decoded as bytecode, as MLIR's `Module.parse` does
-    (DecodeError, with `partial_module`, for damaged bytes); the module saves faithfully as a loaded one."""
+    (DecodeError, with `partial_module`, for damaged bytes); the module saves faithfully as a loaded one.
+    A file whose top-level op is not a module is read, as MLIR reads it, in an implicit module that a save
+    leaves out again while it holds that one op alone."""
     from ..view.parser import parse_module
 
     ctx = context if context is not None else default_context()

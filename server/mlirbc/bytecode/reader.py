@@ -14,6 +14,7 @@ from ..errors import DecodeError
 from ..files.mapped import open_mapped
 from ..ir.attributes import UnknownLoc
 from ..ir.gcpause import building
+from ..ir.implicit import needs_module, source_location, wrap
 from ..ir.module import Module
 from ..models.build import default_registry
 from ..models.registry import Registry
@@ -27,7 +28,7 @@ from .sections import MAX_SECTION_ID, SECTION_NAMES, Section, SectionId, read_se
 from .strings import decode_strings
 from .template import FallbackNote, Template
 from .verify import verify
-from .writable import PROPERTIES_FROM, PropertyCheck
+from .writable import PROPERTIES_FROM, PropertyCheck, module_properties
 
 _REQUIRED = (SectionId.STRING, SectionId.DIALECT, SectionId.ATTR_TYPE, SectionId.ATTR_TYPE_OFFSET,
              SectionId.IR)
@@ -55,24 +56,26 @@ def read_bytecode_file(path: str | os.PathLike[str], registry: Registry | None =
 
     Raises OSError (cannot open), FileTooLarge (over `max_size`, nothing read) and DecodeError."""
     mapped = open_mapped(path, max_size, strategy)
-    module = decode_bytecode(mapped.data, registry, decode_all_entries)
+    module = decode_bytecode(mapped.data, registry, decode_all_entries, name=os.fspath(path))
     if isinstance(module.source, Template):
         module.source.mapped = mapped
     return module
 
 
 def decode_bytecode(data: bytes | bytearray | memoryview, registry: Registry | None = None,
-                    decode_all_entries: bool = True) -> Module:
+                    decode_all_entries: bool = True, *, name: str = "-") -> Module:
     """Decode `data`.  Raises DecodeError when nothing usable could be decoded; otherwise returns a
-    module whose `error` is set if decoding stopped part-way."""
+    module whose `error` is set if decoding stopped part-way.  A top-level op that is not a module comes
+    in MLIR's implicit module (`ir.implicit`), located at `loc("name":0:0)` as MLIR's reader of a buffer
+    called `name` puts it (`-`: the name MLIR's Python bindings give bytes)."""
     # Everything the reader allocates lives as long as the module: the cyclic collector would only rescan
     # the growing IR again and again (a sixth of the time on large files), as in the writer.
     with building():
-        return _read(data, registry, decode_all_entries)
+        return _read(data, registry, decode_all_entries, name)
 
 
 def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
-          decode_all_entries: bool) -> Module:
+          decode_all_entries: bool, name: str) -> Module:
     reg = registry if registry is not None else default_registry()
     buf = memoryview(data)
     if buf.ndim != 1 or buf.itemsize != 1:
@@ -145,6 +148,9 @@ def _read(data: bytes | bytearray | memoryview, registry: Registry | None,
                                    ir.header_offset, "IR")
         if module.root is None:
             raise module.error from None
+    if module.root is not None and needs_module([module.root]):
+        module.root = wrap([module.root], source_location(name), module_properties(reg, version))
+        module.implicit_module = True
     source.declared_values = decoder.declared_values
     source.prop_seq = decoder.prop_seq
     source.attrs = table.table_entries(ATTR)

@@ -30,6 +30,17 @@ PROPERTIES_FROM = 5
 """The first bytecode version that stores properties (below it, inherent attributes are in the dictionary)."""
 
 
+def module_properties(registry: Registry, version: int) -> Properties | None:
+    """The properties of a `builtin.module` without a name in bytecode `version`, as the reader and the
+    text parser give them (None below version 5, where a module keeps its attributes in its dictionary)."""
+    if version < PROPERTIES_FROM:
+        return None
+    lookup = registry.op("builtin.module")
+    if lookup.model is None or not lookup.model.has_properties():
+        return None
+    return Properties(PROPS_DECODED, values={}, model=lookup.origin)
+
+
 @dataclass
 class Problem:
     op: Operation

@@ -26,6 +26,7 @@ from ..binary.stream import ByteWriter
 from ..errors import EncodeError
 from ..files.chunks import Chunks, FileRange, file_range
 from ..ir.digest import LARGE
+from ..ir.implicit import stored_top
 from ..ir.module import RESOURCE_BLOB, Module
 from ..ir.operation import Operation
 from ..models.build import default_registry
@@ -97,6 +98,8 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
     root = module.root
     if root is None:
         raise EncodeError("the module has no root op")
+    if module.implicit_module:
+        root = stored_top(root)  # the file's own top-level op, unless the module became one of its own
     if module.error is not None:
         raise EncodeError(f"the module was only partly decoded ({module.error}); it cannot be written")
     if module.view is not None:

@@ -71,7 +71,7 @@ def _load(path: str, registry: Registry, progress: Progress,
         text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
     except OSError as exc:
         raise GraphUsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    result = parse_module(text, None, registry)
+    result = parse_module(text, None, registry, source_name=path)
     for d in result.errors[:20]:
         print(f"{path}:{d.span.start_line + 1}:{d.span.start_col + 1}: {d.severity}: {d.message}",
               file=sys.stderr)

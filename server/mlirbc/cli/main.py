@@ -152,6 +152,9 @@ def _print_info(info: dict[str, object]) -> None:
         v = f"  version {d['version']}" if d["version"] else ""
         out(f"  {d['name']}{v}\n")
     out(f"ops ({info['op_count']})\n")
+    if info.get("implicit_module"):
+        out("  (the top-level op is not a module: MLIR reads it, and the view shows it, in an implicit "
+            "one)\n")
     models: dict[str, str] = info["models"]  # type: ignore[assignment]
     syntax: dict[str, str] = info.get("syntax") or {}  # type: ignore[assignment]
     for name, n in info["ops"].items():  # type: ignore[attr-defined]
@@ -192,7 +195,9 @@ def _parse_text(path: str, reg: Registry, template: Module | None, with_map: boo
     """The module (None when the text has parse errors) and the parse result (`errors` also holds what
     does not verify).  Every diagnostic is printed."""
     text = _read(path).decode("utf-8", "surrogateescape")
-    result = parse_module(text, template=template, registry=reg, with_map=with_map, verify=verify)
+    # (Named as `mlir-opt PATH` names it, for the implicit module of a text that is not one module.)
+    result = parse_module(text, template=template, registry=reg, with_map=with_map, verify=verify,
+                          source_name=path)
     _print_diagnostics(path, result.diagnostics)
     return (None if result.parse_errors else result.module), result
 

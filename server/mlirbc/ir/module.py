@@ -83,6 +83,10 @@ class Module:
     view: str | None = None
     """The dialect-level view this module is (`stablehlo`, made by that view from a decoded module: it is
     converted back before it is written); None for a module in its stored dialects."""
+    implicit_module: bool = False
+    """`root` is the implicit `builtin.module` MLIR's parsers put around a file's top-level op that is not
+    a module (`ir.implicit`): the file holds that op alone, and a writer writes it alone again while the
+    module is still what a reader would make around it (`implicit.stored_top`)."""
 
     @property
     def fallbacks(self) -> list[Any]:

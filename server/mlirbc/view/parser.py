@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..bytecode.ir_section import MAX_NESTING
 from ..bytecode.template import template_of
-from ..bytecode.writable import problems
+from ..bytecode.writable import module_properties, problems
 from ..errors import TextError, TextSpan
 from ..ir.attributes import (
     Attribute,
@@ -40,6 +40,7 @@ from ..ir.attributes import (
 )
 from ..ir.digest import Bytes
 from ..ir.gcpause import building
+from ..ir.implicit import MODULE_NAME, needs_module, source_location, wrap
 from ..ir.module import (
     RESOURCE_BLOB,
     RESOURCE_BOOL,
@@ -285,8 +286,16 @@ class OpParser(Parser):
     def __init__(self, text: str, registry: Registry, template: Module | None, start: int = 0,
                  end: int | None = None, lines: TextLines | None = None, single: bool = False,
                  aliases: tuple[dict[str, Attribute], dict[str, Type]] | None = None,
-                 with_map: bool = True, distincts: DistinctIds | None = None) -> None:
+                 with_map: bool = True, distincts: DistinctIds | None = None, source_name: str = "-",
+                 implicit_module: bool = False) -> None:
         self.map = MapBuilder(single) if with_map else NoMapBuilder(single)
+        self.source_name = source_name
+        """The text's name in the location of the implicit module (`ir.implicit.source_location`)."""
+        self.implicit_module = implicit_module
+        """The text is known to need MLIR's implicit module: the map holds it as the root op, spanning
+        the text, and the top-level ops as the ops inside it (where the verifier's findings point)."""
+        self.reread = False
+        """The text turned out to need an implicit module the map does not hold: read it again with one."""
         self.start = start
         self.end = len(text) if end is None else end
         try:
@@ -522,9 +531,15 @@ class OpParser(Parser):
         self.parse_aliases()
         self.result.aliases = (self.attr_aliases, self.type_aliases)
         self.map.aliases = self.result.aliases
-        root: Operation | None = None
+        ops: list[Operation] = []
         holder = Block()
         self.scope = _Scope(None, True, None)
+        # A view (its header, or the file it is read against) holds the file's one top-level op as it
+        # is, as `mlir-opt --no-implicit-module` reads text; other text gets MLIR's implicit module.
+        view = bool(self.header_comments) or self.template is not None
+        if self.implicit_module:
+            self.map.open_op(self.start, None)
+            self.region_depth = 1
         while self.tok.kind != EOF:
             if self.tok.kind == "{-#":
                 self.parse_resources()
@@ -537,16 +552,27 @@ class OpParser(Parser):
             op = self.parse_op_recovering(holder)
             if op is None:
                 continue
-            if root is not None:
-                self.report("the view must hold exactly one top-level op", self.tok_span(start))
-            else:
-                root = op
+            if view and len(ops) == 1:
+                self.report(_SECOND_TOP_LEVEL_OP.format(ops[0].name), self.tok_span(start))
+            ops.append(op)
         self.close_scope(self.scope)
         self.report_stray_blob_comments()
-        if root is None and not self.result.errors:
+        if not view:
+            if not self.implicit_module and (self.result.errors or not needs_module(ops)):
+                return ops[0] if ops else None
+            if not self.implicit_module and not isinstance(self.map, NoMapBuilder):
+                self.reread = True
+                return None
+            module = wrap(ops, source_location(self.source_name),
+                          module_properties(self.registry, Module(None).version))
+            if self.implicit_module:
+                self.map.set_op(module)
+                self.map.close_op(self.end)
+            return module
+        if not ops and not self.result.errors:
             self.report("expected an op in generic form (\"dialect.op\"(...) : ...)",
                         self.tok_span(self.tok))
-        return root
+        return ops[0] if ops else None
 
     # -- aliases ----------------------------------------------------------------------------------
     def parse_aliases(self) -> None:
@@ -1527,6 +1553,13 @@ class OpParser(Parser):
         return ResourceEntry(key, RESOURCE_STRING, string=value)
 
 
+_SECOND_TOP_LEVEL_OP = (
+    "the view must hold exactly one top-level op, the file's '{0}': MLIR would wrap them all in a new "
+    "implicit module, nesting '{0}' one level down and writing every op of the file anew; move this op "
+    "into '{0}', or write the enclosing module yourself")
+"""A view stands for its file's one top-level op; a second one is refused rather than restructure the file."""
+
+
 def is_isolated(registry: Registry, name: str) -> bool:
     """Whether the model of op `name` says its regions are isolated from above (names inside do not
     see names outside)."""
@@ -1567,6 +1600,8 @@ def header_problem(facts: dict[str, object]) -> str | None:
     view = facts.get("view")
     if view is not None and (not isinstance(view, str) or not view.isidentifier()):
         return "view must name a dialect-level view (such as \"stablehlo\")"
+    if "implicit_module" in facts and not isinstance(facts["implicit_module"], bool):
+        return "implicit_module must be true or false"
     versions = facts.get("dialect_versions")
     if versions is not None:
         if not isinstance(versions, dict):
@@ -1602,15 +1637,21 @@ def _type_text(t: Type) -> str:
 
 def parse_module(text: str, template: Module | None = None,
                  registry: Registry | None = None, lines: TextLines | None = None,
-                 with_map: bool = True, verify: bool = False) -> ParseResult:
+                 with_map: bool = True, verify: bool = False, source_name: str = "-") -> ParseResult:
     """Parse a text view.  With a template (the module the view was printed from), facts the text does
     not carry (registered flags, dialect versions, version and producer when the header is missing)
     come from it.  `lines` (the text's line table, when the caller has one) saves building it for
     messages.  Without `with_map` the result's map is empty (a caller that only writes the module).
     With `verify`, a module that parsed is verified (`verifier`): its faults are diagnostics with the code
-    `verify`, and the module is kept."""
+    `verify`, and the module is kept.
+
+    A view (a text with the `// mlirbc:` header, or read against its template) holds exactly one
+    top-level op, the file's, kept as it is.  Other text follows MLIR's parser (`ir.implicit`): unless it
+    holds exactly one `builtin.module`, its top-level ops (none, one or more) are wrapped in a new module
+    located at `loc("source_name":0:0)` (`-` is the name MLIR's Python bindings give a string, `mlir-opt`
+    gives a file's path or `<stdin>`)."""
     with building():
-        result = _parse_module(text, template, registry, lines, with_map)
+        result = _parse_module(text, template, registry, lines, with_map, source_name)
         module = result.module
         if verify and module is not None and module.root is not None:
             from .verification import finding_diagnostics, verify_root
@@ -1623,7 +1664,7 @@ def parse_module(text: str, template: Module | None = None,
             found = result.verification.findings()
             if found:
                 if not with_map:  # the findings are located by the map: build one
-                    again = _parse_module(text, template, registry, lines, True)
+                    again = _parse_module(text, template, registry, lines, True, source_name)
                     root = again.module.root if again.module is not None else None
                     if again.map is not None and root is not None:
                         result = again
@@ -1637,14 +1678,18 @@ def parse_module(text: str, template: Module | None = None,
 
 
 def _parse_module(text: str, template: Module | None, registry: Registry | None,
-                  lines: TextLines | None, with_map: bool = True) -> ParseResult:
+                  lines: TextLines | None, with_map: bool = True, source_name: str = "-") -> ParseResult:
     reg = registry if registry is not None else default_registry()
     # Regions nest MAX_NESTING deep at most (deeper ones are skipped with an error), a few frames each.
     if sys.getrecursionlimit() < 8 * MAX_NESTING:
         sys.setrecursionlimit(8 * MAX_NESTING)
-    p = OpParser(text, reg, template, lines=lines, with_map=with_map)
+    p = OpParser(text, reg, template, lines=lines, with_map=with_map, source_name=source_name)
     try:
         root = p.parse_top()
+        if p.reread:  # (only text that is not a view and not one module, rare, is read twice)
+            p = OpParser(text, reg, template, lines=lines, with_map=with_map, source_name=source_name,
+                         implicit_module=True)
+            root = p.parse_top()
     except TextError as exc:
         p.report(exc.message, exc.span)
         root = None
@@ -1714,6 +1759,9 @@ def module_for(root: Operation, header: dict[str, object], template: Module | No
     view = header.get("view")
     if isinstance(view, str):
         module.view = view
+    # The file's top-level op was not a module: the view's module is the implicit one MLIR read it in.
+    implicit = header.get("implicit_module", template.implicit_module if template is not None else False)
+    module.implicit_module = implicit is True and root.name == MODULE_NAME
     if isinstance(version, int) and 0 <= version <= 6:
         module.version = version
     if isinstance(producer, str):

@@ -105,6 +105,8 @@ def header_facts(module: Module) -> dict[str, object]:
         facts["dialect_versions"] = versions
     if module.view is not None:
         facts["view"] = module.view
+    if module.implicit_module:
+        facts["implicit_module"] = True
     return facts
 
 

@@ -1,4 +1,4 @@
-// expect: 25:1 the view must hold exactly one top-level op
+// expect: 25:1 the view must hold exactly one top-level op, the file's 'builtin.module': MLIR would wrap them all in a new implicit module
 // like: upstream/Dialect__SCF__ops.f08.mlirbc
 // disable-model: arith
 // mlirbc: {"producer": "MLIR22.1.8", "version": 6}

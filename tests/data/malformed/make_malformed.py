@@ -314,7 +314,8 @@ def cases() -> list[Case]:
     add(Case("binary_bytecode", "jax", lambda v: (CORPUS / SOURCES["jax"][0]).read_bytes(),
              ["expected an op in generic form"]))
     add(Case("two_top_level_ops", "scf", lambda v: v + '⟨0⟩"builtin.module"() ({\n}) : () -> ()\n',
-             ["the view must hold exactly one top-level op"]))
+             ["the view must hold exactly one top-level op, the file's 'builtin.module': MLIR would wrap "
+              "them all in a new implicit module"]))
     add(Case("bad_header_json", "scf", lambda v: "⟨0⟩// mlirbc: {\"version\": 6,\n" + v.split("\n", 1)[1],
              ["malformed mlirbc header comment"]))
 

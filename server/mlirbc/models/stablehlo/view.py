@@ -171,7 +171,8 @@ class StablehloView:
             raise ViewError("not a StableHLO portable artifact (its producer is not StableHLO_vX.Y.Z)")
         view = Module(None, version=module.version, producer=module.producer, dialects=list(module.dialects),
                       resources=module.resources, source=module.source, error=module.error,
-                      model_set=module.model_set, model_set_note=module.model_set_note, view=self.name)
+                      model_set=module.model_set, model_set_note=module.model_set_note, view=self.name,
+                      implicit_module=module.implicit_module)
         conv = StablehloConversion(self, view, module, target)
         view.root = _ToView(self, conv).run(module.root)
         return conv
@@ -206,7 +207,8 @@ class StablehloView:
                      else bytecode_version_for(target),
                      producer=f"StableHLO_v{version_text(target)}" if not same or origin is None
                      else origin.source.producer,
-                     dialects=[], resources=view.resources, model_set=view.model_set)
+                     dialects=[], resources=view.resources, model_set=view.model_set,
+                     implicit_module=view.implicit_module)
         if same and origin is not None:
             out.dialects = list(origin.source.dialects)
         out.root = _ToVhlo(self, target, origin if same else None).run(view.root)
