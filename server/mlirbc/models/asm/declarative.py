@@ -108,7 +108,8 @@ class DeclarativeSyntax(SyntaxBase):
         """Whether `result_names` and `ods_result_names` are empty for every op (no names hook, fewer
         than two named result declarations): a printer then skips asking per op."""
         decl = self.data.get("results", [])
-        return self.names_hook is None and (len(decl) < 2 or not any(n for n, _, _ in decl))
+        return self.names_hook is None and (len(decl) < 2 or not any(n for n, _, _ in decl)
+                                            or "asm_interface" in self.data)
 
     def default_dialect(self, op: Operation) -> str:
         return self._default_dialect
@@ -851,9 +852,10 @@ __all__ = ["DeclarativeSyntax", "print_functional_type", "print_stripped", "enum
 def ods_result_names(data: dict[str, Any], op: Operation) -> list[tuple[int, str]]:
     """The results' ODS names, as the `getAsmResultNames` mlir-tblgen generates for an op of several
     result declarations names them (`%sum, %overflow`; `%memref, %asyncToken`): the first value of each
-    non-empty group.  Ops printed generic have them too (`%head, %tail = "shape.split_at"`)."""
+    non-empty group.  Ops printed generic have them too (`%head, %tail = "shape.split_at"`).  An op that
+    declares OpAsmOpInterface gets none: mlir-tblgen leaves the naming to the op's own methods."""
     decl = data.get("results", [])
-    if len(decl) < 2 or not any(n for n, _, _ in decl):
+    if len(decl) < 2 or not any(n for n, _, _ in decl) or "asm_interface" in data:
         return []
     groups = OpView(op, data).result_groups()
     out: list[tuple[int, str]] = []

@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 
 from ...ir.attributes import IntegerAttr, StringAttr
-from ...ir.types import IntegerType, Type
+from ...ir.operation import OpResult
+from ...ir.types import FunctionType, IndexType, IntegerType, Type
 from .adaptor import OpView
 
 NamesFn = Callable[[OpView], list[tuple[int, str]]]
@@ -127,6 +128,40 @@ def _global_leaf(v: OpView) -> list[tuple[int, str]]:
     return []
 
 
+_INDEX_CONSTANTS = frozenset(("arith.constant", "index.constant"))
+"""ConstantLike ops whose folded value is their `value` IntegerAttr (what `m_Constant` matches)."""
+
+
+def _muli_vscale(v: OpView) -> list[tuple[int, str]]:
+    """arith.muli of index type, one operand a constant and the other a `vector.vscale`:
+    `c<constant>_vscale` (the lhs tried as the constant first)."""
+    op = v.op
+    if len(op.results) != 1 or not isinstance(op.results[0].type, IndexType) or len(op.operands) != 2:
+        return []
+    lhs, rhs = op.operands
+    for const, other in ((lhs, rhs), (rhs, lhs)):
+        if not (isinstance(const, OpResult) and isinstance(other, OpResult)):
+            continue
+        if other.owner.name != "vector.vscale" or const.owner.name not in _INDEX_CONSTANTS:
+            continue
+        value = OpView(const.owner, {}).attr("value")
+        if isinstance(value, IntegerAttr):
+            return [(0, f"c{int_value(value)}_vscale")]
+    return []
+
+
+def _func_constant(v: OpView) -> list[tuple[int, str]]:
+    if not v.op.results:
+        return []
+    return [(0, "f" if isinstance(v.op.results[0].type, FunctionType) else "cst")]
+
+
+def _foreach_match(v: OpView) -> list[tuple[int, str]]:
+    """transform.foreach_match: the updated root, then each forwarded output on its own."""
+    results = v.op.results
+    return [(0, "updated_root")] + [(i, "yielded") for i in range(1, len(results))] if results else []
+
+
 RESULT_NAMES: dict[str, NamesFn] = {
     "ml_program.global_load": _global_leaf,
     "ml_program.global_load_const": _global_leaf,
@@ -164,6 +199,32 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "tensor.reshape": _fixed("reshape"),
     "tensor.splat": _fixed("splat"),
     "arith.addui_extended": _fixed("sum", "overflow"),
+    "arith.muli": _muli_vscale,
+    "complex.constant": _fixed("cst"),
+    "func.constant": _func_constant,
+    **{f"gpu.{op}": _gpu_dimension(op) for op in ("cluster_block_id", "cluster_dim", "cluster_dim_blocks",
+                                                  "cluster_id")},
+    "linalg.pack": _fixed("pack"),
+    "linalg.unpack": _fixed("unpack"),
+    "memref.assume_alignment": _fixed("assume_align"),
+    "memref.extract_aligned_pointer_as_index": _fixed("intptr"),
+    "memref.memory_space_cast": _fixed("memspacecast"),
+    "tensor.concat": _fixed("concat"),
+    "tensor.extract_slice": _fixed("extracted_slice"),
+    "tensor.gather": _fixed("gather"),
+    "tensor.insert_slice": _fixed("inserted_slice"),
+    "tensor.scatter": _fixed("scatter"),
+    "transform.foreach_match": _foreach_match,
+    "vector.vscale": _fixed("vscale"),
+    # ShardOps.cpp: one name each; a variadic result list is named as one group by its first value
+    **{f"shard.{op}": _fixed(op) for op in ("all_gather", "all_reduce", "all_slice", "all_to_all",
+                                            "broadcast", "gather", "grid_shape", "recv", "reduce",
+                                            "reduce_scatter", "scatter", "send", "shard_shape",
+                                            "sharding", "shift")},
+    "shard.shard": _fixed("sharding_annotated"),
+    "shard.process_linear_index": _fixed("proc_linear_idx"),
+    "shard.process_multi_index": _fixed("proc_linear_idx"),
+    "shard.neighbors_linear_indices": _fixed("down_linear_idx", "up_linear_idx"),
     "gpu.shuffle": _fixed("shuffleResult", "valid"),
 }
 
