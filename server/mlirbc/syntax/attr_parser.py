@@ -118,6 +118,7 @@ _T = TypeVar("_T")
 _INT_TYPE_RE = re.compile(r"(si|ui|i)([0-9]+)")
 _WS = r"[ \t\r\n]*"
 _TENSOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\?){_WS}x{_WS})*")
+_DIMS_UNTRAILED_RE = re.compile(rf"(?:[0-9]+|\?)(?:{_WS}x{_WS}(?:[0-9]+|\?))*")
 _VECTOR_DIMS_RE = re.compile(rf"(?:(?:[0-9]+|\[{_WS}[0-9]+{_WS}\]){_WS}x{_WS})*")
 _DIM_RE = re.compile(rf"([0-9]+)|(\?)|\[{_WS}([0-9]+){_WS}\]")
 _FUTURE_FLOAT_RE = re.compile(r"f[0-9]+E[0-9]+M[0-9]+[A-Z]*")
@@ -835,9 +836,15 @@ class Parser:
         self.reset(end)
         return self.distincts.unnumber(self.text[start:end])
 
-    def parse_dimension_list(self) -> tuple[int, ...]:
-        """A dimension list `4x?x` (dynamic = `DYNAMIC`), leaving the parser on what follows it."""
-        return self._parse_dims(_TENSOR_DIMS_RE)[0]
+    def parse_dimension_list(self, trailing_x: bool = True) -> tuple[int, ...]:
+        """A dimension list `4x?x` (dynamic = `DYNAMIC`), leaving the parser on what follows it; without
+        `trailing_x`, one such as `2x?x4` (`parseDimensionList(..., withTrailingX=false)`), at least one
+        dimension."""
+        if trailing_x:
+            return self._parse_dims(_TENSOR_DIMS_RE)[0]
+        if _DIMS_UNTRAILED_RE.match(self.text, self.tok.start) is None:
+            raise self.error("expected a dimension list")
+        return self._parse_dims(_DIMS_UNTRAILED_RE)[0]
 
     def _parse_fallback_body(self) -> tuple[str, bytes]:
         self.expect("<")

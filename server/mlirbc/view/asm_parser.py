@@ -133,6 +133,9 @@ class _AsmParser:
     def parse_stripped(self, prefix: str) -> Attribute | Type:
         return self.p.parse_stripped(prefix)
 
+    def parse_dimension_list(self) -> list[int]:
+        return list(self.p.parse_dimension_list(trailing_x=False))
+
     def parse_affine_map_text(self) -> str:
         p = self.p
         start = p.tok.start

@@ -22,10 +22,12 @@ from ..ir.attributes import (
     Attribute,
     DenseArrayAttr,
     DenseElementsAttr,
+    DenseResourceElementsAttr,
     DenseStringElementsAttr,
     DictionaryAttr,
     FloatAttr,
     IntegerAttr,
+    SparseElementsAttr,
     StringAttr,
     UnitAttr,
 )
@@ -329,6 +331,10 @@ def attribute_without_type(a: Attribute) -> str:
                 return text
         head, sep, _ = text.rpartition(" : ")
         return head if sep else text
+    if isinstance(a, DenseResourceElementsAttr | SparseElementsAttr):
+        text = print_attribute(a)
+        suffix = " : " + print_type(a.type)
+        return text[:-len(suffix)] if text.endswith(suffix) else text
     return print_attribute(a)
 
 

@@ -151,6 +151,9 @@ class AsmParser(Protocol):
         """A dialect attribute or type printed without its `#dialect.mnemonic` / `!dialect.mnemonic`
         prefix (or with it: `parseCustomAttributeWithFallback`)."""
 
+    def parse_dimension_list(self) -> list[int]:
+        """Dimensions joined by `x` with no trailing one (`2x?x4`; dynamic: ShapedType::kDynamic)."""
+
     def parse_affine_map_text(self) -> str:
         """The text of a bare affine map (`(d0, d1)[s0] -> (d1, d0 + s0)`, `parseAffineMap`)."""
 

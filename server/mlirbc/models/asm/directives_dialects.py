@@ -12,6 +12,9 @@
 * emitc (EmitC.cpp): `custom<EmitCGlobalOpTypeAndInitialValue>($type, $initial_value)` and the field op's
   `custom<EmitCFieldOpTypeAndInitialValue>` — `!T` or `!T = value` (the value without its type, read
   back with the type the global's type gives it: an array's shape and element type as a tensor);
+* memref (MemRefOps.cpp): `custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value)` — `memref<..>`,
+  `memref<..> = uninitialized` (a unit value) or `memref<..> = dense<..>` (the value without its type,
+  read back as a tensor of the memref's shape and element type);
 * transform (TransformOps.cpp): `custom<SequenceOpOperands>($root, type($root), $extra_bindings,
   type($extra_bindings))` — `%root : !t` or `%root, %a, %b : (!t, !u, !v)`, nothing without a root.
 """
@@ -20,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr, TypeAttr
-from ...ir.types import Type
+from ...ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, StringAttr, TypeAttr, UnitAttr
+from ...ir.types import DYNAMIC, MemRefType, RankedTensorType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import plain_attribute_text, plain_type_text
 from .adaptor import attr_type
@@ -333,4 +336,49 @@ def parse_emitc_type_and_initial_value(p: AsmParser, a: ParseArgs, optional: boo
     a.set_attr(0, TypeAttr.get(t))
     if p.parse_optional_punct("="):
         a.set_attr(1, p.parse_attribute(_emitc_initializer_type(t)))
+    return True
+
+
+# -- memref ------------------------------------------------------------------------------------------
+def _memref_initializer_type(t: Type) -> RankedTensorType | None:
+    """getTensorTypeFromMemRefType of a static memref (the only type the parser takes), else None."""
+    if not isinstance(t, MemRefType) or any(d == DYNAMIC for d in t.shape):
+        return None
+    return RankedTensorType.get(t.shape, t.element)
+
+
+@printer("GlobalMemrefOpTypeAndInitialValue")
+def print_global_memref_type_and_initial_value(p: AsmPrinter, a: PrintArgs) -> None:
+    t = a.attr(0)
+    if not isinstance(t, TypeAttr):
+        raise SyntaxModelError("the type is not a type attribute")
+    tensor = _memref_initializer_type(t.type)
+    if tensor is None:
+        raise SyntaxModelError("the type is not a static memref")
+    value = a.attr(1)
+    if value is not None and not isinstance(value, UnitAttr) and attr_type(value) is not tensor:
+        raise SyntaxModelError("the initial value's type is not the one its text would be read with")
+    p.type(t.type)
+    if value is None:
+        return
+    p.write(" = ")
+    if isinstance(value, UnitAttr):
+        p.write("uninitialized")
+    else:
+        p.attribute_without_type(value)
+
+
+@parser("GlobalMemrefOpTypeAndInitialValue")
+def parse_global_memref_type_and_initial_value(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    t = p.parse_type()
+    tensor = _memref_initializer_type(t)
+    if tensor is None:
+        raise p.error(f"type should be static shaped memref, but got {plain_type_text(t)}")
+    a.set_attr(0, TypeAttr.get(t))
+    if not p.parse_optional_punct("="):
+        return True
+    if p.parse_optional_keyword("uninitialized"):
+        a.set_attr(1, UnitAttr.get())
+        return True
+    a.set_attr(1, p.parse_attribute(tensor))
     return True

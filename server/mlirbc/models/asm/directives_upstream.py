@@ -1,4 +1,5 @@
-"""Ports of upstream MLIR's `custom<...>` directives (ViewLikeInterface, GPU, LLVM)."""
+"""Ports of upstream MLIR's `custom<...>` directives (ViewLikeInterface, GPU, LLVM, the core's
+`custom<DimensionList>`)."""
 
 from __future__ import annotations
 
@@ -127,6 +128,24 @@ def parse_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool
         a.set_attr(sc_at, bool_array(scalables))
     if ty_at is not None:
         a.set_types(ty_at, types)
+    return True
+
+
+# -- custom<DimensionList>($dims) (OpImplementation.h; shard.grid) -------------------------------------------
+@printer("DimensionList")
+def print_dimension_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`2x?x4` (a dynamic size as `?`), `[]` for none."""
+    dims = i64s(a.attr(0))
+    p.write("x".join("?" if d == DYNAMIC else str(d) for d in dims) if dims else "[]")
+
+
+@parser("DimensionList")
+def parse_dimension_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if p.parse_optional_punct("["):
+        p.parse_punct("]")
+        a.set_attr(0, i64_array([]))
+        return True
+    a.set_attr(0, i64_array(p.parse_dimension_list()))
     return True
 
 

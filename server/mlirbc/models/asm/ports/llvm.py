@@ -195,7 +195,7 @@ class FuncOp(Port):
             p.write(" comdat(")
             p.attribute(comdat)
             p.write(")")
-        elided = {"sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs", "linkage", "CConv",
+        elided = {"sym_name", "function_type", "arg_attrs", "res_attrs", "linkage", "CConv",
                   "visibility_", "comdat", "unnamed_addr", "vscale_range"}
         p.optional_attr_dict(attr_entries(view, elided), (), with_keyword=True)
         if body is not None and body.blocks:
