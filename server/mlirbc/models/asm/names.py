@@ -150,6 +150,20 @@ def _muli_vscale(v: OpView) -> list[tuple[int, str]]:
     return []
 
 
+def group_heads(v: OpView) -> list[tuple[int, str]]:
+    """The first value of each non-empty result group by its ODS name (what ops whose C++ names each
+    group after its accessor give: memref.extract_strided_metadata's `%base_buffer, %offset, %sizes:2`)."""
+    out: list[tuple[int, str]] = []
+    at = 0
+    groups = v.result_groups()
+    for name, _, _ in v.data.get("results", []):
+        size = len(groups[name])
+        if size:
+            out.append((at, str(name)))
+        at += size
+    return out
+
+
 def _func_constant(v: OpView) -> list[tuple[int, str]]:
     if not v.op.results:
         return []
@@ -208,6 +222,7 @@ RESULT_NAMES: dict[str, NamesFn] = {
     "linalg.unpack": _fixed("unpack"),
     "memref.assume_alignment": _fixed("assume_align"),
     "memref.extract_aligned_pointer_as_index": _fixed("intptr"),
+    "memref.extract_strided_metadata": group_heads,
     "memref.memory_space_cast": _fixed("memspacecast"),
     "tensor.concat": _fixed("concat"),
     "tensor.extract_slice": _fixed("extracted_slice"),

@@ -14,7 +14,7 @@ from ...ir.attributes import FlatSymbolRefAttr, IntegerAttr, StringAttr, SymbolR
 from ...ir.operation import Operation
 from ...ir.types import VectorType
 from ..asm.adaptor import OpView
-from ..asm.names import NamesFn, int_value, type_suffix
+from ..asm.names import NamesFn, group_heads, int_value, type_suffix
 
 SIMPLE: dict[str, list[tuple[str, str]]] = {
     "flow.channel.count": [('result', 'channel_count')],
@@ -244,4 +244,5 @@ RESULT_NAMES: dict[str, NamesFn] = _Names({
     "util.buffer.constant": _first(_buffer_constant),
     "util.global.load": _first(lambda v: _symbol(v, "global")),
     "util.global.address": _first(_global_address),
+    "iree_codegen.extract_strided_metadata": group_heads,
 })
