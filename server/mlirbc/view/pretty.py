@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..ir.attributes import (
     Attribute,
@@ -65,8 +65,7 @@ from .printer import USELIST_PREFIX, _order_text, _Printer, outermost, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
 
 
-@dataclass
-class PrettyNote:
+class PrettyNote(NamedTuple):
     """An op printed generic although a syntax model exists for it, and why."""
 
     op: Operation

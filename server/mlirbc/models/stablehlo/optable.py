@@ -9,8 +9,8 @@ family `exponential`, shown as `stablehlo.exponential`; `func_v1`, `call_v1` and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .ops import VhloOps
 from .versions import KNOWN_VERSION, Version, parse_version
@@ -18,8 +18,7 @@ from .versions import KNOWN_VERSION, Version, parse_version
 _NAME = re.compile(r"vhlo\.(.+)_v(\d+)\Z")
 
 
-@dataclass(frozen=True)
-class OpVersion:
+class OpVersion(NamedTuple):
     """One VHLO op version."""
 
     name: str
