@@ -14,6 +14,7 @@ committed only when the model succeeded, so a refused op leaves nothing behind a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
@@ -1113,14 +1114,17 @@ class _PrettyPrinter(_Printer):
         return bool(getattr(model, "is_terminator", False))
 
 
-_ONE_TOKEN = re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
+@functools.cache
+def _one_token() -> re.Pattern[str]:
+    # compiled on first use, not at import (most views never print a stripped value this way)
+    return re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
 _CLOSERS = {"{": "}", "[": "]", "(": ")", "<": ">"}
 
 
 def _one_piece(body: str) -> bool:
     """Whether a stripped body is one keyword, number or string, or one bracketed group: what the view's
     parser reads back without the attribute's own grammar (`syntax.attr_parser.Parser.parse_stripped`)."""
-    if _ONE_TOKEN.fullmatch(body):
+    if _one_token().fullmatch(body):
         return True
     if not body or body[0] not in _CLOSERS:
         return False
