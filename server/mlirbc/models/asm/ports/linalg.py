@@ -188,9 +188,10 @@ DEFAULT_MAPS = {
 
 
 def _text(a: Attribute) -> str:
-    from ....syntax.attr_printer import print_attribute
+    """An attribute's text without aliases or placeholders (what it is, whichever pass prints it)."""
+    from ....syntax.attr_printer import plain_attribute_text
 
-    return print_attribute(a)
+    return plain_attribute_text(a)
 
 
 def _maps_attr(texts: list[str]) -> ArrayAttr:
