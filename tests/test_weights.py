@@ -43,6 +43,7 @@ from mlirbc.syntax.elision import (  # noqa: E402
     module_values,
     payload_size,
 )
+from mlirbc.view.aliasing import alias_rules  # noqa: E402
 from mlirbc.view.parser import parse_module  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
 
@@ -326,6 +327,21 @@ def test_deleting_the_op_of_a_resource_drops_the_blob(tmp_path: Path) -> None:
 # -- VHLO tensor constants (a JAX export's weights) --------------------------------------------------
 
 JAX_CONST = CORPUS / "jax" / "mlp2_const.mlirbc"
+
+
+@pytest.mark.parametrize("rel", ["jax/mlp2_const.mlirbc", "iree/convnet.input.mlirbc"])
+def test_the_elided_count_is_the_placeholders_printed_in_every_form(rel: str) -> None:
+    """`PrintResult.elided` counts the placeholders of the text, whatever the form: the pretty view with
+    aliases prints each op's text in its alias pass and reuses it (it counted them twice, then none)."""
+    reg = models()
+    m = read_bytecode_file(CORPUS / rel, reg)
+    counts = {}
+    for form, aliases in (("generic", None), ("pretty", None), ("pretty", alias_rules(m, reg))):
+        printed = print_module(m, elide_larger_than=64, form=form, registry=reg, aliases=aliases)
+        placeholders = len(find_placeholders(printed.text))
+        assert placeholders > 0 and printed.elided == placeholders, (form, aliases is not None)
+        counts[form, aliases is not None] = printed.elided
+    assert counts["pretty", True] == counts["pretty", False]
 
 
 def test_vhlo_tensors_elide_and_save_back_exactly() -> None:

@@ -414,6 +414,19 @@ class Elider:
         dialect = quote_bytes(t.dialect_name.encode("utf-8", "surrogateescape"))
         return f'!{OPAQUE_NAME}<{dialect}, {len(t.data)}, "{self.fingerprint(t)}">'
 
+    @contextlib.contextmanager
+    def uncounted(self) -> Iterator[None]:
+        """Placeholders printed inside are not counted: a print that is not the view's (the pretty
+        view's alias pass prints what the view will print again, or reuse)."""
+        count = self.count
+        sibling = self._sibling.count if self._sibling is not None else 0
+        try:
+            yield
+        finally:
+            self.count = count
+            if self._sibling is not None:
+                self._sibling.count = sibling
+
     def _counted(self) -> None:
         self.count += 1
         if not self.arrays and self._parent is not None:

@@ -14,9 +14,10 @@ committed only when the model succeeded, so a refused op leaves nothing behind a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..ir.attributes import (
     Attribute,
@@ -67,8 +68,7 @@ from .printer import USELIST_PREFIX, _order_text, _Printer, outermost, symbol_of
 from .sourcemap import PART_USELIST, PIECE_ATTRIBUTES, PIECE_LOCATION
 
 
-@dataclass
-class PrettyNote:
+class PrettyNote(NamedTuple):
     """An op printed generic although a syntax model exists for it, and why."""
 
     op: Operation
@@ -100,6 +100,8 @@ class _OpWriter:
         self.buf: list[str] = []
         self.length = 0
         """Characters written since the last region (the position in the current text chunk)."""
+        self.elided = 0
+        """Placeholders in the op's text (counted when the text is committed, however often it is)."""
         self.uses: list[tuple[int, int, int, Value]] = []
         """(chunk number, offset in chunk, length, value) of each operand printed."""
         self.succs: list[tuple[int, int, int, Block]] = []
@@ -395,7 +397,7 @@ def _template_key(op: Operation) -> tuple[object, ...]:
 class _Template:
     """The text of an op without regions with holes for its operand and successor names."""
 
-    __slots__ = ("pieces", "slots", "attr_dict", "symbol", "dialect", "name")
+    __slots__ = ("pieces", "slots", "attr_dict", "symbol", "dialect", "name", "elided")
 
     def __init__(self, pieces: list[str], slots: list[tuple[bool, int]],
                  attr_dict: tuple[int, int, int] | None, symbol: str | None = None) -> None:
@@ -410,6 +412,8 @@ class _Template:
         self.name = ""
         """The op name as printed under the default dialect `dialect` (the last one it was printed
         under: ops of one template mostly follow each other in one region)."""
+        self.elided = 0
+        """Placeholders in the text (counted for each op printed with it)."""
 
     @classmethod
     def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
@@ -457,13 +461,17 @@ class _Shape:
     """The ops of one template key as the alias pass found them: what their model prints, whether that
     was visited, and their template once the print pass made it (no hashing of the key per op)."""
 
-    __slots__ = ("key", "events", "replayed", "template")
+    __slots__ = ("key", "events", "replayed", "template", "first")
 
-    def __init__(self, key: tuple[object, ...], events: list[Event]) -> None:
+    def __init__(self, key: tuple[object, ...], events: list[Event], first: _Recorder) -> None:
         self.key = key
         self.events = events
         self.replayed = False
         self.template: _Template | None = None
+        self.first: _Recorder | None = first
+        """The alias pass's text of the first op of the shape: the print pass makes the template from
+        it when no alias changes it (most shapes of a small module have one op: their model then runs
+        once, not once per pass)."""
 
 
 class _PrettyPrinter(_Printer):
@@ -583,7 +591,11 @@ class _PrettyPrinter(_Printer):
         """The aliases of the pretty view: MLIR's first print pass, in the order the custom forms print
         (`syntax.aliases` names and numbers them, as for the generic view)."""
         collector = AliasCollector(rules)
-        self._collect(root, collector)
+        if self.elider is None:
+            self._collect(root, collector)
+        else:
+            with self.elider.uncounted():
+                self._collect(root, collector)
         self._alias_pass = collector
         self.alias_scope = collector.finish()
         return self.alias_scope
@@ -669,12 +681,11 @@ class _PrettyPrinter(_Printer):
                 return found.events, found
         rec = _Recorder(self, op, 0)
         try:
-            model.print_op(op, rec)
-            rec.finish()
+            self._model_print(model, op, rec)
         except Exception:  # the op prints generic (the print pass says why)
             return None, None
         if key is not None:
-            shape = shapes[key] = _Shape(key, rec.events)
+            shape = shapes[key] = _Shape(key, rec.events, rec)
             self._keys[id(op)] = shape
             return rec.events, shape
         if op.regions:
@@ -705,6 +716,7 @@ class _PrettyPrinter(_Printer):
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
         key = None
+        shape = None
         if not op.regions:
             # A key from the alias pass: the op has a model and no fallback properties.
             keys = self._keys
@@ -729,6 +741,12 @@ class _PrettyPrinter(_Printer):
             if tpl is not None:
                 self._commit_template(op, tpl, indent)
                 return
+        if shape is not None and shape.first is not None and shape.first.op is op:
+            first = shape.first
+            shape.first = None
+            if self._same_without_aliases(first):
+                self._commit_written(op, model, first, key, indent)
+                return
         if self._written:
             done = self._written.pop(id(op), None)
             if done is not None and self._same_without_aliases(done):
@@ -736,8 +754,7 @@ class _PrettyPrinter(_Printer):
                 return
         writer = _OpWriter(self, op, indent)
         try:
-            model.print_op(op, writer)
-            chunks = writer.finish()
+            self._model_print(model, op, writer)
         except SyntaxModelError as exc:
             self.notes.append(PrettyNote(op, str(exc)))
             self._generic(op, indent)
@@ -746,9 +763,32 @@ class _PrettyPrinter(_Printer):
             self.notes.append(PrettyNote(op, f"{type(exc).__name__}: {exc}"))
             self._generic(op, indent)
             return
+        self._commit_written(op, model, writer, key, indent)
+
+    def _model_print(self, model: asm.OpSyntax, op: Operation, writer: _OpWriter) -> None:
+        """The op's text by its model into `writer`; the placeholders it printed are counted in the
+        writer, not yet in the view's count (a text may be committed once, never or again)."""
+        el = self.elider
+        if el is None:
+            model.print_op(op, writer)
+            writer.finish()
+            return
+        before = el.count
+        try:
+            model.print_op(op, writer)
+            writer.finish()
+        finally:
+            writer.elided = el.count - before
+            el.count = before
+
+    def _commit_written(self, op: Operation, model: asm.OpSyntax, writer: _OpWriter,
+                        key: tuple[object, ...] | None, indent: int) -> None:
+        """An op its model printed: as the template of its key when its text can be one."""
+        chunks = writer.chunks
         if key is not None and writer.cacheable and len(chunks) == 1 and isinstance(chunks[0], str):
             tpl = _Template.of(op, writer, chunks[0])
             if tpl is not None:
+                tpl.elided = writer.elided
                 self._templates[key] = tpl
                 self._commit_template(op, tpl, indent)
                 return
@@ -780,6 +820,8 @@ class _PrettyPrinter(_Printer):
 
         Most ops of a large view print here: what `_head` and `_tail` do, in one line written at once,
         recorded in the map at once."""
+        if tpl.elided:
+            self.elider.count += tpl.elided  # type: ignore[union-attr]
         results = op.results
         pad = _PADS[indent] if indent < _NPADS else "  " * indent
         if results and (results[0].use_order is not None or
@@ -1001,6 +1043,8 @@ class _PrettyPrinter(_Printer):
 
     def _commit(self, op: Operation, model: asm.OpSyntax, w: _OpWriter,
                 chunks: list[str | _RegionMark], indent: int) -> None:
+        if w.elided:
+            self.elider.count += w.elided  # type: ignore[union-attr]
         m = self.map
         name_at, name_end = self._head(op, indent)
         dict_piece = (-1, -1)
@@ -1076,14 +1120,17 @@ class _PrettyPrinter(_Printer):
         return bool(getattr(model, "is_terminator", False))
 
 
-_ONE_TOKEN = re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
+@functools.cache
+def _one_token() -> re.Pattern[str]:
+    # compiled on first use, not at import (most views never print a stripped value this way)
+    return re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
 _CLOSERS = {"{": "}", "[": "]", "(": ")", "<": ">"}
 
 
 def _one_piece(body: str) -> bool:
     """Whether a stripped body is one keyword, number or string, or one bracketed group: what the view's
     parser reads back without the attribute's own grammar (`syntax.attr_parser.Parser.parse_stripped`)."""
-    if _ONE_TOKEN.fullmatch(body):
+    if _one_token().fullmatch(body):
         return True
     if not body or body[0] not in _CLOSERS:
         return False

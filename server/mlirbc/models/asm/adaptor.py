@@ -60,32 +60,75 @@ def split_groups(values: list[Any], kinds: list[str], sizes: list[int] | None, w
     return out
 
 
+class _Shape:
+    """What one kind's syntax data says about every op of that kind, worked out once per process (not
+    per op printed): inherent attribute names, operand and result declarations."""
+
+    __slots__ = ("data", "inherent", "operand_names", "operand_kinds", "operand_sizes", "result_names",
+                 "result_kinds", "result_sizes")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data  # keeps the id this shape is cached under valid
+        names = set(data.get("attrs", {})) | set(data.get("props", {}))
+        traits = data.get("traits", [])
+        if "AttrSizedOperandSegments" in traits:
+            names.add("operandSegmentSizes")
+        if "AttrSizedResultSegments" in traits:
+            names.add("resultSegmentSizes")
+        for _, kind, _ in data.get("operands", []):
+            if kind.startswith("vov:"):
+                names.add(kind[4:])
+        self.inherent = frozenset(names)
+        operands = data.get("operands", [])
+        results = data.get("results", [])
+        self.operand_names = [n for n, _, _ in operands]
+        self.operand_sizes = "AttrSizedOperandSegments" in traits
+        self.operand_kinds: list[str] | None = [k for _, k, _ in operands]
+        if not self.operand_sizes and all(k == "single" for k in self.operand_kinds):
+            self.operand_kinds = None
+        self.result_names = [n for n, _, _ in results]
+        self.result_sizes = "AttrSizedResultSegments" in traits
+        self.result_kinds: list[str] | None = [k for _, k, _ in results]
+        if not self.result_sizes and all(k == "single" for k in self.result_kinds):
+            self.result_kinds = None
+
+
+_SHAPES: dict[int, _Shape] = {}
+"""id(syntax data) -> its shape (syntax data lives as long as its model: the process)."""
+
+
+def _shape(data: dict[str, Any]) -> _Shape:
+    found = _SHAPES.get(id(data))
+    if found is None or found.data is not data:
+        found = _SHAPES[id(data)] = _Shape(data)
+    return found
+
+
+def _groups(values: list[Any], names: list[str], kinds: list[str] | None, sizes: list[int] | None,
+            what: str) -> dict[str, list[Any]]:
+    """The values by declaration; `kinds` None: every declaration is a single value."""
+    if kinds is None:
+        if len(values) != len(names):
+            raise SyntaxModelError(f"expected {len(names)} {what}s, found {len(values)}")
+        return {n: [v] for n, v in zip(names, values, strict=True)}  # most ops: one value per declaration
+    return dict(zip(names, split_groups(values, kinds, sizes, what), strict=True))
+
+
 class OpView:
     """One op with the syntax data of its kind (`derive.derive_syntax` output)."""
 
-    __slots__ = ("op", "data", "_operands", "_results", "_inherent")
+    __slots__ = ("op", "data", "_operands", "_results", "_shape")
 
     def __init__(self, op: Operation, data: dict[str, Any]) -> None:
         self.op = op
         self.data = data
         self._operands: dict[str, list[Value]] | None = None
         self._results: dict[str, list[OpResult]] | None = None
-        self._inherent: frozenset[str] | None = None
+        self._shape = _shape(data)
 
     # -- names ----------------------------------------------------------------------------------
     def inherent_names(self) -> frozenset[str]:
-        if self._inherent is None:
-            names = set(self.data.get("attrs", {})) | set(self.data.get("props", {}))
-            traits = self.data.get("traits", [])
-            if "AttrSizedOperandSegments" in traits:
-                names.add("operandSegmentSizes")
-            if "AttrSizedResultSegments" in traits:
-                names.add("resultSegmentSizes")
-            for _, kind, _ in self.data.get("operands", []):
-                if kind.startswith("vov:"):
-                    names.add(kind[4:])
-            self._inherent = frozenset(names)
-        return self._inherent
+        return self._shape.inherent
 
     # -- attributes -------------------------------------------------------------------------------
     def attr(self, name: str) -> Attribute | None:
@@ -109,7 +152,7 @@ class OpView:
             for k, v in self.op.attributes.entries:
                 if k.text in names:
                     out.setdefault(k.text, v)
-        return sorted(out.items(), key=lambda kv: kv[0].encode("utf-8", "surrogateescape"))
+        return sorted(out.items(), key=_by_name)
 
     def discardable(self) -> list[tuple[str, Attribute]]:
         """The attribute dictionary without inherent attributes (an old file keeps both there)."""
@@ -121,34 +164,38 @@ class OpView:
 
     def all_attrs(self) -> list[tuple[str, Attribute]]:
         """Inherent and discardable attributes in one sorted list (`Operation::getAttrs`)."""
-        merged = dict(self.inherent())
-        for k, v in self.discardable():
-            merged.setdefault(k, v)
-        return sorted(merged.items(), key=lambda kv: kv[0].encode("utf-8", "surrogateescape"))
+        merged: dict[str, Attribute] = {}
+        p = self.op.properties
+        if p is not None and p.kind == PROPS_DECODED:
+            merged.update(p.values)
+        if self.op.attributes is not None:
+            for k, v in self.op.attributes.entries:
+                merged.setdefault(k.text, v)
+        return sorted(merged.items(), key=_by_name)
 
     # -- operands and results ---------------------------------------------------------------------
     def operand_groups(self) -> dict[str, list[Value]]:
         if self._operands is None:
-            decl = self.data.get("operands", [])
+            shape = self._shape
             sizes = None
-            if "AttrSizedOperandSegments" in self.data.get("traits", []):
+            if shape.operand_sizes:
                 sizes = segment_sizes(self.attr("operandSegmentSizes"))
                 if sizes is None:
                     raise SyntaxModelError("the op has no valid operandSegmentSizes")
-            groups = split_groups(list(self.op.operands), [k for _, k, _ in decl], sizes, "operand")
-            self._operands = {name: g for (name, _, _), g in zip(decl, groups, strict=True)}
+            self._operands = _groups(list(self.op.operands), shape.operand_names, shape.operand_kinds, sizes,
+                                     "operand")
         return self._operands
 
     def result_groups(self) -> dict[str, list[OpResult]]:
         if self._results is None:
-            decl = self.data.get("results", [])
+            shape = self._shape
             sizes = None
-            if "AttrSizedResultSegments" in self.data.get("traits", []):
+            if shape.result_sizes:
                 sizes = segment_sizes(self.attr("resultSegmentSizes"))
                 if sizes is None:
                     raise SyntaxModelError("the op has no valid resultSegmentSizes")
-            groups = split_groups(list(self.op.results), [k for _, k, _ in decl], sizes, "result")
-            self._results = {name: g for (name, _, _), g in zip(decl, groups, strict=True)}
+            self._results = _groups(list(self.op.results), shape.result_names, shape.result_kinds, sizes,
+                                    "result")
         return self._results
 
     def operands(self, name: str) -> list[Value]:
@@ -169,6 +216,10 @@ class OpView:
             out.append(values[at:at + s])
             at += s
         return out
+
+
+def _by_name(entry: tuple[str, Attribute]) -> bytes:
+    return entry[0].encode("utf-8", "surrogateescape")
 
 
 def dict_attr(entries: list[tuple[str, Attribute]]) -> DictionaryAttr:

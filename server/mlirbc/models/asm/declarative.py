@@ -76,6 +76,9 @@ class DeclarativeSyntax(SyntaxBase):
         """Unit attributes and `UnitProp`s: a group or oilist clause they anchor prints only its keyword."""
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
+        self._dict_elided: tuple[frozenset[str], frozenset[str], bool] | None = None
+        """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
+        for every op of the kind (`_dict_rules`)."""
 
     kind = "declarative format (ODS assemblyFormat)"
 
@@ -432,9 +435,17 @@ class DeclarativeSyntax(SyntaxBase):
                 return
         interleave_comma(p, self.types_of(arg, view), p.type)
 
+    def _dict_rules(self) -> tuple[frozenset[str], frozenset[str], bool]:
+        rules = self._dict_elided
+        if rules is None:
+            common = set(self._elided_common())
+            rules = self._dict_elided = (frozenset(common | self.used_attrs),
+                                         frozenset(common | self.used_attrs | self.used_props),
+                                         any(el[0] == "prop-dict" for el in self.format))
+        return rules
+
     def _print_attr_dict(self, view: OpView, p: AsmPrinter, with_keyword: bool) -> None:
-        elided = set(self._elided_common()) | self.used_attrs
-        has_prop_dict = any(el[0] == "prop-dict" for el in self.format)
+        elided, _, has_prop_dict = self._dict_rules()
         if getattr(p, "keyvalue_props", False) and view.op.properties is not None:
             # MLIR 24: the properties `attr-dict` covers print as a key-value list before the
             # discardable dictionary.
@@ -445,11 +456,12 @@ class DeclarativeSyntax(SyntaxBase):
             return
         entries = view.discardable() if has_prop_dict else view.all_attrs()
         props = self.data.get("props", {})
+        attrs = self.data.get("attrs", {})
         out = []
         for k, v in entries:
             if k in elided or k in props:
                 continue
-            if k in self.data.get("attrs", {}) and self._elide_default(k, v):
+            if k in attrs and self._elide_default(k, v):
                 continue
             out.append((k, v))
         p.optional_attr_dict(out, (), with_keyword)
@@ -477,7 +489,7 @@ class DeclarativeSyntax(SyntaxBase):
     def _print_prop_dict(self, view: OpView, p: AsmPrinter, space_always: bool = True) -> None:
         if space_always:
             p.write(" ")
-        elided = set(self._elided_common()) | self.used_attrs | self.used_props
+        elided = self._dict_rules()[1]
         entries = []
         for k, v in view.inherent():
             if k in elided:

@@ -17,6 +17,7 @@ Each reads back exactly what it prints (the parsers follow StableHLO's, which ac
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 
@@ -294,13 +295,15 @@ def _signed(a: IntegerAttr) -> int:
     return a.bits - (1 << width) if a.bits >> (width - 1) else a.bits
 
 
-_EXP_MAN = re.compile(r"e([0-9]+)m([0-9]+)\Z")
+@functools.cache
+def _exp_man() -> re.Pattern[str]:
+    return re.compile(r"e([0-9]+)m([0-9]+)\Z")  # compiled on first use, not at the view's first open
 
 
 @parser("ExponentMantissa")
 def parse_exponent_mantissa(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     word = p.parse_optional_any_keyword()
-    m = _EXP_MAN.match(word or "")
+    m = _exp_man().match(word or "")
     if m is None or len(m.group(1)) > 9 or len(m.group(2)) > 9:
         raise p.error(f"expected exponent mantissa in format e#m#, saw {word}")
     a.set_attr(0, IntegerAttr.get(_I32, int(m.group(1)) & 0xFFFFFFFF))

@@ -13,7 +13,7 @@ Versions (upgrade before, downgrade after) are `versioning`'s; whole modules are
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...ir.attributes import (
     ArrayAttr,
@@ -297,8 +297,7 @@ def _bool_array(values: tuple[bool, ...]) -> DenseArrayAttr:
 
 # -- one op: VHLO -> StableHLO -------------------------------------------------------------------------------
 
-@dataclass
-class ViewAttrs:
+class ViewAttrs(NamedTuple):
     """A StableHLO op's attributes: inherent (properties) and discardable, each sorted by name."""
 
     inherent: dict[str, Attribute]

@@ -8,18 +8,25 @@ family `exponential`, shown as `stablehlo.exponential`; `func_v1`, `call_v1` and
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .ops import VhloOps
 from .versions import KNOWN_VERSION, Version, parse_version
 
-_NAME = re.compile(r"vhlo\.(.+)_v(\d+)\Z")
+
+def _split(full: str) -> tuple[str, int] | None:
+    """`vhlo.exponential_v2` -> (`exponential`, 2) (string operations: the table is built at the view's
+    first open, a regular expression compiled then costs more than its 145 matches)."""
+    if not full.startswith("vhlo."):
+        return None
+    base, sep, number = full[5:].rpartition("_v")
+    if not sep or not base or not number.isdigit() or not number.isascii():
+        return None
+    return base, int(number)
 
 
-@dataclass(frozen=True)
-class OpVersion:
+class OpVersion(NamedTuple):
     """One VHLO op version."""
 
     name: str
@@ -49,15 +56,16 @@ class OpTable:
     def _versions(self) -> dict[str, OpVersion]:
         out: dict[str, OpVersion] = {}
         for full in self.ops.op_names():
-            m = _NAME.match(full)
+            m = _split(full)
             data = self.ops.dataset.op_data(full)
             if m is None or data is None or "min_version" not in data:
                 continue
             top = data.get("max_version", "current")
             attrs = tuple(a if isinstance(a, str) else str(a.get("name")) for a in data.get("attributes", []))
-            out[full] = OpVersion(full, m.group(1), int(m.group(2)), parse_version(data["min_version"]),
+            base, number = m
+            out[full] = OpVersion(full, base, number, parse_version(data["min_version"]),
                                   None if top == "current" else parse_version(top),
-                                  str(data.get("stablehlo") or f"stablehlo.{m.group(1)}"), attrs)
+                                  str(data.get("stablehlo") or f"stablehlo.{base}"), attrs)
         return out
 
     @cached_property

@@ -21,8 +21,9 @@ StableHLO op name (`legalize` reads them in both directions):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ...ir.attributes import Attribute
 from ...ir.structured import FieldValue, StructuredAttr, StructuredType
@@ -230,8 +231,7 @@ UNIT_FLAGS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Implode:
+class Implode(NamedTuple):
     """VHLO attributes (`fields`, in the StableHLO kind's field order) gathered into the StableHLO struct
     attribute `name` of kind `kind`; `optional`: absent when every field is `type_v1<none_v1>`."""
 
@@ -271,8 +271,7 @@ ENUM_AS_I32: dict[str, tuple[str, ...]] = {"stablehlo.custom_call": ("api_versio
 """Enum attributes StableHLO keeps as an `i32` integer (I32EnumAttr without an attribute class)."""
 
 
-@dataclass(frozen=True)
-class Default:
+class Default(NamedTuple):
     """An attribute VHLO always stores: `is_default` says when the stored value is left out of the
     StableHLO op; `make` builds what to store when the StableHLO op has none (given the StableHLO op's
     attributes, converted to VHLO, and its operand types)."""
@@ -409,8 +408,10 @@ attribute dictionary of a file before bytecode version 5."""
 
 # -- versions of one op -------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Step:
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class Step(NamedTuple):
     """From version `old` of an op to the next one, `new` (each `vhlo.<base>_vN`).
 
     Upgrading adds `added` (name -> default builder) and drops `dropped`; downgrading requires each added
@@ -421,9 +422,8 @@ class Step:
     old: int
     new: int
     feature: str
-    added: dict[str, tuple[Callable[[], Attribute], Callable[[Attribute], bool]]] = \
-        field(default_factory=dict)
-    dropped: dict[str, Callable[[list[Type]], Attribute]] = field(default_factory=dict)
+    added: Mapping[str, tuple[Callable[[], Attribute], Callable[[Attribute], bool]]] = _NOTHING
+    dropped: Mapping[str, Callable[[list[Type]], Attribute]] = _NOTHING
     variadic: bool = False
     regions: bool = False
 
@@ -467,8 +467,7 @@ for _s in STEPS:
     STEPS_BY_BASE.setdefault(_s.base, []).append(_s)
 
 
-@dataclass(frozen=True)
-class Constraint:
+class Constraint(NamedTuple):
     """A feature of one VHLO op version that targets before `since` cannot hold (VhloOps'
     validateConstraint): `applies(attrs, operand types, result types)`."""
 

@@ -14,6 +14,7 @@ every element is equal, `dense_blob`).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ...ir.attributes import Attribute, DenseElementsAttr, DialectAttr
@@ -160,7 +161,9 @@ def _to_vhlo(t: Type) -> Type:
 # type, and prints it as newer MLIR does: a signless storage by the signedness flag (`i8`, `u8`), any other
 # integer type by its own name (`ui8`).  Reading it back gives that storage type again.
 
-_STORAGE = re.compile(r"!quant\.uniform<(si|ui|i|u)(\d+)")
+@functools.cache
+def _storage() -> re.Pattern[str]:
+    return re.compile(r"!quant\.uniform<(si|ui|i|u)(\d+)")  # compiled on first use (quantized types)
 
 
 def view_quant_text(t: StructuredType) -> str:
@@ -180,7 +183,7 @@ def view_quant_text(t: StructuredType) -> str:
 
 def vhlo_quant(text: str) -> Type:
     """The VHLO type of `!quant.uniform<...>` text (see above); raises `Unconvertible`."""
-    m = _STORAGE.match(text)
+    m = _storage().match(text)
     if m is None:
         raise Unconvertible(f"{text}: only uniform quantized types have a VHLO form")
     prefix, width = m.group(1), m.group(2)

@@ -9,8 +9,6 @@ constraint (`rules.CONSTRAINTS`).  Targets with a non-zero patch use the `X.Y.0`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ...ir.attributes import Attribute
 from ...ir.types import Type
 from ..api import ModelError
@@ -38,17 +36,20 @@ def opset(target: Version) -> Version:
     return (target[0], target[1], 0)
 
 
-@dataclass
 class OpState:
     """A VHLO op being moved between versions: its name and inherent attributes, and what the version
     rules look at (operand and result types, region count)."""
 
-    name: str
-    attrs: dict[str, Attribute]
-    operands: list[Type]
-    results: list[Type]
-    regions: int = 0
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("name", "attrs", "operands", "results", "regions", "notes")
+
+    def __init__(self, name: str, attrs: dict[str, Attribute], operands: list[Type], results: list[Type],
+                 regions: int = 0, notes: list[str] | None = None) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.operands = operands
+        self.results = results
+        self.regions = regions
+        self.notes: list[str] = [] if notes is None else notes
 
 
 def _step(base: str, old: int) -> Step | None:

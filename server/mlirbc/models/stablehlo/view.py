@@ -19,7 +19,6 @@ leaves alone, are shared (uniqued).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ...ir.attributes import Attribute, DictionaryAttr, StringAttr
@@ -65,34 +64,39 @@ VIEW_MODEL = "stablehlo view"
 """The `Properties.model` of the ops the view makes."""
 
 
-@dataclass
 class KeptOp:
     """An op the view shows in its stored VHLO form, and why."""
 
-    op: Operation
-    reason: str
+    __slots__ = ("op", "reason")
+
+    def __init__(self, op: Operation, reason: str) -> None:
+        self.op = op
+        self.reason = reason
 
 
 Stored = tuple[OpName, "Properties | None", "DictionaryAttr | None", tuple[Type, ...]]
 """A VHLO op as read: name, properties, attributes, result types."""
 
 
-@dataclass
 class StablehloConversion:
-    """A module's StableHLO view and what saving it back needs (a `models.views.StablehloConversion`)."""
+    """A module's StableHLO view and what saving it back needs (a `models.views.StablehloConversion`).
 
-    owner: StablehloView
-    module: Module
-    source: Module
-    target: Version
-    kept: list[KeptOp] = field(default_factory=list)
-    top: dict[int, tuple[Operation, Operation]] = field(default_factory=dict)
-    """id(view top-level op) -> (that op, the original op it was made from)."""
-    memo: dict[tuple[object, ...], Stored] = field(default_factory=dict)
-    """A converted op's StableHLO form -> the VHLO op it came from (name, properties, attributes, result
-    types), so an op whose StableHLO form is unchanged is written as it was read."""
-    origin_of: dict[int, Operation] = field(default_factory=dict)
-    """id(view op) -> the VHLO op it shows (for hover)."""
+    (Plain classes, not dataclasses, in the modules the view's first open imports: making a dataclass
+    costs a third of a millisecond at import.)"""
+
+    def __init__(self, owner: StablehloView, module: Module, source: Module, target: Version) -> None:
+        self.owner = owner
+        self.module = module
+        self.source = source
+        self.target = target
+        self.kept: list[KeptOp] = []
+        self.top: dict[int, tuple[Operation, Operation]] = {}
+        """id(view top-level op) -> (that op, the original op it was made from)."""
+        self.memo: dict[tuple[object, ...], Stored] = {}
+        """A converted op's StableHLO form -> the VHLO op it came from (name, properties, attributes,
+        result types), so an op whose StableHLO form is unchanged is written as it was read."""
+        self.origin_of: dict[int, Operation] = {}
+        """id(view op) -> the VHLO op it shows (for hover)."""
 
     def stored_op(self, op: Operation) -> Operation | None:
         return self.origin_of.get(id(op))

@@ -188,13 +188,25 @@ DEFAULT_MAPS = {
 
 
 def _text(a: Attribute) -> str:
-    from ....syntax.attr_printer import print_attribute
+    """An attribute's text without aliases or placeholders (what it is, whichever pass prints it)."""
+    from ....syntax.attr_printer import plain_attribute_text
 
-    return print_attribute(a)
+    return plain_attribute_text(a)
 
 
 def _maps_attr(texts: list[str]) -> ArrayAttr:
     return ArrayAttr.get(tuple(parse_attribute_text(f"affine_map<{t}>") for t in texts))
+
+
+_DEFAULT_TEXT: dict[str, str] = {}
+
+
+def _default_maps_text(name: str) -> str:
+    """The text of a named op's default indexing maps (parsed once per process, not per op printed)."""
+    text = _DEFAULT_TEXT.get(name)
+    if text is None:
+        text = _DEFAULT_TEXT[name] = _text(_maps_attr(DEFAULT_MAPS[name]))
+    return text
 
 
 class NamedOp(_Structured):
@@ -208,7 +220,7 @@ class NamedOp(_Structured):
         maps = view.attr("indexing_maps")
         if default is not None:
             elided.add("indexing_maps")
-            if maps is not None and _text(maps) != _text(_maps_attr(default)):
+            if maps is not None and _text(maps) != _default_maps_text(self.name):
                 raise SyntaxModelError("indexing maps other than the default (no port)")
         elif self.name == "linalg.contract":
             elided.add("indexing_maps")
