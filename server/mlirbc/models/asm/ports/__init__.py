@@ -31,6 +31,7 @@ _PORT_MODULES = (
     "nvvm",
     "memref",
     "scf",
+    "omp",
     "scf_more",
     "shape",
     "smt",
