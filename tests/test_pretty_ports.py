@@ -5,8 +5,8 @@ for it (checked when the oracle is present): the pretty view must read it and pr
 read without a template, encode to the bytes mlir-opt writes for the same text.  The families are the C++
 forms this project ports (TOSA's enum handling, SPIR-V, GPU, async, scf.parallel/execute_region, vector
 transfers, cf.switch, OpenACC, OpenMP and PDL directives, omp.loop_nest, nvvm.mma.sync); the corpus
-oracle test counts whole files, these pin the cases the corpus lacks (masks, attributions, non-default enums, segmented wait lists, mma
-shapes and PTX types).
+oracle test counts whole files, these pin the cases the corpus lacks (masks, attributions, non-default
+enums, segmented wait lists, mma shapes and PTX types).
 """
 
 from __future__ import annotations
