@@ -290,8 +290,7 @@ def test_an_smt_int_constant_whose_width_the_literal_would_not_give_prints_gener
 OMP_UNPRINTABLE = "\n".join([
     "module {",
     "  func.func @f(%arg0: index, %arg1: memref<i32>) {",
-    '    "omp.parallel"(%arg1) <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 1, 0>, '
-    "private_syms = [@x]}> ({",
+    '    "omp.parallel"(%arg1) <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 1, 0>}> ({',
     "    ^bb0(%arg2: memref<i32>):",
     "      omp.terminator",
     "    }) : (memref<i32>) -> ()",
@@ -314,10 +313,10 @@ OMP_UNPRINTABLE = "\n".join([
 
 
 def test_omp_ops_their_clauses_would_not_read_back_print_generic() -> None:
-    """A private clause (not ported), `simd` without its first schedule modifier (read back as `none,
-    simd`) and an attribute upstream's loop_nest printer leaves out print generic, each with a note; the
-    last loop prints in its custom form (its stored collapse of 1 left out, as mlir-opt does), and the
-    view reads back to the same bytes."""
+    """A private variable without its symbol (upstream's parser stores one for each), `simd` without its
+    first schedule modifier (read back as `none, simd`) and an attribute upstream's loop_nest printer
+    leaves out print generic, each with a note; the last loop prints in its custom form (its stored
+    collapse of 1 left out, as mlir-opt does), and the view reads back to the same bytes."""
     result = parse_module(OMP_UNPRINTABLE, registry=REGISTRY, with_map=False)
     assert result.module is not None, result.errors[0].message
     data = encode_bytecode(result.module, template=None, registry=REGISTRY)

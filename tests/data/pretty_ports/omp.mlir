@@ -37,4 +37,29 @@ module {
     }
     return
   }
+  omp.private {type = private} @x.privatizer : i32
+  omp.declare_reduction @add_f32 : !llvm.ptr init {
+  ^bb0(%arg0: !llvm.ptr):
+    omp.yield(%arg0 : !llvm.ptr)
+  } combiner {
+  ^bb0(%arg0: !llvm.ptr, %arg1: !llvm.ptr):
+    omp.yield(%arg0 : !llvm.ptr)
+  }
+  func.func @clause_args(%arg0: memref<i32>, %arg1: memref<i32>, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: index) {
+    omp.parallel private(@x.privatizer %arg0 -> %arg5, @x.privatizer %arg1 -> %arg6 : memref<i32>, memref<i32>) private_barrier reduction(mod: inscan, byref @add_f32 %arg2 -> %arg7, @add_f32 %arg3 -> %arg8 : !llvm.ptr, !llvm.ptr) {
+      omp.terminator
+    }
+    omp.parallel reduction(mod: task, @add_f32 %arg2 -> %arg5 : !llvm.ptr) {
+      omp.terminator
+    }
+    omp.parallel reduction(mod: defaultmod, @add_f32 %arg2 -> %arg5 : !llvm.ptr) {
+      omp.terminator
+    }
+    omp.wsloop private(@x.privatizer %arg0 -> %arg5 : memref<i32>) reduction(@add_f32 %arg2 -> %arg6 : !llvm.ptr) {
+      omp.loop_nest (%arg7) : index = (%arg4) to (%arg4) step (%arg4) {
+        omp.yield
+      }
+    }
+    return
+  }
 }

@@ -1,21 +1,31 @@
 """Ports of the OpenMP dialect's `custom<...>` directives (OpenMPDialect.cpp) that the clause-free forms
 and the simple clauses need: `allocate(%a : t -> %b : t)`, a clause enum keyword (`proc_bind(close)`),
 `order(reproducible:concurrent)`, `schedule(static = %c : i32, monotonic, simd)`,
-and the entry-block-argument clauses of `omp.parallel`/`omp.wsloop` (`PrivateReductionRegion`) when they
-hold no variables (the region alone).
+and the entry-block-argument clauses of `omp.parallel`/`omp.wsloop` (`PrivateReductionRegion`:
+`private(@sym %x -> %arg : t) private_barrier reduction(mod: task, byref @r %y -> %arg1 : t) {...}`).
 
 Each printer prints only what its parser reads back to the same attributes; anything else (an enum this
-module does not know, private or reduction variables, a modifier without its kind,
-a `linear` clause) raises `SyntaxModelError` and the op prints generic."""
+module does not know, a modifier without its kind, clause symbols or by-reference flags
+its parser would not store that way, a `linear` clause) raises `SyntaxModelError` and the op prints
+generic."""
 
 from __future__ import annotations
 
 import re
 
-from ...ir.attributes import Attribute, UnitAttr
+from ...ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    FlatSymbolRefAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
+from ...ir.operation import BlockArgument, Value
+from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text
 from ...syntax.attr_printer import plain_attribute_text
-from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .api import Argument, AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
 ENUMS: dict[str, tuple[str, ...]] = {
@@ -219,30 +229,155 @@ def parse_schedule(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
 
 
 # -- entry-block-argument clauses ----------------------------------------------------------------------
+_REDUCTION_MODS = ("defaultmod", "inscan", "task")
+_REDUCTION_MOD = re.compile(r"#omp<reduction_modifier\((\w+)\)>$")
+
+
+def _symbols(value: Attribute | None, count: int) -> list[Attribute]:
+    """The clause's symbols: upstream's parser stores one per variable, always."""
+    if not isinstance(value, ArrayAttr) or len(value.elements) != count or \
+            not all(isinstance(e, (SymbolRefAttr, FlatSymbolRefAttr)) for e in value.elements):
+        raise SyntaxModelError("clause symbols its parser would not give back")
+    return list(value.elements)
+
+
+def _print_region_clause(p: AsmPrinter, keyword: str, variables: list[Value], args: list[BlockArgument],
+                         symbols: list[Attribute], byref: list[bool] | None, modifier: str | None) -> None:
+    """printClauseWithRegionArgs: `keyword(mod: m, byref @sym %v -> %arg, ... : types) `."""
+    p.write(f"{keyword}(")
+    if modifier is not None:
+        p.write(f"mod: {modifier}, ")
+    for i, (var, arg, sym) in enumerate(zip(variables, args, symbols, strict=True)):
+        if i:
+            p.write(", ")
+        if byref is not None and byref[i]:
+            p.write("byref ")
+        p.attribute(sym)
+        p.write(" ")
+        p.operand(var)
+        p.write(" -> ")
+        p.operand(arg)
+    p.write(" : ")
+    for i, var in enumerate(variables):
+        if i:
+            p.write(", ")
+        p.type(var.type)
+    p.write(") ")
+
+
+def _bools(value: Attribute | None, count: int) -> list[bool]:
+    """reduction_byref's flags: upstream's parser stores the array whenever the clause is there."""
+    if not isinstance(value, DenseArrayAttr) or value.element_type != IntegerType.get(1) or \
+            value.count != count or len(value.data) != count or any(b > 1 for b in bytes(value.data)):
+        raise SyntaxModelError("reduction by-reference flags its parser would not give back")
+    return [b == 1 for b in bytes(value.data)]
+
+
 @printer("omp.PrivateReductionRegion")
 def print_private_reduction_region(p: AsmPrinter, a: PrintArgs) -> None:
+    """Arguments: region, private vars, their types, syms, needs_barrier, reduction mod, reduction vars,
+    their types, byref, syms (the format's order)."""
     region = a.region(0)
-    for i in range(1, len(a)):
-        kind = a.kind(i)
-        present = bool(a.values(i)) if kind == "operand" else (
-            bool(a.types(i)) if kind == "type" else a.attr(i) is not None)
-        if present:
-            raise SyntaxModelError("private and reduction clauses are not ported")
-    if region.blocks and region.blocks[0].arguments:
-        raise SyntaxModelError("entry block arguments without private or reduction variables")
+    private, reduction = a.values(1), a.values(6)
+    entry = list(region.blocks[0].arguments) if region.blocks else []
+    if len(entry) != len(private) + len(reduction):
+        raise SyntaxModelError("entry block arguments do not match the private and reduction variables")
+    barrier = a.attr(4)
+    if private:
+        _print_region_clause(p, "private", private, entry[:len(private)], _symbols(a.attr(3), len(private)),
+                             None, None)
+        if barrier is not None:
+            p.write("private_barrier ")
+    elif a.attr(3) is not None or barrier is not None:
+        raise SyntaxModelError("private clause attributes without private variables")
+    mod_attr = a.attr(_index(a, "reduction_mod"))
+    if reduction:
+        mod = None
+        if mod_attr is not None:
+            m = _REDUCTION_MOD.match(plain_attribute_text(mod_attr))
+            if m is None or m.group(1) not in _REDUCTION_MODS:
+                raise SyntaxModelError("an unknown reduction modifier")
+            mod = m.group(1)
+        _print_region_clause(p, "reduction", reduction, entry[len(private):],
+                             _symbols(a.attr(_index(a, "reduction_syms")), len(reduction)),
+                             _bools(a.attr(_index(a, "reduction_byref")), len(reduction)), mod)
+    elif any(a.attr(_index(a, n)) is not None
+             for n in ("reduction_mod", "reduction_syms", "reduction_byref")):
+        raise SyntaxModelError("reduction clause attributes without reduction variables")
     p.region(region, False)
+
+
+def _index(a: PrintArgs | ParseArgs, name: str) -> int:
+    """The position of the directive argument naming attribute `name`."""
+    for i, arg in enumerate(a.args):
+        if arg[0] in ("attr", "prop") and arg[1] == name:
+            return i
+    raise SyntaxModelError(f"no argument {name}")
+
+
+def _parse_region_clause(p: AsmParser, args: list[Argument], with_byref: bool, with_mod: bool
+                         ) -> tuple[list[OperandRef], list[Type], list[Attribute], list[bool], str | None]:
+    """parseClauseWithRegionArgs after its keyword; the block arguments go to `args`."""
+    p.parse_punct("(")
+    modifier = None
+    if with_mod and p.parse_optional_keyword("mod"):
+        p.parse_punct(":")
+        modifier = p.parse_optional_any_keyword()
+        if modifier not in _REDUCTION_MODS:
+            raise p.error("expected a reduction modifier")
+        p.parse_punct(",")
+    refs: list[OperandRef] = []
+    symbols: list[Attribute] = []
+    byref: list[bool] = []
+    clause_args: list[Argument] = []
+    while True:
+        if with_byref:
+            byref.append(p.parse_optional_keyword("byref"))
+        sym = p.parse_attribute()
+        if not isinstance(sym, (SymbolRefAttr, FlatSymbolRefAttr)):
+            raise p.error("expected a symbol reference")
+        symbols.append(sym)
+        refs.append(p.parse_operand())
+        p.parse_punct("->")
+        clause_args.append(p.parse_argument(allow_type=False))
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct(":")
+    types = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        types.append(p.parse_type())
+    if len(types) != len(refs):
+        raise p.error("expected as many types as variables")
+    p.parse_punct(")")
+    for arg, t in zip(clause_args, types, strict=True):
+        arg.type = t
+    args.extend(clause_args)
+    return refs, types, symbols, byref, modifier
 
 
 @parser("omp.PrivateReductionRegion")
 def parse_private_reduction_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    for word in ("private", "reduction"):
-        if p.parse_optional_keyword(word):
-            raise p.error(f"the `{word}` clause cannot be read yet")
-    a.set_region(0, p.parse_region())
-    for i in range(1, len(a)):
-        if a.kind(i) == "operand":
-            a.set_values(i, [])
-        elif a.kind(i) == "type":
-            a.set_types(i, [])
+    args: list[Argument] = []
+    private: tuple[list[OperandRef], list[Type]] = ([], [])
+    reduction: tuple[list[OperandRef], list[Type]] = ([], [])
+    if p.parse_optional_keyword("private"):
+        refs, types, symbols, _, _ = _parse_region_clause(p, args, False, False)
+        private = (refs, types)
+        a.set_attr(3, ArrayAttr.get(tuple(symbols)))
+        if p.parse_optional_keyword("private_barrier"):
+            a.set_attr(4, UnitAttr.get())
+    if p.parse_optional_keyword("reduction"):
+        refs, types, symbols, byref, modifier = _parse_region_clause(p, args, True, True)
+        reduction = (refs, types)
+        a.set_attr(_index(a, "reduction_syms"), ArrayAttr.get(tuple(symbols)))
+        a.set_attr(_index(a, "reduction_byref"),
+                   DenseArrayAttr.get(IntegerType.get(1), len(byref), bytes(int(b) for b in byref)))
+        if modifier is not None:
+            a.set_attr(_index(a, "reduction_mod"),
+                       parse_attribute_text(f"#omp<reduction_modifier({modifier})>"))
+    a.set_region(0, p.parse_region(args))
+    a.set_values(1, private[0])
+    a.set_types(2, private[1])
+    a.set_values(6, reduction[0])
+    a.set_types(7, reduction[1])
     return True
-
