@@ -641,6 +641,10 @@ class Parser:
         tok = self.tok
         if tok.kind == BARE and tok.text == "dense" and is_shaped(t) and static_shape(t) is not None:
             return self._guarded(lambda: self._parse_dense(t))
+        if tok.kind == BARE and tok.text == "sparse" and is_shaped(t) and static_shape(t) is not None:
+            return self._guarded(lambda: self._parse_sparse(t))
+        if tok.kind == BARE and tok.text == "dense_resource" and is_shaped(t):
+            return self._guarded(lambda: self._parse_dense_resource(t))
         if tok.kind in (INT, FLOAT) or (tok.kind == "-" and self.peek_ahead().kind in (INT, FLOAT)):
             return self._guarded(lambda: self._number_of_type(t))
         if tok.kind == STRING:
@@ -1224,12 +1228,12 @@ class Parser:
         t = given if given is not None and self.tok.kind != ":" else self._parse_shaped_literal_type(kw)
         return self._elements_attr(lit, t, kw)
 
-    def _parse_sparse(self) -> Attribute:
+    def _parse_sparse(self, given: Type | None = None) -> Attribute:
         kw = self.advance()
         self.expect("<", "expected '<' after 'sparse'")
         i64 = IntegerType.get(64)
         if self.consume_if(">"):
-            t = self._parse_shaped_literal_type(kw)
+            t = self._given_or_literal_type(given, kw)
             shape = static_shape(t)
             assert shape is not None
             element: Type = t.element  # type: ignore[attr-defined]
@@ -1246,7 +1250,7 @@ class Parser:
         self.expect(",", "expected ','")
         val_lit = self._parse_literal(allow_hex=True)
         self.expect(">", "expected '>'")
-        t = self._parse_shaped_literal_type(kw)
+        t = self._given_or_literal_type(given, kw)
         shape = static_shape(t)
         assert shape is not None
         element = t.element  # type: ignore[attr-defined]
@@ -1258,7 +1262,12 @@ class Parser:
         values = self._elements_attr(val_lit, RankedTensorType.get(val_shape, element), kw)
         return SparseElementsAttr.get(t, indices, values)
 
-    def _parse_dense_resource(self) -> Attribute:
+    def _given_or_literal_type(self, given: Type | None, kw: Token) -> Type:
+        """The type an elements literal has: `: type` after it, else the one its context gives
+        (`parseAttribute(type)`: memref.global's initial value)."""
+        return given if given is not None and self.tok.kind != ":" else self._parse_shaped_literal_type(kw)
+
+    def _parse_dense_resource(self, given: Type | None = None) -> Attribute:
         kw = self.advance()
         self.expect("<", "expected '<' after 'dense_resource'")
         key_tok = self.tok
@@ -1270,9 +1279,13 @@ class Parser:
             raise self.error("expected identifier key for 'resource' entry", key_tok)
         self.advance()
         self.expect(">", "expected '>'")
-        self.expect(":", "expected ':'")
         type_tok = self.tok
-        t = self._type()
+        if given is not None and self.tok.kind != ":":
+            t = given
+        else:
+            self.expect(":", "expected ':'")
+            type_tok = self.tok
+            t = self._type()
         if not is_shaped(t):  # any shaped type: a resource's shape may be dynamic (as upstream)
             raise self.error("`dense_resource` expected a shaped type", type_tok)
         if self.elided is not None and key.startswith(TOKEN_PREFIX) and \
