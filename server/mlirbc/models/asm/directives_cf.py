@@ -98,6 +98,30 @@ def print_switch_op_cases(p: AsmPrinter, a: PrintArgs) -> None:
     p.newline()
 
 
+class _Cases:
+    """What the cases of a switch parse into: their successors and the operand groups they pass."""
+
+    def __init__(self) -> None:
+        self.blocks: list[BlockRef] = []
+        self.refs: list[OperandRef] = []
+        self.types: list[Type] = []
+        self.sizes: list[int] = []
+
+    def parse_one(self, p: AsmParser) -> None:
+        """`: ^bb(uses)` after a case value."""
+        p.parse_punct(":")
+        block, refs, types = parse_successor_and_uses(p)
+        self.blocks.append(block)
+        self.refs.extend(refs)
+        self.types.extend(types)
+        self.sizes.append(len(refs))
+
+    def store(self, a: ParseArgs, first: int) -> None:
+        a.set_successors(first, self.blocks)
+        a.set_values(first + 1, self.refs, self.sizes)
+        a.set_types(first + 2, self.types)
+
+
 @parser("SwitchOpCases")
 def parse_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     flags = a.types(0)
@@ -111,23 +135,13 @@ def parse_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_values(2, refs)
     a.set_types(3, types)
     values: list[int] = []
-    blocks: list[BlockRef] = []
-    case_refs: list[OperandRef] = []
-    case_types: list[Type] = []
-    sizes: list[int] = []
+    cases = _Cases()
     while p.parse_optional_punct(","):
         values.append(p.parse_integer())
-        p.parse_punct(":")
-        block, refs, types = parse_successor_and_uses(p)
-        blocks.append(block)
-        case_refs.extend(refs)
-        case_types.extend(types)
-        sizes.append(len(refs))
+        cases.parse_one(p)
     if values:
         a.set_attr(4, _case_values_attr(values, flag))
-    a.set_successors(5, blocks)
-    a.set_values(6, case_refs, sizes)
-    a.set_types(7, case_types)
+    cases.store(a, 5)
     return True
 
 
@@ -169,29 +183,19 @@ def parse_llvm_switch_op_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bo
         raise p.error("the switch flag's type is not an integer type")
     p.parse_punct("[")
     values: list[int] = []
-    blocks: list[BlockRef] = []
-    case_refs: list[OperandRef] = []
-    case_types: list[Type] = []
-    sizes: list[int] = []
+    cases = _Cases()
     while True:
         value = p.parse_optional_integer() if not values else p.parse_integer()
         if value is None:
             break
         values.append(value)
-        p.parse_punct(":")
-        block, refs, types = parse_successor_and_uses(p)
-        blocks.append(block)
-        case_refs.extend(refs)
-        case_types.extend(types)
-        sizes.append(len(refs))
+        cases.parse_one(p)
         if not p.parse_optional_punct(","):
             break
     p.parse_punct("]")
     if values:
         a.set_attr(1, _case_values_attr(values, flags[0]))
-    a.set_successors(2, blocks)
-    a.set_values(3, case_refs, sizes)
-    a.set_types(4, case_types)
+    cases.store(a, 2)
     return True
 
 

@@ -10,7 +10,7 @@ from ....ir.attributes import ArrayAttr, Attribute, DictionaryAttr, StringAttr, 
 from ....ir.operation import Operation
 from ....ir.types import FunctionType, Type
 from ..adaptor import OpView
-from ..api import Argument, AsmParser, AsmPrinter, OpState, SyntaxBase, SyntaxModelError
+from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, SyntaxBase, SyntaxModelError
 from ..data import DATA_DIR, op_data
 
 
@@ -176,6 +176,18 @@ def print_function_op(p: AsmPrinter, op: Operation, view: OpView, variadic: bool
 
 
 # -- parsing ------------------------------------------------------------------------------------------
+def parse_loop_head(p: AsmParser) -> tuple[Argument, OperandRef, OperandRef, OperandRef]:
+    """`%iv = %lb to %ub step %step` (scf.for, emitc.for): the induction variable, its type still to
+    come, and the three bounds."""
+    iv = p.parse_argument(allow_type=False)
+    p.parse_punct("=")
+    lb = p.parse_operand()
+    p.parse_keyword("to")
+    ub = p.parse_operand()
+    p.parse_keyword("step")
+    return iv, lb, ub, p.parse_operand()
+
+
 def parse_optional_visibility(p: AsmParser, state: OpState) -> None:
     for word in ("private", "public", "nested"):
         if p.parse_optional_keyword(word):

@@ -21,7 +21,7 @@ from ....ir.attributes import StringAttr, UnitAttr
 from ....ir.operation import Operation
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError, comma_list
-from .base import Port, attr_entries, parse_function_op, print_function_op
+from .base import Port, attr_entries, parse_function_op, parse_loop_head, print_function_op
 
 
 class EmitcPort(Port):
@@ -100,13 +100,7 @@ class ForOp(EmitcPort):
         p.optional_attr_dict(attr_entries(self.view(op), set()))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        iv = p.parse_argument(allow_type=False)
-        p.parse_punct("=")
-        lb = p.parse_operand()
-        p.parse_keyword("to")
-        ub = p.parse_operand()
-        p.parse_keyword("step")
-        step = p.parse_operand()
+        iv, lb, ub, step = parse_loop_head(p)
         t: Type = IndexType.get()
         if p.parse_optional_punct(":"):
             t = p.parse_type()

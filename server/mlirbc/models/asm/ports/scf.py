@@ -9,7 +9,7 @@ from ....ir.attributes import UnitAttr
 from ....ir.operation import Operation, Region, Value
 from ....ir.types import FunctionType, IndexType, IntegerType, Type
 from ..api import Argument, AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
-from .base import Port, attr_entries, print_types
+from .base import Port, attr_entries, parse_loop_head, print_types
 
 
 def print_arrow_types(p: AsmPrinter, types: list[Type]) -> None:
@@ -178,13 +178,7 @@ class ForOp(Port):
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         if p.parse_optional_keyword("unsigned"):
             state.attributes["unsignedCmp"] = UnitAttr.get()
-        iv = p.parse_argument(allow_type=False)
-        p.parse_punct("=")
-        lb = p.parse_operand()
-        p.parse_keyword("to")
-        ub = p.parse_operand()
-        p.parse_keyword("step")
-        step = p.parse_operand()
+        iv, lb, ub, step = parse_loop_head(p)
         args, values = parse_iter_args(p, state, iv)
         if len(args) != len(state.result_types) + 1:
             raise p.error("mismatch in number of loop-carried values and defined values")
