@@ -83,6 +83,26 @@ async def test_pretty_view_with_aliases_hover_and_definition(client: LanguageCli
     assert target.range.start.line == find(text, "@make_i32").line
 
 
+async def test_a_loop_variable_is_defined_where_the_loop_head_names_it(client: LanguageClient,
+                                                                       tmp_path: Path) -> None:
+    """`scf.for %arg3 = ...` defines the body's argument in the op's head (no `^bb0(...)` in the custom
+    form): go-to-definition of a use in the body lands there, and the head is not one of its uses."""
+    uri, text, _ = await _open(client, tmp_path, CORPUS / "upstream" / "Dialect__SCF__ops.f00.mlirbc")
+    head = find(text, "scf.for %arg3 = ")
+    use = find(text, "arith.cmpi slt, %arg3")
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    d = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc, position=lsp.Position(line=use.line, character=use.character + 17)))
+    target = d[0] if isinstance(d, list) else d
+    assert isinstance(target, lsp.Location)
+    assert (target.range.start.line, target.range.start.character) == (head.line, head.character + 8)
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc, position=lsp.Position(line=use.line, character=use.character + 17),
+        context=lsp.ReferenceContext(include_declaration=False)))
+    assert refs is not None and len(refs) == text.count("%arg3,") + text.count("%arg3]")
+    assert all(r.range.start.line != head.line for r in refs)
+
+
 @NEEDS_P14_P20
 async def test_semantic_tokens_and_completion_know_format_keywords(client: LanguageClient,
                                                                   tmp_path: Path) -> None:

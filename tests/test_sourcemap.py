@@ -13,7 +13,9 @@ from mlirbc.bytecode.writer import encode_bytecode
 from mlirbc.ir.attributes import FallbackAttr
 from mlirbc.ir.operation import PROPS_DECODED, Block, Operation
 from mlirbc.ir.types import FallbackType
+from mlirbc.models.build import default_registry
 from mlirbc.view import printer
+from mlirbc.view.aliasing import alias_rules
 from mlirbc.view.parser import ParseResult, parse_module
 from mlirbc.view.printer import print_module, stream_module
 from mlirbc.view.sourcemap import (
@@ -32,14 +34,21 @@ SMALL = [r["path"] for r in manifest()
 PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_TYPE, PIECE_LOCATION)
 SAMPLE = SMALL[::expect(full=29, core=4)] + [p for p in SMALL if p.startswith("jax/")]
 """About 150 files of either corpus."""
+REGISTRY = default_registry()
 
 
-def _decoded(rel: str) -> tuple[Operation, str, SourceMap, SourceMap]:
-    module = decode_bytecode((CORPUS / rel).read_bytes())
+def _decoded(rel: str, form: str = "generic") -> tuple[Operation, str, SourceMap, SourceMap]:
+    """The file's root op, its view in `form` (`pretty`: with aliases, the default view) and the maps the
+    printer and the parser record for that text."""
+    module = decode_bytecode((CORPUS / rel).read_bytes(), REGISTRY)
     if module.error is not None or module.root is None:
         pytest.skip(f"{rel} does not decode completely")
-    printed = print_module(module)
-    parsed = parse_module(printed.text, template=module)
+    if form == "pretty":
+        rules = alias_rules(module, REGISTRY)
+        printed = print_module(module, form="pretty", registry=REGISTRY, aliases=rules)
+    else:
+        printed = print_module(module)
+    parsed = parse_module(printed.text, template=module, registry=REGISTRY)
     assert parsed.module is not None and parsed.map is not None
     return module.root, printed.text, printed.map, parsed.map
 
@@ -53,9 +62,18 @@ def _shape(m: SourceMap) -> tuple[object, ...]:
     return ops, occ, parts
 
 
+@pytest.mark.parametrize("form", ["generic", "pretty"])
 @pytest.mark.parametrize("rel", SAMPLE)
-def test_printer_and_parser_record_the_same_map(rel: str) -> None:
-    _, _, printed, parsed = _decoded(rel)
+def test_printer_and_parser_record_the_same_map(rel: str, form: str) -> None:
+    _, _, printed, parsed = _decoded(rel, form)
+    if form == "pretty":
+        # The printer knows which operand an affine map's dimension printed a second time; the parser's
+        # map has that name without its value (a known gap: the definition of the name still resolves).
+        ops, occ, parts = _shape(parsed)
+        known = {o[:4] for o in _shape(printed)[1]}
+        assert _shape(printed) == (ops, [o[:4] + (False,) if o[4] and o[:4] in known else o for o in occ],
+                                   parts)
+        return
     assert _shape(printed) == _shape(parsed)
 
 
@@ -106,20 +124,37 @@ def test_parsing_without_a_map_gives_the_same_module(rel: str) -> None:
         assert bare.map is None or list(bare.map.ops()) == []
 
 
+@pytest.mark.parametrize("form", ["generic", "pretty"])
 @pytest.mark.parametrize("rel", SAMPLE)
-def test_every_op_value_and_block_points_at_its_text(rel: str) -> None:
-    root, text, smap, _ = _decoded(rel)
+def test_every_op_value_and_block_points_at_its_text(rel: str, form: str) -> None:
+    root, text, smap, _ = _decoded(rel, form)
     uses: dict[int, int] = {}
     blocks: list[Block] = []
+    hidden: set[int] = set()
+    by_maps: set[int] = set()
     for op in root.walk():
         span = smap.op_span(op)
         name = smap.op_name_span(op)
+        parent = op.parent.parent.parent if op.parent is not None and op.parent.parent is not None else None
+        if form == "pretty" and span is None and (
+                id(parent) in hidden or op is op.parent.operations[-1]  # type: ignore[union-attr]
+                or not smap.region_spans(parent)):  # type: ignore[arg-type]
+            # what the custom form leaves out: an implicit terminator, the body a linalg named op
+            # implies (its region is not in the text)
+            hidden.add(id(op))
+            continue
         assert span is not None and name is not None, op.name
-        assert text[name.start:name.end] == '"' + op.name + '"' or op.name not in text[name.start:name.end] \
-            or text[name.start] == '"'
+        shown = text[name.start:name.end]
+        if form == "pretty":  # the name in full, quoted (generic), or without the default dialect's prefix
+            assert shown.strip('"') == op.name or op.name.endswith("." + shown), (shown, op.name)
+        else:
+            assert shown == '"' + op.name + '"' or op.name not in shown or text[name.start] == '"'
         assert smap.op_at(name.start) is op and smap.op_name_at(name.start + 1) is op
         for v in op.operands:
             uses[id(v)] = uses.get(id(v), 0) + 1
+            if form == "pretty" and op.name.startswith("affine."):
+                # an affine map prints an operand once per use of its dimension: twice, or not at all
+                by_maps.add(id(v))
         for succ in op.successors:
             uses[id(succ)] = uses.get(id(succ), 0) + 1
         for r in op.results:
@@ -127,15 +162,17 @@ def test_every_op_value_and_block_points_at_its_text(rel: str) -> None:
             assert d is not None and text[d.start] == "%"
             assert smap.occurrence_at(d.start) is not None
         for region in op.regions:
+            if form == "pretty" and not smap.region_spans(op):
+                continue  # a region the form implies (linalg named ops): no text, nothing to point at
             blocks += region.blocks
             for b in region.blocks:
                 for a in b.arguments:
                     d = smap.definition(a)
-                    assert d is not None and smap.name(a) == text[d.start:d.end]
+                    assert d is not None and smap.name(a) == text[d.start:d.end], (op.name, smap.name(a))
     for op in root.walk():
         for v in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]:
             spans = smap.uses(v)
-            assert len(spans) == uses.get(id(v), 0)
+            assert len(spans) == uses.get(id(v), 0) or id(v) in by_maps
             for s in spans:
                 occ = smap.occurrence_at(s.start)
                 assert occ is not None and occ.target is v and not occ.is_def

@@ -85,10 +85,15 @@ class UtilFuncOp(_IreePort):
         p.symbol_name(name.value)
         arg_attrs = _dicts(view.attr("arg_attrs"), len(inputs))
         p.write("(")
+        entry = body.blocks[0].arguments if body is not None and body.blocks else None
         for i, t in enumerate(inputs):
             if i:
                 p.write(", ")
-            p.write(f"%arg{i}: ")
+            if entry is not None:
+                p.operand(entry[i])  # the same `%argN`, where the text defines the body's argument
+                p.write(": ")
+            else:
+                p.write(f"%arg{i}: ")
             p.type(t)
             d = arg_attrs[i]
             if d is not None and d.entries:
