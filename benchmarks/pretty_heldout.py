@@ -1,6 +1,6 @@
 """The pretty view on IR no test wrote: upstream test inputs through mlir-opt's passes, against mlir-opt.
 
-    python benchmarks/pretty_heldout.py [--inputs REGEX] [--pipelines N] [--keep DIR] [--seed S]
+    python benchmarks/pretty_heldout.py [--inputs REGEX] [--pipelines N] [--keep DIR] [--seed S] [--more]
 
 The corpus's files are all printed exactly; real files from other producers hold ops the corpus lacks.  This
 run makes such IR with the oracle: every upstream input of the corpus (`upstream/*.mlir`) through each of
@@ -58,6 +58,23 @@ PIPELINES: list[list[str]] = [
     ["--buffer-deallocation-pipeline"], ["--ownership-based-buffer-deallocation"],
 ]
 """mlir-opt 22.1.8 passes that turn test inputs into the IR real pipelines write (most inputs fail most)."""
+MORE_PIPELINES: list[list[str]] = [[p] for p in (
+    "--gpu-to-llvm", "--convert-gpu-to-spirv", "--convert-scf-to-spirv", "--convert-index-to-spirv",
+    "--convert-math-to-libm", "--convert-math-to-rocdl", "--math-uplift-to-fma", "--llvm-legalize-for-export",
+    "--affine-loop-tile", "--affine-loop-unroll", "--scf-for-loop-peeling", "--convert-shape-constraints",
+    "--tosa-infer-shapes", "--tosa-layerwise-constant-fold", "--sharding-propagation",
+    "--convert-pdl-to-pdl-interp", "--convert-openacc-to-scf", "--convert-vector-to-arm-sme",
+    "--convert-arm-sme-to-scf", "--lower-host-to-llvm", "--convert-complex-to-llvm",
+    "--convert-complex-to-libm",
+    "--affine-data-copy-generate", "--affine-scalrep", "--linalg-specialize-generic-ops",
+    "--linalg-fold-unit-extent-dims", "--lower-vector-multi-reduction", "--convert-linalg-to-parallel-loops",
+    "--memref-expand", "--fold-memref-alias-ops", "--normalize-memrefs", "--convert-vector-to-xegpu",
+    "--convert-xegpu-to-xevm", "--convert-ub-to-llvm", "--eliminate-empty-tensors",
+    "--empty-tensor-to-alloc-tensor", "--loop-invariant-subset-hoisting", "--topological-sort",
+    "--convert-scf-to-emitc", "--convert-memref-to-emitc", "--convert-math-to-emitc", "--gpu-async-region",
+    "--gpu-launch-sink-index-computations", "--gpu-map-parallel-loops", "--shard-partition",
+    "--convert-shard-to-mpi")] + [["--convert-func-to-spirv", "--convert-arith-to-spirv"]]
+"""A second set (`--more`): passes the first run did not use (SPIR-V, GPU to LLVM, loop transforms, ...)."""
 
 _OP_AT_LINE = re.compile(r'\s*(?:%[^=]*= )?"?([\w.$-]+)')
 _LOCATIONS = re.compile(r"loc\([^\n]*")
@@ -72,10 +89,12 @@ def _without_trailer(ours: str, theirs: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", default="", help="only upstream inputs whose name matches this regex")
-    ap.add_argument("--pipelines", type=int, default=len(PIPELINES), help="the first N pipelines only")
+    ap.add_argument("--pipelines", type=int, default=1000, help="the first N pipelines only")
     ap.add_argument("--keep", type=Path, help="keep the bytecode of each differing module here")
     ap.add_argument("--seed", type=int, default=7, help="the order the inputs are taken in")
+    ap.add_argument("--more", action="store_true", help="the second set of pipelines (MORE_PIPELINES)")
     args = ap.parse_args()
+    pipelines = MORE_PIPELINES if args.more else PIPELINES
     reg = models()
     inputs = sorted(p for p in (CORPUS / "upstream").glob("*.mlir") if re.search(args.inputs, p.name))
     random.Random(args.seed).shuffle(inputs)
@@ -86,7 +105,7 @@ def main() -> int:
     by_op: Counter[tuple[str, str]] = Counter()
     examples: dict[tuple[str, str], str] = {}
     for src in inputs:
-        for pipe in PIPELINES[:args.pipelines]:
+        for pipe in pipelines[:args.pipelines]:
             made = run_mlir_opt(["--allow-unregistered-dialect", *pipe, "--emit-bytecode", str(src)], b"")
             if made.returncode != 0:
                 continue
