@@ -222,6 +222,18 @@ def pdl_range(t: Type) -> Type:
     return parse_type_text(f"!pdl.range<{text[len('!pdl.'):]}>")
 
 
+def pdl_value_of(t: Type) -> Type:
+    """pdl_interp.get_value_type's operand for its result type: `!pdl.value`, or a range of them for a
+    range of types."""
+    from ...syntax.attr_parser import parse_type_text
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t)
+    if not text.startswith("!pdl."):
+        raise ValueError("not a PDL type")
+    return parse_type_text("!pdl.range<value>" if text.startswith("!pdl.range<") else "!pdl.value")
+
+
 TRANSFORMERS: dict[str, TypeFn] = {
     "$_self": identity,
     "::llvm::cast<Type>($_self)": identity,
@@ -246,6 +258,7 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self)"
     ".getRank() - 1, 16))": svbool_shape,
     "pdl::RangeType::get($_self)": pdl_range,
+    "getGetValueTypeOpValueType($_self)": pdl_value_of,
     "cast<ShapedType>($_self).getElementType()": element_type,
     "getUnaryOpResultType($_self)": spirv_unary_result,
     "llvm::cast<PointerType>($_self).getPointeeType()": spirv_pointee,

@@ -37,6 +37,7 @@ _PORT_MODULES = (
     "smt",
     "spirv",
     "spirv_forms",
+    "spirv_control",
     "tosa",
     "vector",
     "wasmssa",
