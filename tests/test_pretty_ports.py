@@ -29,7 +29,8 @@ from pretty_oracle import view_lines
 
 REGISTRY = models()
 MLIR24 = models(model_set="mlir24")
-_LOC = re.compile(r' loc\((?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\)')
+_LOC = re.compile(r' loc\((?!\[)(?:[^()"]|"[^"]*"|\((?:[^()"]|"[^"]*")*\))*\)')
+"""A location (`loc([%x])` is pdl_interp.record_match's own syntax)."""
 
 CASES_DIR = Path(__file__).parent / "data" / "pretty_ports"
 CASES = {p.stem: p.read_text("utf-8").rstrip("\n") for p in sorted(CASES_DIR.glob("*.mlir"))}
