@@ -332,3 +332,27 @@ def test_omp_ops_their_clauses_would_not_read_back_print_generic() -> None:
     again = parse_module(printed.text, template=module, registry=REGISTRY, with_map=False)
     assert again.module is not None
     assert encode_bytecode(again.module, template=module, registry=REGISTRY) == data
+
+
+BROADCAST_OTHER_BODY = "\n".join([
+    "func.func @f(%arg0: tensor<16xf32>, %arg1: tensor<16x4xf32>) -> tensor<16x4xf32> {",
+    '  %0 = "linalg.broadcast"(%arg0, %arg1) <{dimensions = array<i64: 1>}> ({',
+    "  ^bb0(%arg2: f32, %arg3: f32):",
+    '    "linalg.yield"(%arg3) : (f32) -> ()',
+    "  }) : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<16x4xf32>",
+    "  return %0 : tensor<16x4xf32>",
+    "}"])
+
+
+def test_a_broadcast_whose_body_the_form_would_not_rebuild_prints_generic() -> None:
+    """linalg.broadcast's form implies the identity body (yield of the input's element): a body yielding
+    anything else prints generic, with a note, and reads back to the same module."""
+    result = parse_module(BROADCAST_OTHER_BODY, registry=REGISTRY, with_map=False)
+    assert result.module is not None
+    printed = print_module(result.module, form="pretty", registry=REGISTRY, with_map=False, aliases=None)
+    assert '%broadcasted = "linalg.broadcast"(%arg0, %arg1)' in printed.text  # (named as MLIR names it)
+    assert [n.op.name for n in printed.notes] == ["linalg.broadcast"]
+    again = parse_module(printed.text, registry=REGISTRY, with_map=False)
+    assert again.module is not None
+    assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \
+        encode_bytecode(result.module, template=None, registry=REGISTRY)

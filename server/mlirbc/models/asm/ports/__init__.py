@@ -24,6 +24,7 @@ _PORT_MODULES = (
     "gpu",
     "linalg",
     "linalg_map",
+    "linalg_dps",
     "llvm",
     "llvm_call",
     "llvm_cmp",
