@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import functools
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from ..ir.attributes import (
     Attribute,
@@ -233,10 +232,6 @@ class _OpWriter:
     def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
                         omit_type: bool = False) -> None:
         self.operand_def(arg)
-        self._argument_tail(arg, attrs, omit_type)
-
-    def _argument_tail(self, arg: BlockArgument, attrs: DictionaryAttr | None, omit_type: bool) -> None:
-        """What follows a region argument's name in a signature: its type, attributes and location."""
         if not omit_type:
             self.write(": ")
             self.write(print_type(arg.type))
@@ -278,24 +273,13 @@ Event = tuple[int, object, bool]
 
 class _Recorder(_OpWriter):
     """An op writer that also records, in order, what aliases are made of: attributes and types printed,
-    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`).
-
-    It also records where each of them was written (`holes`): the print pass, once aliases are known,
-    prints again only those whose text an alias changes, and keeps the rest of the op's text, instead of
-    running the op's model a second time."""
+    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`)."""
 
     def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
         super().__init__(pp, op, indent)
         self.events: list[Event] = []
         self.broke_lines = False
         """Whether the text has line breaks (indented for the depth it was printed at)."""
-        self.holes: list[_Hole] = []
-        self._depth = 0
-        """Nesting of recorded writes (one that writes another is one hole)."""
-
-    def _hole(self, kind: int, args: tuple[object, ...], start: int) -> None:
-        if self._depth == 0 and self.length > start:
-            self.holes.append((len(self.chunks), start, self.length, kind, args))
 
     def newline(self) -> None:
         self.broke_lines = True
@@ -303,45 +287,25 @@ class _Recorder(_OpWriter):
 
     def type(self, t: Type) -> None:
         self.events.append((_TYPE, t, False))
-        start = self.length
-        self._depth += 1
         super().type(t)
-        self._depth -= 1
-        self._hole(_H_TYPE, (t,), start)
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, False))
-        start = self.length
-        self._depth += 1
         super().attribute(a, slot)
-        self._depth -= 1
-        self._hole(_H_ATTR, (a, slot), start)
 
     def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, True))
-        start = self.length
-        self._depth += 1
         super().attribute_without_type(a, slot)
-        self._depth -= 1
-        self._hole(_H_UNTYPED, (a, slot), start)
 
     def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         self.events.append((_TYPE if isinstance(value, Type) else _ATTR, value, False))
-        start = self.length
-        self._depth += 1
         super().stripped(value, prefix, lead_space)
-        self._depth -= 1
-        self._hole(_H_STRIPPED, (value, prefix, lead_space), start)
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
         skip = set(elided)
         self.events.extend((_ATTR, v, False) for k, v in entries if k not in skip)
-        start = self.length
-        self._depth += 1
         super().optional_attr_dict(entries, elided, with_keyword)
-        self._depth -= 1
-        self._hole(_H_DICT, (entries, elided, with_keyword), start)
 
     def region(self, region: Region, print_entry_block_args: bool = True,
                print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
@@ -352,47 +316,7 @@ class _Recorder(_OpWriter):
                         omit_type: bool = False) -> None:
         # The alias pass sees a signature's argument's type and location, not its attributes.
         self.events.append((_ARG, arg, False))
-        self.operand_def(arg)
-        start = self.length
-        self._depth += 1
-        self._argument_tail(arg, attrs, omit_type)
-        self._depth -= 1
-        self._hole(_H_ARG, (arg, attrs, omit_type), start)
-
-
-_H_TYPE, _H_ATTR, _H_UNTYPED, _H_STRIPPED, _H_DICT, _H_ARG = range(6)
-_Hole = tuple[int, int, int, int, tuple[object, ...]]
-"""(chunk, start, end, kind, arguments): where a recorded write put its text, and how to write it again."""
-
-
-def _hole_values(kind: int, args: tuple[object, ...]) -> tuple[object, ...]:
-    """The attributes and types whose aliases decide a hole's text."""
-    if kind == _H_DICT:
-        entries = cast("Sequence[tuple[str, Attribute]]", args[0])
-        skip = set(cast("Sequence[str]", args[1]))
-        return tuple(v for k, v in entries if k not in skip)
-    if kind == _H_ARG:
-        arg, attrs, _ = args
-        assert isinstance(arg, BlockArgument)
-        extra = tuple(v for _, v in attrs.entries) if isinstance(attrs, DictionaryAttr) else ()
-        return (arg.type, arg.location, *extra)
-    return args[:1]
-
-
-def _rewrite(w: _OpWriter, kind: int, args: tuple[object, ...]) -> None:
-    """Write a hole's text again into `w`, as the recorder's own write did."""
-    if kind == _H_TYPE:
-        _OpWriter.type(w, args[0])  # type: ignore[arg-type]
-    elif kind == _H_ATTR:
-        _OpWriter.attribute(w, args[0], args[1])  # type: ignore[arg-type]
-    elif kind == _H_UNTYPED:
-        _OpWriter.attribute_without_type(w, args[0], args[1])  # type: ignore[arg-type]
-    elif kind == _H_STRIPPED:
-        _OpWriter.stripped(w, args[0], args[1], args[2])  # type: ignore[arg-type]
-    elif kind == _H_DICT:
-        _OpWriter.optional_attr_dict(w, args[0], args[1], args[2])  # type: ignore[arg-type]
-    else:
-        _OpWriter._argument_tail(w, args[0], args[1], args[2])  # type: ignore[arg-type]
+        super().region_argument(arg, attrs, omit_type)
 
 
 def attribute_without_type(a: Attribute) -> str:
@@ -827,14 +751,12 @@ class _PrettyPrinter(_Printer):
         if shape is not None and shape.first is not None and shape.first.op is op:
             first = shape.first
             shape.first = None
-            done = self._with_aliases(first)
-            if done is not None:
-                self._commit_written(op, model, done, key, indent)
+            if self._same_without_aliases(first):
+                self._commit_written(op, model, first, key, indent)
                 return
         if self._written:
-            recorded = self._written.pop(id(op), None)
-            done = self._with_aliases(recorded) if recorded is not None else None
-            if done is not None:
+            done = self._written.pop(id(op), None)
+            if done is not None and self._same_without_aliases(done):
                 self._commit(op, model, done, done.chunks, indent)
                 return
         writer = _OpWriter(self, op, indent)
@@ -879,68 +801,26 @@ class _PrettyPrinter(_Printer):
                 return
         self._commit(op, model, writer, chunks, indent)
 
-    def _with_aliases(self, rec: _Recorder) -> _Recorder | None:
-        """An op's text from the alias pass (printed before aliases were known) as it is now: the writes
-        an alias changes (`_Recorder.holes`) written again, the names' places moved with them.  None when
-        the op's model has to print it again (a text with line breaks is indented for another depth; the
-        placeholders of elided values count per op)."""
+    def _same_without_aliases(self, rec: _Recorder) -> bool:
+        """Whether an op's text from the alias pass (printed before aliases were known) is its text now:
+        none of the values it printed has an alias, nor any argument location printed inline holds
+        something that may."""
         found = self._alias_pass
-        if found is None or rec.broke_lines or rec.elided:
-            return None
-        depth_of = found.depth_of
-        redo: list[tuple[int, int, int, str, tuple[int, int, int] | None]] = []
-        for ci, start, end, kind, args in rec.holes:
-            for v in _hole_values(kind, args):
-                depth = depth_of(v)  # type: ignore[arg-type]
-                if depth is None or depth:  # an alias, or one inside
-                    break
-            else:
+        if found is None or rec.broke_lines:
+            return False
+        for what, value, _ in rec.events:
+            if what == _REGION:
                 continue
-            w = _OpWriter(self, rec.op, rec.indent_level)
-            _rewrite(w, kind, args)
-            redo.append((ci, start, end, "".join(w.buf), w.attr_dict))
-        if not redo:
-            return rec
-        by_chunk: dict[int, list[tuple[int, int, str, tuple[int, int, int] | None]]] = {}
-        for ci, start, end, text, inner in redo:
-            by_chunk.setdefault(ci, []).append((start, end, text, inner))
-        chunks = rec.chunks
-        attr_dict = rec.attr_dict
-        for ci, edits in by_chunk.items():
-            old = chunks[ci]
-            assert isinstance(old, str)
-            parts: list[str] = []
-            at = 0
-            ends: list[int] = []
-            shifts: list[int] = []
-            shift = 0
-            dict_done = False
-            for start, end, text, inner in edits:
-                parts.append(old[at:start])
-                parts.append(text)
-                at = end
-                if attr_dict is not None and attr_dict[0] == ci and start <= attr_dict[1] < end:
-                    # the dictionary was written by this write: where the new text has it
-                    attr_dict = None if inner is None else \
-                        (ci, start + shift + inner[1], start + shift + inner[2])
-                    dict_done = True
-                shift += len(text) - (end - start)
-                ends.append(end)
-                shifts.append(shift)
-            parts.append(old[at:])
-            chunks[ci] = "".join(parts)
-
-            def moved(off: int, ends: list[int] = ends, shifts: list[int] = shifts) -> int:
-                k = bisect_right(ends, off)
-                return off + (shifts[k - 1] if k else 0)
-
-            rec.uses = [(c, moved(o) if c == ci else o, n, v) for c, o, n, v in rec.uses]
-            rec.succs = [(c, moved(o) if c == ci else o, n, b) for c, o, n, b in rec.succs]
-            if attr_dict is not None and attr_dict[0] == ci and not dict_done:
-                attr_dict = (ci, moved(attr_dict[1]), moved(attr_dict[1]) + attr_dict[2] - attr_dict[1])
-        rec.attr_dict = attr_dict
-        rec.holes = []
-        return rec
+            if what == _ARG:
+                assert isinstance(value, BlockArgument)
+                values: tuple[object, ...] = (value.type, value.location)
+            else:
+                values = (value,)
+            for v in values:
+                depth = found.depth_of(v)  # type: ignore[arg-type]
+                if depth is None or depth:  # an alias, or one inside
+                    return False
+        return True
 
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:
         """An op whose text is a template's: its operand and successor names in the template's slots.
