@@ -106,6 +106,12 @@ class _AsmParser:
             assert isinstance(ref, _Ref)
             self.operands.append((ref, t))
 
+    def mention(self, ref: asm.OperandRef) -> None:
+        assert isinstance(ref, _Ref)
+        v = self.p._lookup(ref.name)
+        if v is not None:
+            self.p.map.resolve(ref.handle, v)
+
     def value_type(self, ref: asm.OperandRef) -> Type | None:
         v = self.p._lookup(ref.name)
         return v.type if v is not None and id(v) not in self.p.poisoned else None

@@ -198,6 +198,10 @@ class AsmParser(Protocol):
 
     def resolve_successors(self, refs: Sequence[BlockRef], state: OpState) -> None: ...
 
+    def mention(self, ref: OperandRef) -> None:
+        """A name the text repeats without making it another operand (an affine map's dimension used
+        twice): where it is points at the value, as the printer records it."""
+
     def elided_body(self, region: Region) -> None:
         """`region` is a body the op's form leaves out of the text (a named linalg op's): the original's
         body takes its place, else what the model built in it stands (an empty one is an error)."""

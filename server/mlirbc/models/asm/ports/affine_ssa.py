@@ -130,6 +130,12 @@ class SsaNames:
             group.append(ref)
         return self._names[key]
 
+    def known(self, ref: OperandRef, symbol: bool) -> bool:
+        """Whether `leaf` gives `ref` a name read before (no new operand)."""
+        if self.shared:
+            return (ref.name, False) in self._names or (ref.name, True) in self._names
+        return (ref.name, symbol) in self._names
+
     def operands(self) -> list[OperandRef]:
         return [*self.dims, *self.syms]
 
@@ -147,13 +153,17 @@ def parse_ssa_expr(p: AsmParser, names: SsaNames) -> str:
     depth = 0
     while True:
         ref = p.parse_optional_operand()
-        if ref is not None:
-            out.append(names.leaf(ref, False))
-            continue
-        if p.parse_optional_keyword("symbol"):
+        if ref is None and p.parse_optional_keyword("symbol"):
             p.parse_punct("(")
-            out.append(names.leaf(p.parse_operand(), True))
+            ref = p.parse_operand()
             p.parse_punct(")")
+            symbol = True
+        else:
+            symbol = False
+        if ref is not None:
+            if names.known(ref, symbol):
+                p.mention(ref)
+            out.append(names.leaf(ref, symbol))
             continue
         number = p.parse_optional_integer()
         if number is not None:
