@@ -242,3 +242,25 @@ def test_broken_text_keeps_a_map_of_what_parsed(tmp_path: Path) -> None:
     later = broken.index('"func.return"', at)
     op = r.map.op_name_at(later + 1)
     assert op is not None and op.name == "func.return"
+
+
+def test_an_affine_operand_named_twice_points_at_its_value_both_times() -> None:
+    """`max(%arg0, %arg1), ..., max(%arg0, %arg2)`: one operand of the op, two places in the text; the
+    parser's map resolves both to it, as the printer's does."""
+    text = "\n".join([
+        "func.func @f(%arg0: index, %arg1: index, %arg2: index) {",
+        "  affine.parallel (%arg3, %arg4) = (max(%arg0, %arg1), max(%arg0, %arg2)) to (%arg2, %arg1) {",
+        "  }",
+        "  return",
+        "}"])
+    parsed = parse_module(text, registry=REGISTRY)
+    assert parsed.module is not None and parsed.map is not None and not parsed.errors
+    func = next(op for op in parsed.module.root.walk() if op.name == "func.func")  # type: ignore[union-attr]
+    arg0 = func.regions[0].blocks[0].arguments[0]
+    line = text.split("\n")[1]
+    at = text.index(line)
+    starts = [at + i for i in range(len(line)) if line.startswith("%arg0", i)]
+    assert len(starts) == 2
+    for s in starts:
+        occ = parsed.map.occurrence_at(s)
+        assert occ is not None and occ.target is arg0 and not occ.is_def
