@@ -32,8 +32,10 @@ from mlirbc.view.sourcemap import (
 SMALL = [r["path"] for r in manifest()
          if not r["path"].startswith("large/") and not r["path"].startswith("invalid/")]
 PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_TYPE, PIECE_LOCATION)
-SAMPLE = SMALL[::expect(full=29, core=4)] + [p for p in SMALL if p.startswith("jax/")]
-"""About 150 files of either corpus."""
+SAMPLE = list(dict.fromkeys(SMALL[::expect(full=29, core=4)] +
+                            [p for p in SMALL if p.startswith(("jax/", "iree/"))]))
+"""About 170 files of either corpus: a slice of it, every JAX export and every IREE file (their custom forms
+name things in signatures that are not values)."""
 REGISTRY = default_registry()
 
 

@@ -98,6 +98,11 @@ class _AsmParser:
             return None
         return self.parse_operand()
 
+    def parse_optional_value_name(self) -> str | None:
+        if self.p.tok.kind != VALUE:
+            return None
+        return self.p.expect(VALUE, "expected a name").text
+
     def resolve_operands(self, refs: Sequence[asm.OperandRef], types: Sequence[Type],
                          state: asm.OpState) -> None:
         if len(refs) != len(types):

@@ -236,7 +236,10 @@ class _OpWriter:
             self.write(": ")
             self.write(print_type(arg.type))
         if attrs is not None and attrs.entries:
+            # the argument's dictionary, not the op's: the op's attribute piece stays where it is
+            op_dict = self.attr_dict
             self.optional_attr_dict([(k.text, v) for k, v in attrs.entries])
+            self.attr_dict = op_dict
         self.write(" loc(" + print_location_inline(arg.location) + ")")
 
     def shadow_region_args(self, region: Region, values: Sequence[Value]) -> None:

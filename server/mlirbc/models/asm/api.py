@@ -198,6 +198,9 @@ class AsmParser(Protocol):
 
     def resolve_successors(self, refs: Sequence[BlockRef], state: OpState) -> None: ...
 
+    def parse_optional_value_name(self) -> str | None:
+        """A `%name` that names no value (vm.import's argument names): its text; nothing recorded."""
+
     def mention(self, ref: OperandRef) -> None:
         """A name the text repeats without making it another operand (an affine map's dimension used
         twice): where it is points at the value, as the printer records it."""

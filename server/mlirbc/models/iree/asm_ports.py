@@ -290,11 +290,11 @@ class VmImportOp(_IreePort):
         inputs: list[Type] = []
         dicts: list[DictionaryAttr] = []
         while not p.parse_optional_punct(")"):
-            ref = p.parse_optional_operand()
+            arg_name = p.parse_optional_value_name()  # a name in the signature, not a value
             entries: list[tuple[StringAttr, Attribute]] = []
-            if ref is not None:
+            if arg_name is not None:
                 p.parse_punct(":")
-                entries.append((StringAttr.get("vm.name"), StringAttr.get(ref.name[1:])))
+                entries.append((StringAttr.get("vm.name"), StringAttr.get(arg_name[1:])))
             inputs.append(p.parse_type())
             if p.parse_optional_punct("..."):
                 entries.append((StringAttr.get("vm.variadic"), UnitAttr.get()))
