@@ -89,7 +89,7 @@ def _without_trailer(ours: str, theirs: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", default="", help="only upstream inputs whose name matches this regex")
-    ap.add_argument("--pipelines", type=int, default=1000, help="the first N pipelines only")
+    ap.add_argument("--pipelines", type=int, default=None, help="the first N pipelines only")
     ap.add_argument("--keep", type=Path, help="keep the bytecode of each differing module here")
     ap.add_argument("--seed", type=int, default=7, help="the order the inputs are taken in")
     ap.add_argument("--more", action="store_true", help="the second set of pipelines (MORE_PIPELINES)")

@@ -275,20 +275,13 @@ class _AsmParser:
         block = region.blocks[-1]
         if block.operations:
             last = block.operations[-1]
-            if last.op_name.full == name or self._is_terminator(last):
+            if last.op_name.full == name or \
+                    asm.has_terminator_trait(self.p.registry.op_syntax(last.op_name.full).model):
                 return  # (ensureTerminator looks for any terminator: a multi-block body ends in a branch)
         dialect, _, short = name.partition(".")
         term = Operation(self.p._op_name(dialect, short, True), UnknownLoc.get())
         block.append(term)
         self.implicit.append(term)
-
-    def _is_terminator(self, op: Operation) -> bool:
-        """Whether the op has the Terminator trait, as its syntax model's ODS data says."""
-        model = self.p.registry.op_syntax(op.op_name.full).model
-        data = getattr(model, "data", None)
-        if isinstance(data, dict):
-            return "Terminator" in data.get("traits", ())
-        return bool(getattr(model, "is_terminator", False))
 
     def mark_implicit(self, item: Operation | BlockArgument) -> None:
         self.implicit.append(item)

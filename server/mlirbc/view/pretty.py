@@ -1123,11 +1123,7 @@ class _PrettyPrinter(_Printer):
         self._block_ops(ops, indent)
 
     def _is_terminator(self, op: Operation) -> bool:
-        model = self.syntax_of(op)
-        data = getattr(model, "data", None)
-        if isinstance(data, dict):
-            return "Terminator" in data.get("traits", ())
-        return bool(getattr(model, "is_terminator", False))
+        return asm.has_terminator_trait(self.syntax_of(op))
 
 
 @functools.cache

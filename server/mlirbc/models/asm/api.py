@@ -328,3 +328,11 @@ def interleave_comma(p: AsmPrinter, items: Iterable[_T], print_one: Callable[[_T
         if i:
             p.write(", ")
         print_one(item)
+
+
+def has_terminator_trait(model: object) -> bool:
+    """Whether an op's syntax model says the op is a terminator (its ODS traits, or a port's flag)."""
+    data = getattr(model, "data", None)
+    if isinstance(data, dict):
+        return "Terminator" in data.get("traits", ())
+    return bool(getattr(model, "is_terminator", False))

@@ -17,6 +17,7 @@ from ....ir.types import FloatType, IntegerType, Type, bit_width
 from ....syntax.attr_parser import parse_attribute_text
 from ..adaptor import OpView, dict_attr
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
+from ..directives_upstream import i64_array, i64s
 from .base import Port, print_types
 from .scf import parse_arrow_types, print_arrow_types
 
@@ -42,6 +43,25 @@ def print_ins_outs(p: AsmPrinter, inputs: list[object], outputs: list[object]) -
         p.write(" : ")
         print_types(p, [v.type for v in values])  # type: ignore[attr-defined]
         p.write(")")
+
+
+def print_i64_list_attr(p: AsmPrinter, name: str, values: Attribute | None) -> None:
+    """printDenseI64ArrayAttr: ` name = [1, 2] ` (the trailing space is upstream's)."""
+    p.write(f" {name} = [" + ", ".join(str(d) for d in i64s(values)) + "] ")
+
+
+def parse_i64_list_attr(p: AsmParser, state: OpState, name: str) -> None:
+    """parseDenseI64ArrayAttr: `name = [1, 2]` into the attribute `name`."""
+    p.parse_keyword(name)
+    p.parse_punct("=")
+    p.parse_punct("[")
+    items: list[int] = []
+    if not p.parse_optional_punct("]"):
+        items.append(p.parse_integer())
+        while p.parse_optional_punct(","):
+            items.append(p.parse_integer())
+        p.parse_punct("]")
+    state.attributes[name] = i64_array(items)
 
 
 def parse_ins_outs(p: AsmParser, state: OpState) -> tuple[list[Type], list[Type]]:

@@ -7,9 +7,15 @@ from __future__ import annotations
 from ....ir.operation import Operation, Region
 from ....ir.types import RankedTensorType
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
-from ..directives_upstream import i64_array, i64s
 from .base import Port
-from .linalg import _element, _fill_body, parse_ins_outs, print_ins_outs
+from .linalg import (
+    _element,
+    _fill_body,
+    parse_i64_list_attr,
+    parse_ins_outs,
+    print_i64_list_attr,
+    print_ins_outs,
+)
 
 
 def _identity_body(op: Operation) -> bool:
@@ -45,23 +51,14 @@ class _DstStyleOp(Port):
             raise SyntaxModelError(f"{self.name}'s form implies its body: it prints the op generic when the "
                                    "body is not the identity the parser builds")
         print_ins_outs(p, list(groups["input"]), list(groups["init"]))
-        p.write(f" {self.list_attr} = [" + ", ".join(str(d) for d in i64s(values)) + "] ")
+        print_i64_list_attr(p, self.list_attr, values)
         p.optional_attr_dict([(k, v) for k, v in view.all_attrs() if k != self.list_attr])
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         inputs, outputs = parse_ins_outs(p, state)
         state.attributes.pop("operandSegmentSizes", None)  # (parseDstStyleOp adds none)
         state.result_types.extend(t for t in outputs if isinstance(t, RankedTensorType))
-        p.parse_keyword(self.list_attr)
-        p.parse_punct("=")
-        p.parse_punct("[")
-        items: list[int] = []
-        if not p.parse_optional_punct("]"):
-            items.append(p.parse_integer())
-            while p.parse_optional_punct(","):
-                items.append(p.parse_integer())
-            p.parse_punct("]")
-        state.attributes[self.list_attr] = i64_array(items)
+        parse_i64_list_attr(p, state, self.list_attr)
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)

@@ -9,9 +9,17 @@ from ....ir.operation import BlockArgument, Operation, Region
 from ....ir.types import RankedTensorType, Type
 from ....syntax.attr_printer import plain_attribute_text
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
-from ..directives_upstream import i64_array, i64s
 from .base import Port
-from .linalg import _FASTMATH_NONE, _FASTMATH_OPS, _body_block, _op, parse_ins_outs, print_ins_outs
+from .linalg import (
+    _FASTMATH_NONE,
+    _FASTMATH_OPS,
+    _body_block,
+    _op,
+    parse_i64_list_attr,
+    parse_ins_outs,
+    print_i64_list_attr,
+    print_ins_outs,
+)
 
 
 def _payload(op: Operation, init_first: bool) -> Operation | None:
@@ -199,7 +207,7 @@ class ReduceOp(_ShortForm):
         if payload is not None:
             print_short_form(p, payload)
         print_ins_outs(p, inputs, outputs)
-        p.write(" dimensions = [" + ", ".join(str(d) for d in i64s(dims)) + "] ")
+        print_i64_list_attr(p, "dimensions", dims)
         p.optional_attr_dict([(k, v) for k, v in view.all_attrs()
                               if k not in ("dimensions", "operandSegmentSizes")])
         if payload is None:
@@ -209,16 +217,7 @@ class ReduceOp(_ShortForm):
         short = _parse_short_form(p)
         inputs, outputs = parse_ins_outs(p, state)
         state.attributes.pop("operandSegmentSizes", None)
-        p.parse_keyword("dimensions")
-        p.parse_punct("=")
-        p.parse_punct("[")
-        dims: list[int] = []
-        if not p.parse_optional_punct("]"):
-            dims.append(p.parse_integer())
-            while p.parse_optional_punct(","):
-                dims.append(p.parse_integer())
-            p.parse_punct("]")
-        state.attributes["dimensions"] = i64_array(dims)
+        parse_i64_list_attr(p, state, "dimensions")
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)

@@ -8,9 +8,7 @@ nothing it holds is dropped from the view.
 
 from __future__ import annotations
 
-import struct
-
-from ....ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
+from ....ir.attributes import ArrayAttr, Attribute, IntegerAttr
 from ....ir.operation import Operation
 from ....ir.types import IntegerType
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
@@ -70,10 +68,8 @@ class BranchConditionalOp(Port):
         view = self.view(op)
         if len(op.successors) != 2 or not op.operands:
             raise SyntaxModelError("spirv.BranchConditional has a condition and two successors")
-        segments = view.attr(_SEGMENTS)
-        sizes = list(struct.unpack(f"<{segments.count}i", bytes(segments.data))) \
-            if isinstance(segments, DenseArrayAttr) and len(segments.data) == 4 * segments.count else []
-        if len(sizes) != 3 or sizes[0] != 1 or sum(sizes) != len(op.operands):
+        groups = view.operand_groups()  # (raises when the segment sizes do not fit the operands)
+        if len(groups["condition"]) != 1:
             raise SyntaxModelError("spirv.BranchConditional's operand segments do not fit its operands")
         weights = view.attr("branch_weights")
         if any(k not in (_SEGMENTS, "branch_weights") for k, _ in view.all_attrs()):
@@ -87,10 +83,9 @@ class BranchConditionalOp(Port):
             p.write(" [" + ", ".join(str(int_value(w)) for w in weights.elements  # type: ignore[arg-type]
                                       ) + "]")
         p.write(", ")
-        true_end = 1 + sizes[1]
-        print_successor_and_uses(p, op.successors[0], list(op.operands[1:true_end]))
+        print_successor_and_uses(p, op.successors[0], list(groups["trueTargetOperands"]))
         p.write(", ")
-        print_successor_and_uses(p, op.successors[1], list(op.operands[true_end:]))
+        print_successor_and_uses(p, op.successors[1], list(groups["falseTargetOperands"]))
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         cond = p.parse_operand()
