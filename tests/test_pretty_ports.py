@@ -356,3 +356,32 @@ def test_a_broadcast_whose_body_the_form_would_not_rebuild_prints_generic() -> N
     assert again.module is not None
     assert encode_bytecode(again.module, template=None, registry=REGISTRY) == \
         encode_bytecode(result.module, template=None, registry=REGISTRY)
+
+
+MALFORMED = {
+    "weights": "spirv.BranchConditional %arg0 [5], ^bb1, ^bb1",
+    "weight kind": "spirv.BranchConditional %arg0 [5, x], ^bb1, ^bb1",
+    "successor": "spirv.BranchConditional %arg0, %arg0, ^bb1",
+    "control": "spirv.mlir.selection control() {\n  spirv.mlir.merge\n}",
+    "selection types": "spirv.mlir.selection -> {\n  spirv.mlir.merge\n}",
+    "permutation": "%t = linalg.transpose ins(%arg1 : tensor<2x3xf32>) outs(%arg2 : tensor<3x2xf32>) "
+                   "permutation = [1, x]",
+    "dimensions": "%b = linalg.broadcast ins(%arg1 : tensor<2x3xf32>) outs(%arg2 : tensor<3x2xf32>) "
+                  "dimensions [0]",
+}
+
+
+@pytest.mark.parametrize("what", sorted(MALFORMED))
+def test_a_malformed_form_of_a_new_port_is_a_located_error(what: str) -> None:
+    """The forms this stop ported, written wrong: the parser answers with an error on the op's line, never
+    an exception or a module."""
+    text = "\n".join([
+        "func.func @f(%arg0: i1, %arg1: tensor<2x3xf32>, %arg2: tensor<3x2xf32>) {",
+        "  " + MALFORMED[what].replace("\n", "\n  "),
+        "^bb1:",
+        "  return",
+        "}"])
+    result = parse_module(text, registry=REGISTRY, with_map=False)
+    assert result.module is None and result.errors
+    first = result.errors[0]
+    assert first.span.start_line == 1, (first.span, first.message)
