@@ -20,7 +20,9 @@ Each measurement runs in a fresh process (its peak RSS is the process's), as the
 The opens of each process are timed.  `cold`: the first, which also loads what the form needs, once per
 process (its modules, the conversion tables, the syntax data of the dialects printed); `warm`: the open
 after it (for files under 1 MB the median of 5), what every later open costs.  Neither includes starting
-the interpreter and building the registry (the same for both forms; printed once, `process start`).  Our
+the interpreter, importing every module of the package as the server does before it serves
+(`lsp.guard.preload`; `--no-preload` leaves it to the first open, as a script that imports only what it
+uses has it) and building the registry (the same for both forms; printed once, `process start`).  Our
 sources are run from compiled bytecode, as installed (`common.our_env`, and `compileall` once here): with
 PYTHONDONTWRITEBYTECODE set, each process would compile the view's modules in its first open.  Times are
 wall clock (`--cpu`: the process' CPU time, steadier on a loaded machine), the median of R processes, on
@@ -69,6 +71,10 @@ def one(path: str, form: str, out_dir: str) -> dict[str, float | int]:
     from mlirbc.view.forms import print_form, shown, to_stored
     from mlirbc.view.printer import ALIASES_BY_DEFAULT, print_module
 
+    if not os.environ.get("MLIRBC_BENCH_NO_PRELOAD"):
+        from mlirbc.lsp.guard import preload
+
+        preload()  # the server imports all of itself before it serves (`mlirbc.lsp.__main__`)
     reg = models()
     started = time.perf_counter() - t_start + PROCESS_START[0]
 
@@ -123,6 +129,8 @@ def measure(path: Path, form: str, runs: int, work: Path) -> tuple[dict[str, flo
     env = our_env()
     if CPU[0]:
         env["MLIRBC_BENCH_CPU"] = "1"
+    if NO_PRELOAD[0]:
+        env["MLIRBC_BENCH_NO_PRELOAD"] = "1"
     for _ in range(runs):
         proc = subprocess.Popen([sys.executable, __file__, "--one", str(path), form, str(work),
                                  repr(time.time())],
@@ -154,6 +162,8 @@ def large(given: str | None, tmp: Path) -> list[Path]:
 
 CPU = [False]
 """Time the phases in CPU seconds (`--cpu`)."""
+NO_PRELOAD = [False]
+"""Leave importing the view's modules to the first open (`--no-preload`)."""
 PROCESS_START = [0.0]
 """Seconds from the measuring script's launch of this process to the start of `one` (the interpreter)."""
 
@@ -181,8 +191,11 @@ def main() -> int:
     ap.add_argument("--no-vhlo", action="store_true", help="leave out the small VHLO artifacts")
     ap.add_argument("--vhlo-rows", action="store_true", help="a row for each small VHLO artifact")
     ap.add_argument("--cpu", action="store_true", help="time the process' CPU seconds, not wall clock")
+    ap.add_argument("--no-preload", action="store_true",
+                    help="do not import the whole package before the opens (the server does)")
     a = ap.parse_args()
     CPU[0] = a.cpu
+    NO_PRELOAD[0] = a.no_preload
     # compiled bytecode for every module, as an installed package has it (a first open must not time
     # Python compiling the view's sources)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "server" / "mlirbc")], env=our_env(),
@@ -225,7 +238,8 @@ def main() -> int:
                     print(row(f.name, f.stat().st_size / 1e6, stored, view, rss0, rss1))
             if files:
                 summary.append((f"{name} ({len(files)})", warm, cold, loads))
-        print(f"\nprocess start (interpreter, imports, registry; the same for both forms, not in the opens): "
+        what = "imports" if a.no_preload else "imports of the whole package"
+        print(f"\nprocess start (interpreter, {what}, registry; the same for both forms, not in the opens): "
               f"{statistics.median(starts) * 1e3:.0f} ms")
         print(f"\n{'class':<28} {'warm ratio median':>17} {'max':>5} {'cold ratio median':>17} {'max':>5} "
               f"{'one-time load ms':>16}")

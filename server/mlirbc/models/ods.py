@@ -79,6 +79,8 @@ class OdsDataset:
         self.dialects: dict[str, dict[str, Any]] = self.index["dialects"]
         self.files_read: list[str] = []
         self._ops: dict[str, dict[str, Any]] = {}
+        self._names: dict[str, frozenset[str]] = {}
+        """dialect -> its op names as a set (the catalog lists them: a test per op would scan it)."""
         self._models: dict[str, LayoutOpModel] = {}
         self._counts: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
@@ -87,8 +89,13 @@ class OdsDataset:
 
     def has_own_op(self, full_name: str) -> bool:
         dialect, _, op = full_name.partition(".")
-        entry = self.dialects.get(dialect)
-        return entry is not None and op in entry.get("ops", ())
+        names = self._names.get(dialect)
+        if names is None:
+            entry = self.dialects.get(dialect)
+            if entry is None:
+                return False
+            names = self._names[dialect] = frozenset(entry.get("ops", ()))
+        return op in names
 
     def has_op(self, full_name: str) -> bool:
         return self.has_own_op(full_name) or (self.base is not None and self.base.has_op(full_name))

@@ -37,20 +37,28 @@ class SyntaxDataset:
             self.dialects: dict[str, dict[str, Any]] = json.load(f)["dialects"]
         self.files_read: list[str] = []
         self._ops: dict[str, dict[str, Any]] = {}
+        self._names: dict[str, frozenset[str]] = {}
+        """dialect -> its op names as a set (the catalog lists them: a test per op would scan it)."""
         self._lock = threading.Lock()
+
+    def _own(self, dialect: str, op: str) -> bool:
+        names = self._names.get(dialect)
+        if names is None:
+            entry = self.dialects.get(dialect)
+            names = self._names[dialect] = frozenset(entry.get("ops", ()) if entry is not None else ())
+        return op in names
 
     def has_op(self, full_name: str) -> bool:
         dialect, _, op = full_name.partition(".")
-        entry = self.dialects.get(dialect)
-        if entry is not None and op in entry.get("ops", ()):
+        if self._own(dialect, op):
             return True
         return self.base is not None and self.base.has_op(full_name)
 
     def op_data(self, full_name: str) -> dict[str, Any] | None:
         dialect, _, op = full_name.partition(".")
-        entry = self.dialects.get(dialect)
-        if entry is None or op not in entry.get("ops", ()):
+        if not self._own(dialect, op):
             return self.base.op_data(full_name) if self.base is not None else None
+        entry = self.dialects[dialect]
         with self._lock:
             ops = self._ops.get(dialect)
             if ops is None:

@@ -26,6 +26,9 @@ def _split(full: str) -> tuple[str, int] | None:
     return base, int(number)
 
 
+_UNSEEN = object()
+
+
 class OpVersion(NamedTuple):
     """One VHLO op version."""
 
@@ -51,47 +54,58 @@ class OpTable:
 
     def __init__(self, ops: VhloOps) -> None:
         self.ops = ops
+        self._one: dict[str, OpVersion | None] = {}
+        self._families: dict[str, list[OpVersion]] = {}
+        """Op versions looked up one by one: a view's first open converts a few ops of the 145."""
+
+    def _version_of(self, full: str) -> OpVersion | None:
+        m = _split(full)
+        data = self.ops.dataset.op_data(full) if m is not None else None
+        if m is None or data is None or "min_version" not in data:
+            return None
+        top = data.get("max_version", "current")
+        attrs = tuple(a if isinstance(a, str) else str(a.get("name")) for a in data.get("attributes", []))
+        base, number = m
+        return OpVersion(full, base, number, parse_version(data["min_version"]),
+                         None if top == "current" else parse_version(top),
+                         str(data.get("stablehlo") or f"stablehlo.{base}"), attrs)
 
     @cached_property
-    def _versions(self) -> dict[str, OpVersion]:
-        out: dict[str, OpVersion] = {}
+    def _family_names(self) -> dict[str, list[str]]:
+        """family -> the names of its versions (from the names alone: no op's data read)."""
+        out: dict[str, list[str]] = {}
         for full in self.ops.op_names():
             m = _split(full)
-            data = self.ops.dataset.op_data(full)
-            if m is None or data is None or "min_version" not in data:
-                continue
-            top = data.get("max_version", "current")
-            attrs = tuple(a if isinstance(a, str) else str(a.get("name")) for a in data.get("attributes", []))
-            base, number = m
-            out[full] = OpVersion(full, base, number, parse_version(data["min_version"]),
-                                  None if top == "current" else parse_version(top),
-                                  str(data.get("stablehlo") or f"stablehlo.{base}"), attrs)
+            if m is not None:
+                out.setdefault(m[0], []).append(full)
         return out
 
-    @cached_property
-    def _families(self) -> dict[str, list[OpVersion]]:
-        out: dict[str, list[OpVersion]] = {}
-        for v in self._versions.values():
-            out.setdefault(v.base, []).append(v)
-        for family in out.values():
-            family.sort(key=lambda v: v.number)
-        return out
+    def _family(self, base: str) -> list[OpVersion]:
+        found = self._families.get(base)
+        if found is None:
+            found = [v for v in map(self.get, self._family_names.get(base, ())) if v is not None]
+            found.sort(key=lambda v: v.number)
+            self._families[base] = found
+        return found
 
     @cached_property
     def _by_view(self) -> dict[str, str]:
-        out = {self.current(base).view_name: base for base in self._families}
+        out = {self.current(base).view_name: base for base in self._family_names if self._family(base)}
         out["stablehlo.return"] = "return"
         return out
 
     def get(self, name: str) -> OpVersion | None:
-        return self._versions.get(name)
+        found = self._one.get(name, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._one[name] = self._version_of(name)
+        return found  # type: ignore[return-value]
 
     def family(self, base: str) -> list[OpVersion]:
-        return self._families.get(base, [])
+        return self._family(base)
 
     def current(self, base: str) -> OpVersion:
         """The newest version of a family (the one the view converts to and from)."""
-        return self._families[base][-1]
+        return self._family(base)[-1]
 
     def base_of_view(self, view_name: str) -> str | None:
         """The op family a StableHLO (or func) op name stands for, None when VHLO has none."""
@@ -103,7 +117,7 @@ class OpTable:
 
     def at(self, base: str, target: Version) -> OpVersion | None:
         """The version of a family that exists at `target` (None: none does)."""
-        for v in self._families.get(base, []):
+        for v in self._family(base):
             if v.exists_at(target):
                 return v
         return None
@@ -111,7 +125,7 @@ class OpTable:
     def newest_at(self, base: str, version: Version) -> OpVersion | None:
         """The newest version of a family that StableHLO `version` knows (its current one)."""
         out = None
-        for v in self._families.get(base, []):
+        for v in self._family(base):
             if v.since <= version:
                 out = v
         return out
