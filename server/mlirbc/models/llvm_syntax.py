@@ -109,12 +109,19 @@ class LlvmSyntax:
         # generator is making that data).
         self.data = data
         self._loaded = False
+        self._found = False
+        """Whether the data file was there (once it is, no value printed asks the file system again)."""
         self.enums: dict[str, dict[str, Any]] = {}
         self.dwarf: dict[str, dict[str, str]] = {}
         self.dwarf_values: dict[str, dict[str, int]] = {}
         self.attrs_by_class: dict[str, dict[str, Any]] = {}
         self._by_kind: dict[int, _Attr | None] = {}
         self._by_mnemonic: dict[tuple[int, str], _Attr] = {}
+
+    def _has_data(self) -> bool:
+        if not self._found:
+            self._found = self.data.exists()
+        return self._found
 
     def _load(self) -> None:
         if self._loaded:
@@ -159,7 +166,7 @@ class LlvmSyntax:
     # -- printing ----------------------------------------------------------------------------------
     def print_value(self, value: StructuredAttr | StructuredType) -> str | None:
         if not isinstance(value, StructuredAttr) or not isinstance(value.kind, DslKind) or \
-                not self.data.exists():
+                not self._has_data():
             return None
         a = self._attr(value.kind)
         if a is None or not a.complete or a.format == "elem":
@@ -329,7 +336,7 @@ class LlvmSyntax:
 
     # -- parsing -----------------------------------------------------------------------------------
     def parse(self, p: Parser, ident: str, is_type: bool, dsl: DslDialect) -> Attribute | Type | None:
-        if is_type or not ident.startswith("llvm.") or not self.data.exists():
+        if is_type or not ident.startswith("llvm.") or not self._has_data():
             return None
         a = self._by(dsl, ident[len("llvm."):])
         if a is None or not a.complete or a.format == "elem" or p.peek().kind != "<":

@@ -14,6 +14,7 @@ does not print as mlir-tblgen's parser does (see `derive._type_resolution`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 from ...errors import TextError
@@ -77,6 +78,8 @@ class DeclarativeSyntax(SyntaxBase):
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
         self._dict_elided: tuple[frozenset[str], frozenset[str], bool] | None = None
+        self._steps: list[_Step] | None = None
+        """The format compiled (`_compile`), on first print."""
         """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
         for every op of the kind (`_dict_rules`)."""
 
@@ -173,8 +176,11 @@ class DeclarativeSyntax(SyntaxBase):
             raise SyntaxModelError(self.unreadable)
         view = OpView(op, self.data)
         self._check_derived_types(view)
-        state = _PrintState()
-        self._print_elements(self.format, view, p, state)
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = self._compile(self.format, _PrintState(), None)
+        for step in steps:
+            step(view, p)
 
     def _check_derived_types(self, view: OpView) -> None:
         """Refuse an op whose types the format leaves out but the op does not have as the format derives
@@ -233,135 +239,124 @@ class DeclarativeSyntax(SyntaxBase):
             t = self._built[text] = parse_type_text(text)
         return t
 
-    def _print_elements(self, elements: list[Element], view: OpView, p: AsmPrinter, st: _PrintState,
-                        elided: Element | None = None) -> None:
-        for el in elements:
-            if el is elided:
-                continue
-            self._print_element(el, view, p, st)
-
     def _oilist_body(self, body: list[Element]) -> list[Element]:
         """An oilist clause's elements as printed (a lone unit attribute is its keyword alone)."""
         if len(body) == 1 and body[0][0] in ("attr", "prop") and body[0][1] in self.unit_attrs:
             return []
         return body
 
-    def _skip_elements(self, elements: list[Element], st: _PrintState, elided: Element | None = None) -> None:
-        """The spacing state after `elements` as mlir-tblgen's generated printer has it, printing
-        nothing (a branch of an optional group that does not print)."""
+    def _compile(self, elements: list[Element], st: _PrintState, elided: Element | None) -> list[_Step]:
+        """The steps that print `elements`, starting from spacing state `st` (advanced past them).
+
+        mlir-tblgen's generated printer decides its spacing as it is generated, not as it runs: the state
+        after an optional group is the one after its last element, whichever branch printed (the else
+        elements start from the state after the then elements).  So every space is known here, and the
+        literals and spaces between two variables are one write."""
+        steps: list[_Step] = []
+        text: list[str] = []
+
+        def flush() -> None:
+            if text:
+                steps.append(partial(_write, "".join(text)))
+                text.clear()
+
         for el in elements:
             if el is elided:
                 continue
             kind = el[0]
             if kind == "lit":
                 value: str = el[1]
+                if st.space and _space_before(value, st.punct):
+                    text.append(" ")
+                text.append(value)
                 st.space = not (len(value) == 1 and value in "<({[")
                 st.punct = value[0] != "_" and not value[0].isalpha()
             elif kind == "ws":
-                if el[1] != "\\n":
-                    st.punct = not el[1]
-                    st.space = False
+                if el[1] == "\\n":
+                    flush()
+                    steps.append(_newline)
+                    continue
+                if el[1]:
+                    text.append(" ")
+                    st.punct = False
+                else:
+                    st.punct = True
+                st.space = False
             elif kind == "optional":
+                flush()
                 then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
                 anchor = (els if inverted else then)[anchor_at]
-                inner = anchor if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and \
-                    anchor is not then[0] and (not els or anchor is not els[0]) else None
-                self._skip_elements(then, st, inner)
-                self._skip_elements(els, st)
+                inner = None
+                if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and \
+                        anchor is not then[0] and (not els or anchor is not els[0]):
+                    inner = anchor
+                printed_then = self._compile(then, st, inner)
+                printed_else = self._compile(els, st, None)
+                steps.append(partial(self._optional, anchor, inverted, printed_then, printed_else))
             elif kind == "oilist":
+                flush()
+                clauses = []
                 for literal, body in el[1]:
-                    self._skip_elements([["lit", literal], *self._oilist_body(body)], st)
+                    clause = self._compile([["lit", literal], *self._oilist_body(body)], st, None)
+                    clauses.append((_variables(body), clause))
+                steps.append(partial(self._oilist, clauses))
             elif kind in ("attr-dict", "prop-dict"):
+                flush()
+                steps.append(partial(self._print_attr_dict, with_keyword=el[1]) if kind == "attr-dict"
+                             else self._print_prop_dict)
                 st.punct = False
             else:
+                if st.space or not st.punct:
+                    text.append(" ")
+                flush()
                 st.punct = False
                 st.space = True
+                steps.append(self._variable_step(el))
+        flush()
+        return steps
 
-    def _print_element(self, el: Element, view: OpView, p: AsmPrinter, st: _PrintState) -> None:
+    def _optional(self, anchor: Element, inverted: bool, then: list[_Step], els: list[_Step], view: OpView,
+                  p: AsmPrinter) -> None:
+        for step in (els if self._anchor_present(anchor, view) == inverted else then):
+            step(view, p)
+
+    def _oilist(self, clauses: list[tuple[list[Element], list[_Step]]], view: OpView, p: AsmPrinter) -> None:
+        for variables, clause in clauses:
+            if any(self._var_present(v, view) for v in variables):
+                for step in clause:
+                    step(view, p)
+
+    def _variable_step(self, el: Element) -> _Step:
+        """The step printing one variable or directive (its leading space written before it)."""
         kind = el[0]
-        if kind == "lit":
-            value: str = el[1]
-            if st.space and _space_before(value, st.punct):
-                p.write(" ")
-            p.write(value)
-            st.space = not (len(value) == 1 and value in "<({[")
-            st.punct = value[0] != "_" and not value[0].isalpha()
-            return
-        if kind == "ws":
-            if el[1] == "\\n":
-                p.newline()
-                return
-            if el[1]:
-                p.write(" ")
-                st.punct = False
-            else:
-                st.punct = True
-            st.space = False
-            return
-        if kind == "optional":
-            then, els, anchor_at, inverted = el[1], el[2], el[3], el[4]
-            anchor = (els if inverted else then)[anchor_at]
-            present = self._anchor_present(anchor, view)
-            if inverted:
-                present = not present
-            elided = None
-            if anchor[0] in ("attr", "prop") and anchor[1] in self.unit_attrs and anchor is not then[0] and \
-                    (not els or anchor is not els[0]):
-                elided = anchor
-            # mlir-tblgen threads its spacing state through the generated code, not the run: the else
-            # elements start from the state after the then elements, and what follows the group from
-            # the state after its last element, whichever branch printed.
-            if present:
-                self._print_elements(then, view, p, st, elided)
-                self._skip_elements(els, st)
-            else:
-                self._skip_elements(then, st, elided)
-                self._print_elements(els, view, p, st)
-            return
-        if kind == "oilist":
-            for literal, body in el[1]:
-                if not any(self._var_present(v, view) for v in _variables(body)):
-                    self._skip_elements([["lit", literal], *self._oilist_body(body)], st)
-                    continue
-                self._print_element(["lit", literal], view, p, st)
-                self._print_elements(self._oilist_body(body), view, p, st)
-            return
-        if kind == "attr-dict":
-            self._print_attr_dict(view, p, el[1])
-            st.punct = False
-            return
-        if kind == "prop-dict":
-            self._print_prop_dict(view, p)
-            st.punct = False
-            return
-        if st.space or not st.punct:
-            p.write(" ")
-        st.punct = False
-        st.space = True
         if kind == "attr":
-            self._print_attr(el[1], el[2], view, p)
-        elif kind == "prop":
-            self._print_prop(el[1], view, p)
-        elif kind == "operand":
-            self._print_operand(el[1], view, p)
-        elif kind == "region":
+            return partial(self._print_attr, el[1], el[2])
+        if kind == "prop":
+            return partial(self._print_prop, el[1])
+        if kind == "operand":
+            return partial(self._print_operand, el[1])
+        if kind == "type":
+            return partial(self._print_type_directive, el[1], el[2])
+        if kind == "custom":
+            from .directives import print_directive
+
+            return partial(_custom, print_directive, el[1], el[2], self)
+        return partial(self._print_other, el)
+
+    def _print_other(self, el: Element, view: OpView, p: AsmPrinter) -> None:
+        kind = el[0]
+        if kind == "region":
             regions = self._regions(view, el[1])
             interleave_comma(p, regions, lambda r: self._print_region(r, p))
         elif kind == "successor":
             blocks = self._successors(view, el[1])
             interleave_comma(p, blocks, p.successor)
-        elif kind == "custom":
-            from .directives import print_directive
-
-            print_directive(el[1], el[2], self, view, p)
         elif kind == "operands":
             interleave_comma(p, view.op.operands, p.operand)
         elif kind == "regions":
             interleave_comma(p, view.op.regions, lambda r: self._print_region(r, p))
         elif kind == "successors":
             interleave_comma(p, view.op.successors, p.successor)
-        elif kind == "type":
-            self._print_type_directive(el[1], el[2], view, p)
         elif kind == "functional-type":
             inputs = self.types_of(el[1], view)
             results = self.types_of(el[2], view)
@@ -656,6 +651,23 @@ def unreadable(name: str, data: dict[str, Any]) -> str | None:
             if info.get("kind") == "typed" and "type" not in info:
                 return f"the type of attribute '{el[1]}' is built in C++"
     return None
+
+
+_Step = Callable[[OpView, AsmPrinter], None]
+"""One step of a compiled format: prints its part of an op."""
+
+
+def _write(text: str, view: OpView, p: AsmPrinter) -> None:
+    p.write(text)
+
+
+def _newline(view: OpView, p: AsmPrinter) -> None:
+    p.newline()
+
+
+def _custom(print_directive: Callable[..., None], name: str, args: Any, model: DeclarativeSyntax,
+            view: OpView, p: AsmPrinter) -> None:
+    print_directive(name, args, model, view, p)
 
 
 class _PrintState:
