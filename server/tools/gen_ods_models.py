@@ -205,8 +205,25 @@ def oracle_dialects(mlir_dir: Path, env: dict[str, str]) -> list[str]:
     return sorted(d.strip() for d in listed.replace("\n", ",").split(",") if d.strip())
 
 
+def _compact(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_text(data: Any) -> str:
+    """Compact JSON with sorted keys; a file of ops (a dict with an `ops` dict) has its other keys on the
+    first line, ending `"ops":{`, then one op per line: the server decodes only the ops a file uses
+    (`mlirbc.models.datafiles`).  Still one JSON document for any other reader."""
+    ops = data.get("ops") if isinstance(data, dict) else None
+    if not isinstance(ops, dict) or not ops:
+        return _compact(data)
+    rest = {k: v for k, v in data.items() if k != "ops"}
+    head = _compact(rest)[:-1] + ("," if rest else "") + '"ops":{'
+    lines = [f"{_compact(k)}:{_compact(v)}" for k, v in sorted(ops.items())]
+    return head + "\n" + ",\n".join(lines) + "\n}}"
+
+
 def gzip_json(data: Any) -> bytes:
-    raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    raw = json_text(data).encode("utf-8")
     buf = io.BytesIO()
     # No file name and mtime 0 in the gzip header: the output depends on the data only.
     with gzip.GzipFile(filename="", mode="wb", fileobj=buf, compresslevel=9, mtime=0) as gz:

@@ -13,12 +13,14 @@ import functools
 import gzip
 import json
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..ir.attributes import Attribute
 from .api import EntryReader, EntryWriter, ModelError, OpInfo, OpModel
 from .constraints import ConstraintFiles, OpConstraints, op_constraints_from_data
+from .datafiles import read_ops
 from .layout import ATTR_FLAGGED, ATTR_REQUIRED, SEGMENTS, Field, LayoutOpModel
 from .ods_derive import OdsError, derive_ops
 from .registry import Registration, Registry
@@ -59,7 +61,10 @@ def op_model_from_data(full_name: str, op: dict[str, Any]) -> LayoutOpModel:
                          custom_encoding=bool(op.get("custom_encoding", False)))
 
 
+@functools.cache
 def read_index(data_dir: Path = DATA_DIR) -> dict[str, Any]:
+    """A data folder's catalog, read once per process (the dataset and `mlir_opt_dialects` share it:
+    read-only)."""
     with open(data_dir / INDEX_FILE, encoding="utf-8") as f:
         index: dict[str, Any] = json.load(f)
     return index
@@ -78,7 +83,7 @@ class OdsDataset:
         self.index = read_index(data_dir)
         self.dialects: dict[str, dict[str, Any]] = self.index["dialects"]
         self.files_read: list[str] = []
-        self._ops: dict[str, dict[str, Any]] = {}
+        self._ops: dict[str, Mapping[str, Any]] = {}
         self._names: dict[str, frozenset[str]] = {}
         """dialect -> its op names as a set (the catalog lists them: a test per op would scan it)."""
         self._models: dict[str, LayoutOpModel] = {}
@@ -106,13 +111,11 @@ class OdsDataset:
             names.update(self.base.op_names(dialect))
         return sorted(names)
 
-    def _dialect_ops(self, dialect: str) -> dict[str, Any]:
+    def _dialect_ops(self, dialect: str) -> Mapping[str, Any]:
         ops = self._ops.get(dialect)
         if ops is None:
             entry = self.dialects[dialect]
-            with gzip.open(self.data_dir / entry["file"], "rt", encoding="utf-8") as f:
-                data = json.load(f)
-            ops = data["ops"]
+            ops = read_ops(self.data_dir / entry["file"])
             self._ops[dialect] = ops
             self.files_read.append(dialect)
         return ops

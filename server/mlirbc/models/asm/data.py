@@ -9,13 +9,13 @@ provider; the hand-written models (`ports`) are registered per op on top and rep
 
 from __future__ import annotations
 
-import gzip
 import json
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..datafiles import read_ops
 from ..registry import Registry
 from .api import OpSyntax
 
@@ -36,7 +36,7 @@ class SyntaxDataset:
         with open(data_dir / CATALOG, encoding="utf-8") as f:
             self.dialects: dict[str, dict[str, Any]] = json.load(f)["dialects"]
         self.files_read: list[str] = []
-        self._ops: dict[str, dict[str, Any]] = {}
+        self._ops: dict[str, Mapping[str, Any]] = {}
         self._names: dict[str, frozenset[str]] = {}
         """dialect -> its op names as a set (the catalog lists them: a test per op would scan it)."""
         self._lock = threading.Lock()
@@ -62,8 +62,7 @@ class SyntaxDataset:
         with self._lock:
             ops = self._ops.get(dialect)
             if ops is None:
-                with gzip.open(self.data_dir / entry["file"], "rt", encoding="utf-8") as f:
-                    ops = json.load(f)["ops"]
+                ops = read_ops(self.data_dir / entry["file"])
                 self._ops[dialect] = ops
                 self.files_read.append(dialect)
         data: dict[str, Any] | None = ops.get(op)
