@@ -71,10 +71,14 @@ class OpTable:
                          str(data.get("stablehlo") or f"stablehlo.{base}"), attrs)
 
     @cached_property
+    def _names(self) -> list[str]:
+        return self.ops.op_names()
+
+    @cached_property
     def _family_names(self) -> dict[str, list[str]]:
         """family -> the names of its versions (from the names alone: no op's data read)."""
         out: dict[str, list[str]] = {}
-        for full in self.ops.op_names():
+        for full in self._names:
             m = _split(full)
             if m is not None:
                 out.setdefault(m[0], []).append(full)
@@ -83,7 +87,10 @@ class OpTable:
     def _family(self, base: str) -> list[OpVersion]:
         found = self._families.get(base)
         if found is None:
-            found = [v for v in map(self.get, self._family_names.get(base, ())) if v is not None]
+            # one family's names by their prefix (a view asks for a few families, not all of them)
+            prefix = f"vhlo.{base}_v"
+            names = [n for n in self._names if n.startswith(prefix) and (_split(n) or ("",))[0] == base]
+            found = [v for v in map(self.get, names) if v is not None]
             found.sort(key=lambda v: v.number)
             self._families[base] = found
         return found
