@@ -259,6 +259,7 @@ def _load() -> None:
             directives_gpu,
             directives_iree,
             directives_iree_regions,
+            directives_iree_types,
             directives_omp,
             directives_pdl,
             directives_upstream,

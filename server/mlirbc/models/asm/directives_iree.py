@@ -471,3 +471,9 @@ def parse_bindings(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_values(2, offsets)
     a.set_values(3, lengths)
     return True
+
+
+# custom<BindingTable>($buffers, type($buffers), $offsets, $lengths) (hal.device.queue.execute.indirect,
+# inside `bindings([...])`): the same table as `Bindings`, one `(%buffer : type)[%offset, %length]` a line
+printer("BindingTable")(print_bindings)
+parser("BindingTable")(parse_bindings)
