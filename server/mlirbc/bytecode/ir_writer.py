@@ -9,6 +9,7 @@ the template's as long as every payload written before it is the template's, in 
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
@@ -35,8 +36,12 @@ class IRWriter:
                  resource_index: Callable[[str], int], keep_use_orders: bool,
                  source: memoryview | None = None,
                  reuse: Mapping[Operation, tuple[int, int, int, int]] | None = None,
-                 template: Template | None = None, seeded_payloads: Sequence[bytes] | None = None) -> None:
+                 template: Template | None = None, seeded_payloads: Sequence[bytes] | None = None,
+                 producer: str = "") -> None:
         self.num = num
+        self.indexed_use_lists = use_lists_by_index(producer)
+        """Whether the values of one op or block with use-list orders are written by index (MLIR 24 on)
+        rather than in the iteration order of a `DenseMap` (MLIR 22 and 23)."""
         self.version = num.version
         self.string_index = string_index
         self.resource_index = resource_index
@@ -330,7 +335,7 @@ class IRWriter:
         multi = len(values) != 1
         if multi:
             w.varint(len(orders))
-        for i in densemap_order(list(orders)):
+        for i in (sorted(orders) if self.indexed_use_lists else densemap_order(list(orders))):
             perm, stored = orders[i]
             if multi:
                 w.varint(i)
@@ -373,6 +378,18 @@ def permutation(stored: tuple[bool, tuple[int, ...]], n: int) -> list[int] | Non
     if sorted(perm) != list(range(n)):
         return None
     return perm
+
+
+_MLIR_MAJOR = re.compile(r"MLIR(\d+)")
+
+
+def use_lists_by_index(producer: str) -> bool:
+    """Whether a writer that names itself `producer` orders the use-list orders of one op's results (or one
+    block's arguments) by index: MLIR 24's writer does (all 11 files of the IREE held-out run with more than
+    one such value and a `DenseMap` order that differs read back only so), MLIR 22's iterates a `DenseMap`
+    (the 4 upstream corpus files of the same kind); any other producer is written as MLIR 22 writes."""
+    m = _MLIR_MAJOR.match(producer)
+    return m is not None and int(m.group(1)) >= 24
 
 
 def densemap_order(keys: list[int]) -> list[int]:

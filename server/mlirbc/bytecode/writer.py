@@ -237,7 +237,7 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
 
     ir = IRWriter(num, intern, resource_index, keep_use_orders=src is not None,
                   source=src.data if src is not None and tmpl is module else None, reuse=reuse,
-                  template=src, seeded_payloads=seeded_payloads)
+                  template=src, seeded_payloads=seeded_payloads, producer=producer)
     sections[SectionId.IR] = ir.write(root)
 
     res_offsets, res_data, res_align = encode_resources(groups, intern, num.dialects.__getitem__,

@@ -261,3 +261,55 @@ def parse_dispatch_resources(p: AsmParser, a: ParseArgs, optional: bool) -> bool
     a.set_values(4, lengths)
     a.set_attr(5, ArrayAttr.get(tuple(accesses)))
     return True
+
+
+# -- custom<DispatchWorkgroupBody>(ref(type($arguments)), ref(type($results)), $workgroup_body)
+#    (flow.dispatch.workgroups): `(%arg1: t, %arg2: u) {body}` ---------------------------------------------
+@printer("DispatchWorkgroupBody")
+def print_dispatch_workgroup_body(p: AsmPrinter, a: PrintArgs) -> None:
+    body = a.region(2)
+    if not body.blocks:
+        raise SyntaxModelError("a dispatch without a body")
+    p.write("(")
+    for i, arg in enumerate(body.blocks[0].arguments):
+        if i:
+            p.write(", ")
+        p.operand(arg)  # the name alone: IREE prints no location of these arguments
+        p.write(": ")
+        p.type(arg.type)
+    p.write(") ")
+    p.region(body, False, True)
+
+
+@parser("DispatchWorkgroupBody")
+def parse_dispatch_workgroup_body(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    p.parse_punct("(")
+    args: list[Argument] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            args.append(p.parse_argument(allow_type=True))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    a.set_region(2, p.parse_region(args, enable_name_shadowing=True))
+    return True
+
+
+# -- custom<DispatchWorkgroupsCountRegion>($workgroup_count) (flow.dispatch.workgroups): ` count(...) -> ...`
+@printer("DispatchWorkgroupsCountRegion")
+def print_dispatch_workgroups_count_region(p: AsmPrinter, a: PrintArgs) -> None:
+    body = a.region(0)
+    if not body.blocks:
+        return
+    p.write(" count")
+    _print_signature_region(p, body, _index3())
+
+
+@parser("DispatchWorkgroupsCountRegion")
+def parse_dispatch_workgroups_count_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_keyword("count"):
+        a.set_region(0, Region(None))
+        return not optional
+    a.set_region(0, _parse_signature_region(
+        p, _index3(), "workgroup count region must return the XYZ dimension counts"))
+    return True

@@ -241,7 +241,9 @@ class NamedOp(_Structured):
         if default is not None:
             elided.add("indexing_maps")
             if maps is not None and _text(maps) != _default_maps_text(self.name):
-                raise SyntaxModelError("indexing maps other than the default (no port)")
+                # MatmulOp::print: maps other than the default (a transposed operand) come first
+                p.write(" indexing_maps = ")
+                p.attribute(maps)
         elif self.name == "linalg.contract":
             elided.add("indexing_maps")
             if maps is None:
@@ -260,7 +262,11 @@ class NamedOp(_Structured):
             state.attributes["indexing_maps"] = p.parse_attribute()
         default = DEFAULT_MAPS.get(self.name)
         if default is not None:
-            state.attributes["indexing_maps"] = _maps_attr(default)
+            if p.parse_optional_keyword("indexing_maps"):
+                p.parse_punct("=")
+                state.attributes["indexing_maps"] = p.parse_attribute()
+            else:
+                state.attributes["indexing_maps"] = _maps_attr(default)
         d = p.parse_optional_attr_dict()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
