@@ -136,7 +136,15 @@ MLIR24_NEW_FORMATS = {
     # LLVM_VecReductionAccF: generic in MLIR 22; iree-opt 3.13 prints them as the other intrinsics
     "llvm.intr.vector.reduce.fadd": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
     "llvm.intr.vector.reduce.fmul": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
+    # the masked memory intrinsics: operands in parentheses, an i64 alignment of its own (checked against
+    # iree-opt 3.13 with and without `nontemporal`, which MLIR 24 prints among the properties: `<nontemporal>`)
+    "llvm.intr.masked.load": "`(` operands `)` `,` `alignment` `(` $alignment `)` attr-dict `:` "
+                             "functional-type(operands, results)",
+    "llvm.intr.masked.store": "`(` $value `,` $data `,` $mask `)` `,` `alignment` `(` $alignment `)` attr-dict "
+                              "`:` type($value) `,` type($mask) `into` qualified(type($data))",
 }
+MLIR24_I64_ALIGNMENT = ("llvm.intr.masked.load", "llvm.intr.masked.store")
+"""Ops whose `alignment` MLIR 24 stores as an i64 (MLIR 22: i32), as the files iree-compile writes hold it."""
 
 
 def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[str, Any]]) -> None:
@@ -148,8 +156,12 @@ def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[s
     for full, text in MLIR24_NEW_FORMATS.items():
         data = m24[full]
         kinds = {o[0]: "operand" for o in data.get("operands", [])}
+        kinds.update((name, "attr") for name in data.get("attrs", {}))
         data["format"] = parse_format(text, kinds)
-        data["all_operand_types"] = data["all_result_types"] = True  # functional-type(operands, results)
+        if "functional-type(operands, results)" in text:
+            data["all_operand_types"] = data["all_result_types"] = True
+    for full in MLIR24_I64_ALIGNMENT:
+        m24[full]["attrs"]["alignment"]["type"] = "i64"
     for full, data in m24.items():
         fmt: list[Any] | None = data.get("format")
         info = data.get("attrs", {}).get("fastmathFlags", {})
