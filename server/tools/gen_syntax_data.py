@@ -137,11 +137,11 @@ MLIR24_NEW_FORMATS = {
     "llvm.intr.vector.reduce.fadd": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
     "llvm.intr.vector.reduce.fmul": "`(` operands `)` attr-dict `:` functional-type(operands, results)",
     # the masked memory intrinsics: operands in parentheses, an i64 alignment of its own (checked against
-    # iree-opt 3.13 with and without `nontemporal`, which MLIR 24 prints among the properties: `<nontemporal>`)
+    # iree-opt 3.13 with and without `nontemporal`, which MLIR 24 prints among the properties)
     "llvm.intr.masked.load": "`(` operands `)` `,` `alignment` `(` $alignment `)` attr-dict `:` "
                              "functional-type(operands, results)",
-    "llvm.intr.masked.store": "`(` $value `,` $data `,` $mask `)` `,` `alignment` `(` $alignment `)` attr-dict "
-                              "`:` type($value) `,` type($mask) `into` qualified(type($data))",
+    "llvm.intr.masked.store": "`(` $value `,` $data `,` $mask `)` `,` `alignment` `(` $alignment `)` "
+                              "attr-dict `:` type($value) `,` type($mask) `into` qualified(type($data))",
 }
 MLIR24_I64_ALIGNMENT = ("llvm.intr.masked.load", "llvm.intr.masked.store")
 """Ops whose `alignment` MLIR 24 stores as an i64 (MLIR 22: i32), as the files iree-compile writes hold it."""
