@@ -20,6 +20,7 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from common import CORPUS, REPO
@@ -30,6 +31,7 @@ sys.path.insert(0, str(REPO / "server"))
 from mlirbc.bytecode.reader import decode_bytecode  # noqa: E402
 from mlirbc.bytecode.writer import encode_bytecode  # noqa: E402
 from mlirbc.models.build import models  # noqa: E402
+from mlirbc.models.registry import Registry  # noqa: E402
 from mlirbc.view.aliasing import alias_rules  # noqa: E402
 from mlirbc.view.parser import parse_module  # noqa: E402
 from mlirbc.view.printer import print_module  # noqa: E402
@@ -86,6 +88,67 @@ def _without_trailer(ours: str, theirs: str) -> str:
     return ours
 
 
+class Tally:
+    """The counts of a held-out run, the op at each first differing line, and one example of each."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.counts: Counter[str] = Counter()
+        self.by_op: Counter[tuple[str, str]] = Counter()
+        self.examples: dict[tuple[str, str], str] = {}
+
+    def report(self) -> None:
+        print("| what | count |\n|---|---|")
+        for what, n in sorted(self.counts.items()):
+            print(f"| {what} | {n} |")
+        print("\n| mode | op at the first differing line | modules | first example |\n|---|---|---|---|")
+        for (mode, op), n in self.by_op.most_common():
+            print(f"| {mode} | `{op}` | {n} | {self.examples[mode, op].splitlines()[0]} |")
+        for (mode, op), text in self.examples.items():
+            print(f"\n{mode} {op}: {text}")
+
+
+def compare(data: bytes, reg: Registry, printed: Callable[[list[str]], str | None], tool: str, where: str,
+            tally: Tally) -> bytes | None:
+    """One module a tool wrote: its pretty view in both modes against the tool's print (`printed(flags)`,
+    None when the tool refuses), and read back against its bytes, counted in `tally` unless a module of the
+    same text was seen; returns the bytes when something differed."""
+    module = decode_bytecode(data, reg)
+    if module.error is not None:
+        tally.counts["mlirbc refuses"] += 1
+        return None
+    local = print_module(module, form="pretty", registry=reg, with_map=False).text
+    key = hashlib.sha1(_LOCATIONS.sub("", view_lines(local)).encode()).hexdigest()
+    if key in tally.seen:
+        return None
+    tally.seen.add(key)
+    tally.counts["modules"] += 1
+    same = True
+    for mode, flags in (("local", LOCAL), ("aliased", ALIASED)):
+        theirs = printed(flags)
+        if theirs is None:
+            tally.counts[f"{tool} refuses ({mode})"] += 1
+            continue
+        ours = local if mode == "local" else print_module(
+            module, form="pretty", registry=reg, with_map=False, aliases=alias_rules(module, reg)).text
+        diff = first_difference(_without_trailer(view_lines(ours), theirs), theirs)
+        if diff is None:
+            tally.counts[f"identical ({mode})"] += 1
+            continue
+        same = False
+        line, a, b = diff
+        m = _OP_AT_LINE.match(b)
+        op = m.group(1) if m else "?"
+        tally.by_op[mode, op] += 1
+        tally.examples.setdefault((mode, op), f"{where} line {line}\n      ours:   {a[:150]}\n"
+                                              f"      theirs: {b[:150]}")
+    back = parse_module(local, template=module, registry=reg, with_map=False)
+    if back.module is None or encode_bytecode(back.module, template=module, registry=reg) != data:
+        tally.counts["does not read back"] += 1
+        same = False
+    return None if same else data
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", default="", help="only upstream inputs whose name matches this regex")
@@ -100,62 +163,21 @@ def main() -> int:
     random.Random(args.seed).shuffle(inputs)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-    seen: set[str] = set()
-    counts: Counter[str] = Counter()
-    by_op: Counter[tuple[str, str]] = Counter()
-    examples: dict[tuple[str, str], str] = {}
+    tally = Tally()
     for src in inputs:
         for pipe in pipelines[:args.pipelines]:
             made = run_mlir_opt(["--allow-unregistered-dialect", *pipe, "--emit-bytecode", str(src)], b"")
             if made.returncode != 0:
                 continue
-            data = made.stdout
-            module = decode_bytecode(data, reg)
-            if module.error is not None:
-                counts["mlirbc refuses"] += 1
-                continue
-            local = print_module(module, form="pretty", registry=reg, with_map=False).text
-            key = hashlib.sha1(_LOCATIONS.sub("", view_lines(local)).encode()).hexdigest()
-            if key in seen:
-                continue
-            seen.add(key)
-            counts["modules"] += 1
-            same = True
-            for mode, flags in (("local", LOCAL), ("aliased", ALIASED)):
-                printed = run_mlir_opt(["--allow-unregistered-dialect", *flags, "-"], data)
-                if printed.returncode != 0:
-                    counts[f"mlir-opt refuses ({mode})"] += 1
-                    continue
-                theirs = printed.stdout.decode()
-                ours = local if mode == "local" else print_module(
-                    module, form="pretty", registry=reg, with_map=False,
-                    aliases=alias_rules(module, reg)).text
-                diff = first_difference(_without_trailer(view_lines(ours), theirs), theirs)
-                if diff is None:
-                    counts[f"identical ({mode})"] += 1
-                    continue
-                same = False
-                line, a, b = diff
-                m = _OP_AT_LINE.match(b)
-                op = m.group(1) if m else "?"
-                by_op[mode, op] += 1
-                examples.setdefault((mode, op), f"{src.name} {' '.join(pipe)} line {line}\n"
-                                                 f"      ours:   {a[:150]}\n      theirs: {b[:150]}")
-            back = parse_module(local, template=module, registry=reg, with_map=False)
-            if back.module is None or encode_bytecode(back.module, template=module, registry=reg) != data:
-                counts["does not read back"] += 1
-                same = False
-            if not same and args.keep:
+            def printed(flags: list[str], data: bytes = made.stdout) -> str | None:
+                proc = run_mlir_opt(["--allow-unregistered-dialect", *flags, "-"], data)
+                return proc.stdout.decode() if proc.returncode == 0 else None
+
+            data = compare(made.stdout, reg, printed, "mlir-opt", f"{src.name} {' '.join(pipe)}", tally)
+            if data is not None and args.keep:
                 (args.keep / f"{hashlib.sha1(data).hexdigest()[:10]}.mlirbc").write_bytes(data)
-        print(f"{src.name}: {dict(counts)}", file=sys.stderr, flush=True)
-    print("| what | count |\n|---|---|")
-    for what, n in sorted(counts.items()):
-        print(f"| {what} | {n} |")
-    print("\n| mode | op at the first differing line | modules | first example |\n|---|---|---|---|")
-    for (mode, op), n in by_op.most_common():
-        print(f"| {mode} | `{op}` | {n} | {examples[mode, op].splitlines()[0]} |")
-    for (mode, op), text in examples.items():
-        print(f"\n{mode} {op}: {text}")
+        print(f"{src.name}: {dict(tally.counts)}", file=sys.stderr, flush=True)
+    tally.report()
     return 0
 
 

@@ -385,3 +385,32 @@ def test_a_malformed_form_of_a_new_port_is_a_located_error(what: str) -> None:
     assert result.module is None and result.errors
     first = result.errors[0]
     assert first.span.start_line == 1, (first.span, first.message)
+
+
+MALFORMED_IREE = {
+    "operand types": "%0 = util.call @g(%arg0) : (i32 -> i32",
+    "tied result": "%0 = util.call @g(%arg0) : (i32) -> %nope as i32",
+    "tied target": "%0 = flow.tensor.update %arg2, %arg1[%arg3] : tensor<1xi32> -> %arg1 tensor<4xi32>",
+    "dims": "%0 = flow.tensor.update %arg2, %arg1[%arg3] : tensor<1xi32> -> %arg1 as tensor<?xi32>{x}",
+    "masked alignment": "%0 = llvm.intr.masked.load(%arg4, %arg5), alignment(x) : (!llvm.ptr, vector<4xi1>) "
+                        "-> vector<4xf32>",
+    "matmul maps": "%0 = linalg.matmul indexing_maps = [1 ins(%arg6, %arg6 : tensor<2x2xf32>, "
+                   "tensor<2x2xf32>) outs(%arg6 : tensor<2x2xf32>) -> tensor<2x2xf32>",
+}
+
+
+@pytest.mark.parametrize("what", sorted(MALFORMED_IREE))
+def test_a_malformed_iree_form_is_a_located_error(what: str) -> None:
+    """The IREE and MLIR 24 forms the IREE held-out run brought (util.call's type lists, tied results, the
+    masked intrinsics, matmul's maps), written wrong: an error on the op's line, never an exception or a
+    module."""
+    text = "\n".join([
+        "util.func public @f(%arg0: i32, %arg1: tensor<4xi32>, %arg2: tensor<1xi32>, %arg3: index, "
+        "%arg4: !llvm.ptr, %arg5: vector<4xi1>, %arg6: tensor<2x2xf32>) {",
+        "  " + MALFORMED_IREE[what],
+        "  util.return",
+        "}"])
+    result = parse_module(text, registry=MLIR24, with_map=False)
+    assert result.module is None and result.errors
+    first = result.errors[0]
+    assert first.span.start_line == 1, (first.span, first.message)

@@ -177,14 +177,7 @@ def parse_shaped_type_list(p: AsmParser) -> tuple[list[Type], list[OperandRef]]:
     dims: list[OperandRef] = []
     while True:
         t = p.parse_type()
-        n = _dynamic_dims(t)
-        if n is not None and n != 0:
-            p.parse_punct("{")
-            for j in range(1 if n == -1 else n):
-                if j:
-                    p.parse_punct(",")
-                dims.append(p.parse_operand())
-            p.parse_punct("}")
+        parse_dims(p, t, dims)
         types.append(t)
         if not p.parse_optional_punct(","):
             break
@@ -304,8 +297,14 @@ def print_shaped_function_type(p: AsmPrinter, a: PrintArgs) -> None:
     print_shaped_type_list(p, a.types(1), list(a.values(2)))
     p.write(") -> ")
     results = a.types(3)
-    dims = list(a.values(4))
-    tied = _tied_indices(a.attr(5), len(results))
+    print_tied_results(p, operands, results, _tied_indices(a.attr(5), len(results)), list(a.values(4)))
+
+
+def print_tied_results(p: AsmPrinter, operands: list[Value], results: list[Type], tied: list[int],
+                       dims: list[Value] | None) -> None:
+    """printShapedResultList / printTiedResultList, parenthesized unless there is one result: a result tied
+    to an operand of its type is the operand alone, of another type `%x as t`; `dims`: the results' dynamic
+    dimensions (None: the list prints none)."""
     if len(results) != 1:
         p.write("(")
     at = 0
@@ -316,12 +315,13 @@ def print_shaped_function_type(p: AsmPrinter, a: PrintArgs) -> None:
             if tied[i] >= len(operands):
                 raise SyntaxModelError("a tied operand index out of range")
             p.operand(operands[tied[i]])
-            if operands[tied[i]].type is t:
-                at = _print_dims(p, t, dims, at)
-                continue
-            p.write(" as ")
-        p.type(t)
-        at = _print_dims(p, t, dims, at)
+            if operands[tied[i]].type is not t:
+                p.write(" as ")
+                p.type(t)
+        else:
+            p.type(t)
+        if dims is not None:
+            at = _print_dims(p, t, dims, at)
     if len(results) != 1:
         p.write(")")
 
@@ -352,48 +352,69 @@ def parse_shaped_function_type(p: AsmParser, a: ParseArgs, optional: bool) -> bo
         operand_types, operand_dims = parse_shaped_type_list(p)
         p.parse_punct(")")
     p.parse_punct("->")
-    result_types: list[Type] = []
     result_dims: list[OperandRef] = []
-    tied: list[int] = []
-    parenthesized = p.parse_optional_punct("(")
-    if not parenthesized or not p.parse_optional_punct(")"):
-        while True:
-            ref = p.parse_optional_operand()
-            index = -1
-            if ref is not None:
-                index = next((i for i, r in enumerate(operands) if r.name == ref.name), -1)
-                if index < 0:
-                    raise p.error(f"tied operand not found for result reference {ref.name}")
-                if p.parse_optional_keyword("as"):
-                    t = p.parse_type()
-                elif index < len(operand_types):
-                    t = operand_types[index]
-                else:
-                    raise p.error("the tied operand has no type")
-            else:
-                t = p.parse_type()
-            n = _dynamic_dims(t)
-            if n is not None and n != 0:
-                p.parse_punct("{")
-                for j in range(1 if n == -1 else n):
-                    if j:
-                        p.parse_punct(",")
-                    result_dims.append(p.parse_operand())
-                p.parse_punct("}")
-            result_types.append(t)
-            tied.append(index)
-            if not p.parse_optional_punct(","):
-                break
-        if parenthesized:
-            p.parse_punct(")")
+    result_types, tied = parse_tied_results(p, operands, operand_types, result_dims)
     a.set_types(1, operand_types)
     a.set_values(2, operand_dims)
     a.set_types(3, result_types)
     a.set_values(4, result_dims)
     if tied:
-        index_type = IndexType.get()
-        a.set_attr(5, ArrayAttr.get(tuple(IntegerAttr.get(index_type, i & ((1 << 64) - 1)) for i in tied)))
+        a.set_attr(5, tied_operands_attr(tied))
     return True
+
+
+def tied_operands_attr(tied: list[int]) -> ArrayAttr:
+    """`tied_operands`: an index array, -1 for an untied result."""
+    index_type = IndexType.get()
+    return ArrayAttr.get(tuple(IntegerAttr.get(index_type, i & ((1 << 64) - 1)) for i in tied))
+
+
+def parse_dims(p: AsmParser, t: Type, dims: list[OperandRef]) -> None:
+    """`{%d0, %d1}` after a type with dynamic dimensions (`{%size}` after a size-aware one), into `dims`."""
+    n = _dynamic_dims(t)
+    if n is None or n == 0:
+        return
+    p.parse_punct("{")
+    for j in range(1 if n == -1 else n):
+        if j:
+            p.parse_punct(",")
+        dims.append(p.parse_operand())
+    p.parse_punct("}")
+
+
+def parse_tied_results(p: AsmParser, operands: list[OperandRef], operand_types: list[Type],
+                       dims: list[OperandRef] | None) -> tuple[list[Type], list[int]]:
+    """What `print_tied_results` prints: the result types and each one's tied operand (-1: none); `dims`
+    collects the dynamic dimensions (None: the list has none)."""
+    types: list[Type] = []
+    tied: list[int] = []
+    parenthesized = p.parse_optional_punct("(")
+    if parenthesized and p.parse_optional_punct(")"):
+        return types, tied
+    while True:
+        ref = p.parse_optional_operand()
+        index = -1
+        if ref is not None:
+            index = next((i for i, r in enumerate(operands) if r.name == ref.name), -1)
+            if index < 0:
+                raise p.error(f"tied operand not found for result reference {ref.name}")
+            if p.parse_optional_keyword("as"):
+                t = p.parse_type()
+            elif index < len(operand_types):
+                t = operand_types[index]
+            else:
+                raise p.error("the tied operand has no type")
+        else:
+            t = p.parse_type()
+        if dims is not None:
+            parse_dims(p, t, dims)
+        types.append(t)
+        tied.append(index)
+        if not p.parse_optional_punct(","):
+            break
+    if parenthesized:
+        p.parse_punct(")")
+    return types, tied
 
 
 # -- custom<ResultTypeList>($result_types) (vm.call.variadic.yieldable): `(t, u)` from a type array --------

@@ -4,12 +4,19 @@ dynamic dimensions or size: flow.tensor.update, flow.collective.*, stream.async.
 
 from __future__ import annotations
 
-from ...ir.attributes import ArrayAttr, IntegerAttr
-from ...ir.types import IndexType, Type
+from ...ir.types import Type
 from ...syntax.attr_printer import plain_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
-from .directives_iree import _dynamic_dims, _print_dims, _tied_indices
+from .directives_iree import (
+    _dynamic_dims,
+    _print_dims,
+    _tied_indices,
+    parse_dims,
+    parse_tied_results,
+    print_tied_results,
+    tied_operands_attr,
+)
 
 
 # -- custom<OperandTypeList>(type($operands)): `(t, u)` ----------------------------------------------------
@@ -81,18 +88,11 @@ def parse_shaped_tied_result(p: AsmParser, a: ParseArgs, optional: bool) -> bool
         p.parse_keyword("as")
     t = p.parse_type()
     dims: list[OperandRef] = []
-    n = _dynamic_dims(t)
-    if n is not None and n != 0:
-        p.parse_punct("{")
-        for j in range(1 if n == -1 else n):
-            if j:
-                p.parse_punct(",")
-            dims.append(p.parse_operand())
-        p.parse_punct("}")
+    parse_dims(p, t, dims)
     a.set_types(0, [t])
     a.set_values(1, dims)
     if len(a) >= 3:
-        a.set_attr(2, ArrayAttr.get((IntegerAttr.get(IndexType.get(), tied & ((1 << 64) - 1)),)))
+        a.set_attr(2, tied_operands_attr([tied]))
     return True
 
 
@@ -100,57 +100,14 @@ def parse_shaped_tied_result(p: AsmParser, a: ParseArgs, optional: bool) -> bool
 #    (util.call): `t`, `(t, %arg1, %arg2 as u)`, `()`
 @printer("TiedFunctionResultList")
 def print_tied_function_result_list(p: AsmPrinter, a: PrintArgs) -> None:
-    operands = a.values(0)
     results = a.types(2)
-    tied = _tied_indices(a.attr(3), len(results))
-    if len(results) != 1:
-        p.write("(")
-    for i, t in enumerate(results):
-        if i:
-            p.write(", ")
-        if tied[i] >= 0:
-            if tied[i] >= len(operands):
-                raise SyntaxModelError("a tied operand index out of range")
-            p.operand(operands[tied[i]])
-            if operands[tied[i]].type is t:
-                continue  # the operand's type: not printed
-            p.write(" as ")
-        p.type(t)
-    if len(results) != 1:
-        p.write(")")
+    print_tied_results(p, a.values(0), results, _tied_indices(a.attr(3), len(results)), None)
 
 
 @parser("TiedFunctionResultList")
 def parse_tied_function_result_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    operands = a.values(0)
-    operand_types = a.types(1) or []
-    types: list[Type] = []
-    tied: list[int] = []
-    parenthesized = p.parse_optional_punct("(")
-    if not parenthesized or not p.parse_optional_punct(")"):
-        while True:
-            ref = p.parse_optional_operand()
-            index = -1
-            if ref is not None:
-                index = next((i for i, r in enumerate(operands) if r.name == ref.name), -1)
-                if index < 0:
-                    raise p.error(f"tied operand not found for result reference {ref.name}")
-                if p.parse_optional_keyword("as"):
-                    t = p.parse_type()
-                elif index < len(operand_types):
-                    t = operand_types[index]
-                else:
-                    raise p.error("the tied operand has no type")
-            else:
-                t = p.parse_type()
-            types.append(t)
-            tied.append(index)
-            if not p.parse_optional_punct(","):
-                break
-        if parenthesized:
-            p.parse_punct(")")
+    types, tied = parse_tied_results(p, a.values(0), a.types(1) or [], None)
     a.set_types(2, types)
     if tied:
-        index_type = IndexType.get()
-        a.set_attr(3, ArrayAttr.get(tuple(IntegerAttr.get(index_type, i & ((1 << 64) - 1)) for i in tied)))
+        a.set_attr(3, tied_operands_attr(tied))
     return True
