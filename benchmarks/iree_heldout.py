@@ -1,15 +1,15 @@
 """The pretty view on IREE IR no test wrote: JAX programs through iree-compile's phases, against iree-opt.
 
-    python benchmarks/iree_heldout.py [--inputs REGEX] [--phases P,P,...] [--keep DIR]
+    python benchmarks/iree_heldout.py [--inputs REGEX] [--phases P,P,...] [--keep DIR] [--target T]
 
 The IREE corpus is 15 files of 4 small models; IREE's phases write many more op forms than those show.
 This run compiles the StableHLO text of every program of the corpus (`vhlo/*.stablehlo.mlir`, one per
-program, and `tests/data/iree/*.mlir`) for the CPU with `iree-compile --compile-to=PHASE
---emit-mlir-bytecode` for each of IREE's phases; each distinct module (its view without locations) is
-printed by mlirbc in the pretty form, local scope and with aliases, and compared line for line with
-`iree-opt --mlir-print-debuginfo [--mlir-print-local-scope]`; its view is read back and must encode to
-iree-compile's bytes.  Prints the counts and, by op, the first line that differs; `--keep DIR` keeps each
-differing file's bytecode there.  Needs the `iree` extra (`iree-base-compiler`).
+program, and `tests/data/iree/*.mlir`) for the CPU (`--target`: another device) with `iree-compile
+--compile-to=PHASE --emit-mlir-bytecode` for each of IREE's phases; each distinct module (its view
+without locations) is printed by mlirbc in the pretty form, local scope and with aliases, and compared
+line for line with `iree-opt --mlir-print-debuginfo [--mlir-print-local-scope]`; its view is read back and
+must encode to iree-compile's bytes.  Prints the counts and, by op, the first line that differs; `--keep
+DIR` keeps each differing file's bytecode there.  Needs the `iree` extra (`iree-base-compiler`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,16 @@ from mlirbc.models.build import models  # noqa: E402
 
 PHASES = ["input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
           "executable-sources", "executable-configurations", "executable-targets", "hal", "vm"]
-TARGET = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-          "--iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu", "--iree-llvmcpu-target-cpu=generic"]
+TARGETS = {
+    "cpu": ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+            "--iree-llvmcpu-target-triple=x86_64-unknown-linux-gnu", "--iree-llvmcpu-target-cpu=generic"],
+    "vmvx": ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"],
+    "vulkan": ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=rdna3"],
+    "cuda": ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+    "rocm": ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
+}
+"""The devices compiled for (`--target`): each lowers the dispatches through its own dialects (llvm, vm,
+spirv, nvvm, rocdl, gpu, ...); compiling needs no device."""
 
 
 def inputs(pattern: str) -> list[Path]:
@@ -48,6 +56,7 @@ def main() -> int:
     ap.add_argument("--inputs", default="", help="only inputs whose name matches this regex")
     ap.add_argument("--phases", default=",".join(PHASES), help="comma-separated iree-compile phases")
     ap.add_argument("--keep", type=Path, help="keep the bytecode of each differing module here")
+    ap.add_argument("--target", choices=sorted(TARGETS), default="cpu", help="the device compiled for")
     args = ap.parse_args()
     if iree_compile_path() is None:
         print("iree-compile is not installed (the `iree` extra)", file=sys.stderr)
@@ -60,8 +69,8 @@ def main() -> int:
         out = Path(tmp) / "out.mlirbc"
         for src in inputs(args.inputs):
             for phase in args.phases.split(","):
-                made = run_iree("iree-compile", [*TARGET, f"--compile-to={phase}", "--emit-mlir-bytecode",
-                                                 str(src), "-o", str(out)])
+                made = run_iree("iree-compile", [*TARGETS[args.target], f"--compile-to={phase}",
+                                                 "--emit-mlir-bytecode", str(src), "-o", str(out)])
                 if made.returncode != 0:
                     tally.counts["iree-compile refuses"] += 1
                     continue

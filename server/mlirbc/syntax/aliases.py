@@ -399,6 +399,18 @@ class AliasCollector:
             elif deferred[idx]:
                 self._keep(idx)
 
+    def visit_printed(self, printed: Sequence[tuple[int, Value, bool]]) -> None:
+        """`visit` each value of `printed` ((what, value, printed without its type) as an op's printer
+        wrote them, not deferrable), in order: a value seen before costs no call."""
+        index = self._index
+        deferred = self._deferred
+        for _, v, elide in printed:
+            idx = index.get(v)
+            if idx is None:
+                self.visit(v, False, elide)
+            elif deferred[idx]:
+                self._keep(idx)
+
     def visit_op_locations(self, locations: Sequence[Value]) -> None:
         """`visit` each of `locations` as an op's location (deferrable), in order: the bulk of a large
         module's values, most of them locations that hold nothing (done here without a call each)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -274,41 +275,76 @@ _ATTR, _TYPE, _ARG, _REGION = range(4)
 Event = tuple[int, object, bool]
 
 
+_S_TYPE, _S_ATTR, _S_BARE, _S_STRIPPED, _S_DICT, _S_LOC = range(6)
+Spot = tuple[int, int, int, int, tuple[object, ...], tuple[object, ...]]
+"""Where the alias pass's text printed a value: (chunk, start, end, how it was printed, the printing call's
+arguments (the value first), the values of a dictionary whose aliases may change it)."""
+
+
 class _Recorder(_OpWriter):
     """An op writer that also records, in order, what aliases are made of: attributes and types printed,
-    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`)."""
+    region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`); and where
+    in its text each value was printed (`spots`), so the print pass can put aliases in without running the
+    op's model again (`_PrettyPrinter._with_aliases`)."""
 
     def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
         super().__init__(pp, op, indent)
         self.events: list[Event] = []
+        self.spots: list[Spot] = []
         self.broke_lines = False
         """Whether the text has line breaks (indented for the depth it was printed at)."""
+        self.breaks: list[tuple[int, int]] = []
+        """(chunk, offset) of each line break the op's printer wrote (`newline`)."""
+
+    def _spot(self, before: int, kind: int, args: tuple[object, ...], values: tuple[object, ...]) -> None:
+        # Each recorded call writes its value's text last, in one piece.
+        if self.length != before:
+            end = self.length
+            self.spots.append((len(self.chunks), end - len(self.buf[-1]), end, kind, args, values))
+
+    def _put(self, text: str, kind: int, args: tuple[object, ...]) -> None:
+        """Write a value's text and where it is (the hot path of the alias pass: one call per value)."""
+        start = self.length
+        end = start + len(text)
+        self.spots.append((len(self.chunks), start, end, kind, args, ()))
+        self.buf.append(text)
+        self.length = end
 
     def newline(self) -> None:
         self.broke_lines = True
+        self.breaks.append((len(self.chunks), self.length))
         super().newline()
 
     def type(self, t: Type) -> None:
         self.events.append((_TYPE, t, False))
-        super().type(t)
+        self._put(print_type(t), _S_TYPE, (t,))
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, False))
-        super().attribute(a, slot)
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            text = print_attribute(a)
+        self._put(text, _S_ATTR, (a, slot))
 
     def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, True))
-        super().attribute_without_type(a, slot)
+        with elision_scope(self.pp.elider_for(self.op, slot)):
+            text = attribute_without_type(a)
+        self._put(text, _S_BARE, (a, slot))
 
     def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         self.events.append((_TYPE if isinstance(value, Type) else _ATTR, value, False))
+        before = self.length
         super().stripped(value, prefix, lead_space)
+        self._spot(before, _S_STRIPPED, (value, prefix, lead_space), (value,))
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
         skip = set(elided)
-        self.events.extend((_ATTR, v, False) for k, v in entries if k not in skip)
+        values = tuple(v for k, v in entries if k not in skip)
+        self.events.extend((_ATTR, v, False) for v in values)
+        before = self.length
         super().optional_attr_dict(entries, elided, with_keyword)
+        self._spot(before, _S_DICT, (entries, elided), values)
 
     def region(self, region: Region, print_entry_block_args: bool = True,
                print_block_terminators: bool = True, print_empty_block: bool = False) -> None:
@@ -317,9 +353,40 @@ class _Recorder(_OpWriter):
 
     def region_argument(self, arg: BlockArgument, attrs: DictionaryAttr | None = None,
                         omit_type: bool = False) -> None:
-        # The alias pass sees a signature's argument's type and location, not its attributes.
+        # The alias pass sees a signature's argument's type and location (then what its dictionary holds).
         self.events.append((_ARG, arg, False))
-        super().region_argument(arg, attrs, omit_type)
+        self.operand_def(arg)
+        if not omit_type:
+            self.write(": ")
+            before = self.length
+            self.write(print_type(arg.type))
+            self._spot(before, _S_TYPE, (arg.type,), (arg.type,))
+        if attrs is not None and attrs.entries:
+            op_dict = self.attr_dict
+            self.optional_attr_dict([(k.text, v) for k, v in attrs.entries])
+            self.attr_dict = op_dict
+        before = self.length
+        self.write(" loc(" + print_location_inline(arg.location) + ")")
+        self._spot(before, _S_LOC, (arg.location,), (arg.location,))
+
+
+def _replay(w: _OpWriter, kind: int, args: tuple[object, ...]) -> str:
+    """The text one recorded call prints now (into a scratch writer `w`)."""
+    w.buf = []
+    w.length = 0
+    if kind == _S_TYPE:
+        w.type(args[0])  # type: ignore[arg-type]
+    elif kind == _S_ATTR:
+        w.attribute(args[0], args[1])  # type: ignore[arg-type]
+    elif kind == _S_BARE:
+        w.attribute_without_type(args[0], args[1])  # type: ignore[arg-type]
+    elif kind == _S_STRIPPED:
+        w.stripped(args[0], args[1], args[2])  # type: ignore[arg-type]
+    elif kind == _S_DICT:
+        w.optional_attr_dict(args[0], args[1])  # type: ignore[arg-type]
+    else:
+        w.write(" loc(" + print_location_inline(args[0]) + ")")  # type: ignore[arg-type]
+    return w.buf[-1]
 
 
 def attribute_without_type(a: Attribute) -> str:
@@ -655,8 +722,7 @@ class _PrettyPrinter(_Printer):
                     # them again changes nothing.
                     if shape is not None:
                         shape.replayed = True
-                    for _, value, elide in events:
-                        visit(value, False, elide)  # type: ignore[arg-type]
+                    c.visit_printed(events)  # type: ignore[arg-type]
             elif kind == 1:
                 assert isinstance(item, _RegionMark)
                 self._collect_region(item, c, work)
@@ -754,12 +820,12 @@ class _PrettyPrinter(_Printer):
         if shape is not None and shape.first is not None and shape.first.op is op:
             first = shape.first
             shape.first = None
-            if self._same_without_aliases(first):
+            if self._with_aliases(first, indent):
                 self._commit_written(op, model, first, key, indent)
                 return
         if self._written:
             done = self._written.pop(id(op), None)
-            if done is not None and self._same_without_aliases(done):
+            if done is not None and self._with_aliases(done, indent):
                 self._commit(op, model, done, done.chunks, indent)
                 return
         writer = _OpWriter(self, op, indent)
@@ -804,25 +870,86 @@ class _PrettyPrinter(_Printer):
                 return
         self._commit(op, model, writer, chunks, indent)
 
-    def _same_without_aliases(self, rec: _Recorder) -> bool:
-        """Whether an op's text from the alias pass (printed before aliases were known) is its text now:
-        none of the values it printed has an alias, nor any argument location printed inline holds
-        something that may."""
+    def _with_aliases(self, rec: _Recorder, indent: int) -> bool:
+        """Make an op's text from the alias pass (printed before aliases were known) its text now: each
+        value printed in it that has an alias or holds one printed again, in place, and its line breaks
+        indented for the depth `indent` it is printed at.  False when that cannot be done (placeholders
+        counted in a value that changes, a value the pass did not visit): the op's model then prints it
+        again."""
         found = self._alias_pass
-        if found is None or rec.broke_lines:
+        if found is None or (rec.broke_lines and indent < rec.base_indent):
             return False
-        for what, value, _ in rec.events:
-            if what == _REGION:
-                continue
-            if what == _ARG:
-                assert isinstance(value, BlockArgument)
-                values: tuple[object, ...] = (value.type, value.location)
-            else:
-                values = (value,)
-            for v in values:
-                depth = found.depth_of(v)  # type: ignore[arg-type]
-                if depth is None or depth:  # an alias, or one inside
+        depth_of = found.depth_of
+        changed: list[Spot] = []
+        for spot in rec.spots:
+            if spot[3] != _S_DICT:
+                depth = depth_of(spot[4][0])  # type: ignore[arg-type]
+                if depth is None:
                     return False
+                if depth:  # an alias, or one inside
+                    changed.append(spot)
+                continue
+            for v in spot[5]:
+                depth = depth_of(v)  # type: ignore[arg-type]
+                if depth is None:
+                    return False
+                if depth:
+                    changed.append(spot)
+                    break
+        if rec.elided and changed:
+            return False
+        scratch = _OpWriter(self, rec.op, rec.base_indent)
+        texts = [_replay(scratch, spot[3], spot[4]) for spot in changed]
+        if rec.broke_lines and indent != rec.base_indent:
+            # its line breaks one level deeper per level the op is printed deeper (`newline`)
+            pad = "\n" + "  " * (indent - rec.base_indent)
+            for ci, off in rec.breaks:
+                changed.append((ci, off, off + 1, _S_LOC, (), ()))
+                texts.append(pad)
+            rec.base_indent = indent
+        if not changed:
+            return True
+        chunks = rec.chunks
+        # Shifts per chunk: (end of a replaced span in the old text, what it and those before it added).
+        shifts: dict[int, tuple[list[int], list[int]]] = {}
+        changed_at = sorted(range(len(changed)), key=lambda i: (changed[i][0], changed[i][1]))
+        at_chunk = -1
+        parts: list[str] = []
+        at = 0
+        old = ""
+        for i in changed_at:
+            ci, start, end = changed[i][0], changed[i][1], changed[i][2]
+            if ci != at_chunk:
+                if at_chunk >= 0:
+                    parts.append(old[at:])
+                    chunks[at_chunk] = "".join(parts)
+                at_chunk, parts, at = ci, [], 0
+                old = chunks[ci]  # type: ignore[assignment]
+                shifts[ci] = ([], [])
+            if start < at:
+                return False  # spans that overlap: not one call's text each
+            parts.append(old[at:start])
+            parts.append(texts[i])
+            at = end
+            ends, deltas = shifts[ci]
+            ends.append(end)
+            deltas.append((deltas[-1] if deltas else 0) + len(texts[i]) - (end - start))
+        parts.append(old[at:])
+        chunks[at_chunk] = "".join(parts)
+
+        def moved(ci: int, off: int) -> int:
+            found_shift = shifts.get(ci)
+            if found_shift is None:
+                return off
+            ends, deltas = found_shift
+            k = bisect_right(ends, off)
+            return off + (deltas[k - 1] if k else 0)
+
+        rec.uses = [(ci, moved(ci, off), length, v) for ci, off, length, v in rec.uses]
+        rec.succs = [(ci, moved(ci, off), length, b) for ci, off, length, b in rec.succs]
+        if rec.attr_dict is not None:
+            ci, start, end = rec.attr_dict
+            rec.attr_dict = (ci, moved(ci, start), moved(ci, end))
         return True
 
     def _commit_template(self, op: Operation, tpl: _Template, indent: int) -> None:

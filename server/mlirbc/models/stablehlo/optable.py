@@ -87,10 +87,7 @@ class OpTable:
     def _family(self, base: str) -> list[OpVersion]:
         found = self._families.get(base)
         if found is None:
-            # one family's names by their prefix (a view asks for a few families, not all of them)
-            prefix = f"vhlo.{base}_v"
-            names = [n for n in self._names if n.startswith(prefix) and (_split(n) or ("",))[0] == base]
-            found = [v for v in map(self.get, names) if v is not None]
+            found = [v for v in map(self.get, self._family_names.get(base, ())) if v is not None]
             found.sort(key=lambda v: v.number)
             self._families[base] = found
         return found
