@@ -63,11 +63,13 @@ def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path, bindings_d
         contents, entries = dialect_files(ops, docs, base_dialects if name == "iree" else set())
         files_out = {fname: gzip_json(data) for fname, data in contents.items()}
         from_bindings = sorted(k for k, op in ops.items() if op.get("layout") == "bindings")
+        added = sorted(k for k, op in ops.items() if op.get("layout") == "mlir24-verified")
         index: dict[str, Any] = {
             "generator": "server/tools/gen_newer_models.py",
             "set": name,
             "source": {"ods_json": inputs, "bindings": wheel},
             "layout_from_bindings": from_bindings,
+            **({"layout_added_optional": added} if added else {}),
             "dialects": entries,
         }
         if name == "mlir24":

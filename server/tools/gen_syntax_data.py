@@ -16,6 +16,7 @@ Output is deterministic (sorted keys, gzip mtime 0).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -35,6 +36,7 @@ from gen_ods_models import (  # noqa: E402
     package_dir,
     version_of,
 )
+from newer_models import MLIR24_NEW_OPS_LIKE  # noqa: E402
 
 from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
 from mlirbc.models.asm.format import parse_format  # noqa: E402
@@ -142,8 +144,26 @@ MLIR24_NEW_FORMATS = {
                              "functional-type(operands, results)",
     "llvm.intr.masked.store": "`(` $value `,` $data `,` $mask `)` `,` `alignment` `(` $alignment `)` "
                               "attr-dict `:` type($value) `,` type($mask) `into` qualified(type($data))",
+    # the same for the vector gather and scatter (iree-compile's CUDA dispatches; checked with iree-opt 3.13,
+    # with a discardable attribute too)
+    "llvm.intr.masked.gather": "`(` operands `)` `,` `alignment` `(` $alignment `)` attr-dict `:` "
+                               "functional-type(operands, results)",
+    "llvm.intr.masked.scatter": "`(` $value `,` $ptrs `,` $mask `)` `,` `alignment` `(` $alignment `)` "
+                                "attr-dict `:` type($value) `,` type($mask) `into` type($ptrs)",
 }
-MLIR24_I64_ALIGNMENT = ("llvm.intr.masked.load", "llvm.intr.masked.store")
+MLIR24_NEW_FORMATS["rocdl.make.buffer.rsrc"] = (
+    # the record count of any integer type, its type printed (iree-compile's ROCm dispatches hold i32; checked
+    # with iree-opt 3.13 for i32 and i64)
+    "operands attr-dict `:` type($base) `,` type($numRecords) `to` type($res)")
+MLIR24_TYPED_OPERANDS = {"rocdl.make.buffer.rsrc": ("numRecords",)}
+"""Operands whose type MLIR 22 fixed (a buildable type the format left out) and MLIR 24 lets vary."""
+MLIR24_STRIPPED = {"rocdl.make.buffer.rsrc": {"base": "!llvm.ptr", "res": "!llvm.ptr"}}
+"""Operands and results whose types MLIR 24 prints stripped in `type(...)` (`: <1>, i32 to <7>`)."""
+MLIR24_FASTMATH_ADDED = ("llvm.fpext", "llvm.fptrunc")
+"""Casts that MLIR 24 gave fast-math flags (the op bindings' layout), printed as the arithmetic ops print
+them (`llvm.fptrunc %x fastmath<nnan> {foo} : f32 to bf16`, none elided; checked with iree-opt 3.13)."""
+MLIR24_I64_ALIGNMENT = ("llvm.intr.masked.load", "llvm.intr.masked.store", "llvm.intr.masked.gather",
+                        "llvm.intr.masked.scatter")
 """Ops whose `alignment` MLIR 24 stores as an i64 (MLIR 22: i32), as the files iree-compile writes hold it."""
 
 
@@ -151,17 +171,33 @@ def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[s
     """MLIR 24's forms of the LLVM ops with fast-math flags (`MLIR24_FASTMATH`, `MLIR24_NEW_FORMATS`), into
     `m24` (the ops of the reconstructed `.td` there, the intrinsics from MLIR 22's data)."""
     for full, data in upstream.items():
-        if full.startswith("llvm.") and full not in m24:
+        if (full.startswith("llvm.") or full in MLIR24_NEW_FORMATS) and full not in m24:
             m24[full] = json.loads(json.dumps(data))
+    for full, names in MLIR24_TYPED_OPERANDS.items():
+        data = m24[full]
+        for name in names:
+            data.get("resolve", {}).pop(name, None)
+            for o in data.get("operands", []):
+                if o[0] == name:
+                    o[2].pop("build", None)
+    for full, stripped in MLIR24_STRIPPED.items():
+        for o in [*m24[full].get("operands", []), *m24[full].get("results", [])]:
+            if o[0] in stripped:
+                o[2]["strip"] = stripped[o[0]]
     for full, text in MLIR24_NEW_FORMATS.items():
         data = m24[full]
         kinds = {o[0]: "operand" for o in data.get("operands", [])}
+        kinds.update((r[0], "result") for r in data.get("results", []))
         kinds.update((name, "attr") for name in data.get("attrs", {}))
         data["format"] = parse_format(text, kinds)
         if "functional-type(operands, results)" in text:
             data["all_operand_types"] = data["all_result_types"] = True
     for full in MLIR24_I64_ALIGNMENT:
         m24[full]["attrs"]["alignment"]["type"] = "i64"
+    for full in MLIR24_FASTMATH_ADDED:
+        m24[full].setdefault("attrs", {})["fastmathFlags"] = {
+            "default": "#llvm.fastmath<none>", "kind": "stripped",
+            "storage": "::mlir::LLVM::FastmathFlagsAttr", "strip": "#llvm.fastmath"}
     for full, data in m24.items():
         fmt: list[Any] | None = data.get("format")
         info = data.get("attrs", {}).get("fastmathFlags", {})
@@ -170,6 +206,61 @@ def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[s
         at = next((i for i, el in enumerate(fmt) if el[0] == "attr-dict"), None)
         if at is not None and not any(el[0] == "attr" and el[1] == "fastmathFlags" for el in fmt):
             fmt.insert(at, MLIR24_FASTMATH)
+
+
+MLIR24_BARE_ENUMS = {"nvvm.shfl.sync": {"kind": "#nvvm.shfl_kind"},
+                     "rocdl.sched.barrier": {"mask": "#rocdl.sched_group_mask"}}
+"""Enum attributes MLIR 24 prints as the case alone in the op's format (`nvvm.shfl.sync bfly %m, ...`,
+`rocdl.sched.barrier none`), the attribute itself being `#nvvm.shfl_kind<bfly>` (checked with iree-opt
+3.13; `rocdl.sched.barrier`'s mask was an i32 in MLIR 22)."""
+_I32_ATTR = {"kind": "typed", "storage": "::mlir::IntegerAttr", "type": "i32"}
+_I32_OPERAND = {"build": "i32", "cpp": "::mlir::IntegerType"}
+MLIR24_BARRIER = {
+    "attrs": {"aligned": {"default": "true", "kind": "typed", "storage": "::mlir::BoolAttr", "type": "i1"}},
+    "format_text": "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? "
+                   "(`aligned` `=` $aligned^)? attr-dict",
+    "operands": [["barrierId", "optional", _I32_OPERAND], ["numberOfThreads", "optional", _I32_OPERAND]],
+    "resolve": {"barrierId": ["build", "i32", None], "numberOfThreads": ["build", "i32", None]},
+    "results": [], "traits": ["AttrSizedOperandSegments"]}
+"""`nvvm.barrier` in MLIR 24: an `aligned` flag (true by default, printed only when false), its reduction
+forms moved to `nvvm.barrier.reduction` (the op bindings of iree-base-compiler 3.13; the form checked with
+iree-opt with and without the operands and flag)."""
+MLIR24_MFMA_FORMAT = ("$a `,` $b `,` $c `,` $cbsz `,` $abid `,` $blgp attr-dict `:` "
+                      "functional-type(operands, results)")
+"""`rocdl.mfma.*` in MLIR 24: `cbsz`, `abid` and `blgp` are properties (MLIR 22: operands), printed after
+the operands (`%a, %b, %c, 1, 2, bcast_first_32 : (...) -> ...`; checked with iree-opt on the 16x16x4f32
+form, the 45 ops of this layout share one ODS class)."""
+
+
+def mlir24_gpu_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[str, Any]],
+                     layouts: dict[str, Any]) -> None:
+    """MLIR 24's NVVM and ROCDL forms that iree-compile's CUDA and ROCm dispatches use, into `m24`;
+    `layouts`: the MLIR 24 model set's `rocdl` ops (which mfma ops have the three properties)."""
+    for full, names in MLIR24_BARE_ENUMS.items():
+        data = m24.setdefault(full, json.loads(json.dumps(upstream[full])))
+        for name, prefix in names.items():
+            data["attrs"][name] = {"kind": "bare", "storage": data["attrs"][name]["storage"], "strip": prefix}
+    for full, other in MLIR24_NEW_OPS_LIKE.items():
+        m24[full] = json.loads(json.dumps(upstream[other]))
+    barrier = json.loads(json.dumps(MLIR24_BARRIER))
+    text = barrier.pop("format_text")
+    barrier["format"] = parse_format(text, {"barrierId": "operand", "numberOfThreads": "operand",
+                                            "aligned": "attr"})
+    m24["nvvm.barrier"] = barrier
+    three = [["abid", "required"], ["blgp", "required"], ["cbsz", "required"]]
+    for name, op in layouts.items():
+        if not name.startswith("mfma.") or op.get("fields") != three:
+            continue
+        m24[f"rocdl.{name}"] = {
+            "all_operand_types": True, "all_result_types": True,
+            "attrs": {"abid": dict(_I32_ATTR), "cbsz": dict(_I32_ATTR),
+                      "blgp": {"kind": "bare", "storage": "::mlir::ROCDL::MFMAPermBAttr",
+                               "strip": "#rocdl.mfma_perm_b"}},
+            "format": parse_format(MLIR24_MFMA_FORMAT, {"a": "operand", "b": "operand", "c": "operand",
+                                                         "cbsz": "attr", "abid": "attr", "blgp": "attr",
+                                                         "res": "result"}),
+            "operands": [["a", "single", {}], ["b", "single", {}], ["c", "single", {}]],
+            "results": [["res", "single", {}]], "traits": []}
 
 
 def main() -> int:
@@ -184,6 +275,8 @@ def main() -> int:
     outputs: dict[Path, dict[str, bytes]] = {UPSTREAM_OUT: folder_files(upstream, header)}
     m24 = json_dir_ops(NEWER / "upstream-mlir24-approx")
     mlir24_llvm_forms(upstream, m24)
+    with gzip.open(ROOT / "server" / "mlirbc" / "models" / "data_mlir24" / "rocdl.json.gz", "rt") as f:
+        mlir24_gpu_forms(upstream, m24, json.load(f)["ops"])
     changed = {k: v for k, v in m24.items() if upstream.get(k) != v}
     outputs[UPSTREAM_OUT / "mlir24"] = folder_files(changed, {
         "generator": "server/tools/gen_syntax_data.py", "source": "shared/ods/newer/upstream-mlir24-approx",

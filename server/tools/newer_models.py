@@ -120,6 +120,82 @@ def from_bindings(full: str, b: BindingOp, prev: Op | None) -> Op:
     return op
 
 
+MLIR24_ADDED_OPTIONAL: dict[str, list[tuple[str, str]]] = {
+    "spirv.module": [("sym_visibility", "StringAttr")],
+    "spirv.GlobalVariable": [("sym_visibility", "StringAttr")],
+    "spirv.func": [("sym_visibility", "StringAttr")],
+}
+"""Optional attributes MLIR 24 added to ops of dialects the wheel has no Python bindings for (so the layout
+check cannot see them), each (name, storage).  Found on iree-compile's Vulkan modules: with MLIR 22's
+layout their properties have one field too many (`sym_visibility`, absent, sorted before `type` and
+`vce_triple`); iree-opt prints `sym_visibility` inside `<{...}>` (an inherent attribute) and, in the custom
+form, as a keyword before the symbol name (`spirv.func private @f`)."""
+
+
+MLIR24_STORAGE_CHANGED: dict[str, dict[str, str]] = {
+    "rocdl.sched.barrier": {"mask": "#rocdl.sched_group_mask"},
+}
+"""Attributes whose class MLIR 24 changed (the same field, another attribute in it), which the bindings'
+layout does not show: iree-compile's ROCm dispatches store `mask = #rocdl.sched_group_mask<none>` where
+MLIR 22 has an i32."""
+
+
+MLIR24_NEW_OPS_LIKE: dict[str, str] = {
+    "spirv.InBoundsAccessChain": "spirv.AccessChain",
+    "spirv.GL.NMax": "spirv.GL.FMax",
+    "spirv.GL.NMin": "spirv.GL.FMin",
+}
+"""Ops new in MLIR 24, in dialects without Python bindings in the wheel, laid out (and printed) as an MLIR 22
+op (iree-compile's Vulkan dispatches hold them; iree-opt prints their generic and custom forms as the other
+op's: no properties, the same operands and form)."""
+
+
+MLIR24_REVISED: dict[str, dict[str, Any]] = {
+    "nvvm.barrier": {"defaults": {"aligned": "true"}, "operands": ["barrierId", "numberOfThreads"],
+                     "results": []},
+    "llvm.fpext": {"defaults": {"fastmathFlags": "#llvm.fastmath<none>"}},
+    "llvm.fptrunc": {"defaults": {"fastmathFlags": "#llvm.fastmath<none>"}},
+}
+"""What the bindings' layout of an MLIR 24 op does not say, from its generated Python class (operands,
+results) and iree-opt (a default-valued property is set when the text leaves it out: `nvvm.barrier`
+reads back with `aligned = true`)."""
+
+
+MLIR24_TYPES_CHANGED = ("rocdl.make.buffer.rsrc",)
+"""Ops of an unchanged layout whose operand types MLIR 24 loosened (`numRecords` of any integer type, i64 in
+MLIR 22): in the overlay, so MLIR 22's constraints do not check them (no MLIR 24 ODS record gives theirs)."""
+
+
+def like(full: str, base: Op) -> Op:
+    """A new op with the data of `base`."""
+    dialect, _, name = full.partition(".")
+    return {**base, "dialect": dialect, "name": name, "layout": "mlir24-verified"}
+
+
+def with_storage(full: str, op: Op, storage: dict[str, str]) -> Op:
+    """`op` with the attribute classes of `storage`."""
+    dialect, _, name = full.partition(".")
+    return {**op, "storage": {**op.get("storage", {}), **storage}, "dialect": dialect, "name": name,
+            "layout": "mlir24-verified"}
+
+
+def with_added_optional(full: str, op: Op, added: list[tuple[str, str]]) -> Op:
+    """`op` (MLIR 22's data) with optional attributes added: flagged fields in name order."""
+    dialect, _, name = full.partition(".")
+    fields = [list(f) for f in op.get("fields", [])]
+    storage = dict(op.get("storage", {}))
+    attributes = list(op.get("attributes", []))
+    for attr, kind in added:
+        if any(f[0] == attr for f in fields):
+            raise SystemExit(f"{full}: MLIR 22's model already has {attr}")
+        fields.append([attr, FLAGGED])
+        storage[attr] = kind
+        attributes.append(attr)
+    fields.sort(key=lambda f: str(f[0]))
+    return {**op, "fields": fields, "storage": storage, "attributes": attributes, "dialect": dialect,
+            "name": name, "layout": "mlir24-verified"}
+
+
 def plan(base: dict[str, Op], mlir24_json: dict[str, Op], iree_json: dict[str, Op],
          bindings: dict[str, BindingOp]) -> tuple[dict[str, Op], dict[str, Op]]:
     """(MLIR 24 overlay ops, IREE ops), both keyed by full name, each op with its `dialect`/`name`."""
@@ -144,6 +220,25 @@ def plan(base: dict[str, Op], mlir24_json: dict[str, Op], iree_json: dict[str, O
         if current is not None and _binding_exception(full, current, b):
             continue
         target[full] = from_bindings(full, b, current)
+    for full, added in MLIR24_ADDED_OPTIONAL.items():
+        if full in bindings or full in mlir24_json:
+            raise SystemExit(f"{full}: its MLIR 24 layout has a source now; drop it from "
+                             "MLIR24_ADDED_OPTIONAL")
+        overlay[full] = with_added_optional(full, base[full], added)
+    for full, other in MLIR24_NEW_OPS_LIKE.items():
+        if full in base or full in bindings or full in mlir24_json:
+            raise SystemExit(f"{full}: it has a model or a source now; drop it from MLIR24_NEW_OPS_LIKE")
+        overlay[full] = like(full, base[other])
+    for full in MLIR24_TYPES_CHANGED:
+        if full in overlay:
+            raise SystemExit(f"{full}: already in the overlay; drop it from MLIR24_TYPES_CHANGED")
+        overlay[full] = like(full, base[full])
+    for full, revised in MLIR24_REVISED.items():
+        if full not in overlay:
+            raise SystemExit(f"{full}: MLIR24_REVISED names an op the overlay does not have")
+        overlay[full] = {**overlay[full], **revised}
+    for full, storage in MLIR24_STORAGE_CHANGED.items():
+        overlay[full] = with_storage(full, overlay.get(full) or base[full], storage)
     return overlay, iree
 
 

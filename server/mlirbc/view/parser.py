@@ -1652,6 +1652,12 @@ def parse_module(text: str, template: Module | None = None,
     gives a file's path or `<stdin>`)."""
     with building():
         result = _parse_module(text, template, registry, lines, with_map, source_name)
+        if not with_map and result.module is None and result.errors and any(
+                d.span.end == 0 for d in result.errors):
+            # errors located by the map (what the writer could not write): parsed again with one
+            again = _parse_module(text, template, registry, lines, True, source_name)
+            if again.module is None and again.errors:
+                result = again
         module = result.module
         if verify and module is not None and module.root is not None:
             from .verification import finding_diagnostics, verify_root
@@ -1713,8 +1719,9 @@ def _parse_module(text: str, template: Module | None, registry: Registry | None,
             return result
     module = module_for(root, result.header, template, p.registry)
     module.resources = p.resources
-    # What the writer could not write or the reader would refuse, located at the op.
-    found = problems(root, reg, module.version, module.dialects)
+    # What the writer could not write or the reader would refuse, located at the op (by the models of
+    # the module's producer, as the parser read it).
+    found = problems(root, p.registry, module.version, module.dialects)
     if found:
         for problem in found:
             span = result.map.op_span(problem.op)

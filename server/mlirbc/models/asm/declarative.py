@@ -853,6 +853,16 @@ def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qual
         p.attribute(value, slot)
     elif kind == "stripped":
         print_stripped(p, value, info["strip"], info.get("lead_space", True))
+    elif kind == "bare":
+        # the case alone, as MLIR 24 prints an NVVM or ROCDL enum in an op's format (`bfly`)
+        from ...syntax.attr_printer import plain_attribute_text
+
+        text = plain_attribute_text(value)
+        prefix = info["strip"] + "<"
+        body = text[len(prefix):-1]
+        if not text.startswith(prefix) or not text.endswith(">") or not body.replace("_", "").isalnum():
+            raise SyntaxModelError(f"{text[:60]} is not a {info['strip']} case")
+        p.write(body)
     else:
         from ...ir.attributes import DenseArrayAttr
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from ...ir.operation import Region
 from ...ir.types import FunctionType, IntegerType, Type
-from ...syntax.attr_parser import parse_type_text
+from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from . import typefns
 from .adaptor import attr_type
 from .api import AsmParser, BlockRef, OperandRef, OpState, comma_list
@@ -423,6 +423,19 @@ def read_attr_value(p: AsmParser, info: dict[str, Any], qualified: bool, require
         if not required and not attribute_here(p, info):
             return None
         return p.parse_attribute(t)
+    if kind == "bare" and not qualified:
+        # `bfly` for `#nvvm.shfl_kind<bfly>` (MLIR 24's NVVM and ROCDL enums inside an op's format)
+        if required:
+            word = p.parse_keyword_or_string()
+        else:
+            w = p.parse_optional_any_keyword()
+            if w is None:
+                return None
+            word = w.encode()
+        text = word.decode("utf-8", "surrogateescape")
+        if not text.replace("_", "").isalnum():
+            raise p.error(f"expected a {info['strip']} case")
+        return parse_attribute_text(f"{info['strip']}<{text}>")
     if kind == "stripped" and not qualified:
         if not required and not _starts_value(p):
             return None

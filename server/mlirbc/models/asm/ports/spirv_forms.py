@@ -1,7 +1,8 @@
 """SPIR-V ops whose forms are C++ (SPIRVOps.cpp, MemoryOps.cpp): the GL ternary ops
 (`printOneResultOp`: `%a, %b, %c : T`), the extended arithmetic ops (`%a, %b : !spirv.struct<(T, T)>`),
 `spirv.Variable`, `spirv.GlobalVariable`, `spirv.Load`/`spirv.Store` (`"Function" %ptr ["Aligned", 4]`),
-`spirv.CompositeExtract`/`CompositeInsert`, `spirv.module` and `spirv.func`.
+`spirv.CompositeExtract`/`CompositeInsert`, `spirv.module`, `spirv.func`, `spirv.EntryPoint` and
+`spirv.ExecutionMode`.
 
 Pointer and composite types are read through their text (`!spirv.ptr<T, Class>`), as the models know them
 only as dialect types."""
@@ -15,12 +16,14 @@ from ....ir.attributes import (
     FlatSymbolRefAttr,
     IntegerAttr,
     StringAttr,
+    SymbolRefAttr,
     TypeAttr,
 )
 from ....ir.operation import Operation, Region
 from ....ir.types import IntegerType, Type, VectorType
 from ....syntax.attr_parser import parse_attribute_text, parse_type_text
 from ....syntax.attr_printer import plain_attribute_text, plain_type_text
+from ..adaptor import OpView
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from ..directives_upstream import _split_top
 from .base import Port, attr_entries, parse_function_signature, print_function_signature
@@ -241,15 +244,41 @@ class VariableOp(Port):
         state.attributes["storage_class"] = _enum("#spirv.storage_class", storage)
 
 
+_VISIBILITIES = ("private", "public", "nested")
+
+
+def print_visibility(p: AsmPrinter, view: OpView, elided: set[str]) -> None:
+    """MLIR 24 (`keyvalue_props`): the op's `sym_visibility` property as a keyword before its name, as
+    spirv.module, spirv.GlobalVariable and spirv.func print it there (MLIR 22 has no such property: the
+    attribute stays in the dictionary)."""
+    if not getattr(p, "keyvalue_props", False):
+        return
+    vis = view.attr("sym_visibility")
+    if isinstance(vis, StringAttr) and vis.text in _VISIBILITIES:
+        p.write(" " + vis.text)
+        elided.add("sym_visibility")
+
+
+def parse_visibility(p: AsmParser, state: OpState) -> None:
+    """The keyword `print_visibility` writes, read back into `sym_visibility` (MLIR 24 only)."""
+    if not getattr(p, "keyvalue_props", False):
+        return
+    for word in _VISIBILITIES:
+        if p.parse_optional_keyword(word):
+            state.attributes["sym_visibility"] = StringAttr.get(word)
+            return
+
+
 class GlobalVariableOp(Port):
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
         view = self.view(op)
         name, t = view.attr("sym_name"), view.attr("type")
         if not isinstance(name, StringAttr) or not isinstance(t, TypeAttr) or op.operands or op.results:
             raise SyntaxModelError("spirv.GlobalVariable needs a name and a type")
+        elided = {"storage_class", "sym_name", "type"}
+        print_visibility(p, view, elided)
         p.write(" ")
         p.symbol_name(name.value)
-        elided = {"storage_class", "sym_name", "type"}
         init = view.attr("initializer")
         if init is not None:
             if not isinstance(init, FlatSymbolRefAttr):
@@ -263,6 +292,7 @@ class GlobalVariableOp(Port):
         p.type(t.type)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
+        parse_visibility(p, state)
         state.attributes["sym_name"] = StringAttr.get(p.parse_symbol_name())
         if p.parse_optional_keyword("initializer"):
             p.parse_punct("(")
@@ -430,6 +460,8 @@ class ModuleOp(Port):
         view = self.view(op)
         if len(op.regions) != 1:
             raise SyntaxModelError("spirv.module has one region")
+        elided = {"addressing_model", "memory_model", "sym_name"}
+        print_visibility(p, view, elided)
         name = view.attr("sym_name")
         if isinstance(name, StringAttr):
             p.write(" ")
@@ -437,7 +469,6 @@ class ModuleOp(Port):
         addressing = _enum_case(view.attr("addressing_model"), "#spirv.addressing_model")
         memory = _enum_case(view.attr("memory_model"), "#spirv.memory_model")
         p.write(f" {addressing} {memory}")
-        elided = {"addressing_model", "memory_model", "sym_name"}
         vce = view.attr("vce_triple")
         if vce is not None:
             p.write(" requires ")
@@ -448,6 +479,7 @@ class ModuleOp(Port):
         p.region(op.regions[0])
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
+        parse_visibility(p, state)
         name = p.parse_optional_symbol_name()
         if name is not None:
             state.attributes["sym_name"] = StringAttr.get(name)
@@ -480,13 +512,14 @@ class FuncOp(Port):
 
         if not isinstance(ft.type, FunctionType):
             raise SyntaxModelError("function_type is not a function type")
+        elided = {"sym_name", "function_control", "function_type", "arg_attrs", "res_attrs"}
+        print_visibility(p, view, elided)
         p.write(" ")
         p.symbol_name(name.value)
         print_function_signature(p, op, view, list(ft.type.inputs), list(ft.type.results), False,
                                  "arg_attrs", "res_attrs")
         control = _enum_case(view.attr("function_control"), "#spirv.function_control")
         p.write(f' "{control}"')
-        elided = {"sym_name", "function_control", "function_type", "arg_attrs", "res_attrs"}
         p.optional_attr_dict(attr_entries(view, elided), (), with_keyword=True)
         if op.regions[0].blocks:
             p.write(" ")
@@ -495,6 +528,7 @@ class FuncOp(Port):
     def parse_op(self, p: AsmParser, state: OpState) -> None:
         from ....ir.types import FunctionType
 
+        parse_visibility(p, state)
         state.attributes["sym_name"] = StringAttr.get(p.parse_symbol_name())
         args, arg_attrs, results, res_attrs, _ = parse_function_signature(p)
         state.attributes["function_type"] = TypeAttr.get(FunctionType.get(
@@ -510,6 +544,71 @@ class FuncOp(Port):
         state.regions.append(body if body is not None else Region(None))
 
 
+# -- entry points ------------------------------------------------------------------------------------
+class EntryPointOp(Port):
+    """`spirv.EntryPoint "GLCompute" @fn, @var, ...` (no attribute dictionary: the form drops other
+    attributes, so an op with any prints generic)."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        fn, interface = view.attr("fn"), view.attr("interface")
+        if not isinstance(fn, FlatSymbolRefAttr) or not isinstance(interface, ArrayAttr) or op.operands \
+                or op.results or attr_entries(view, {"execution_model", "fn", "interface"}):
+            raise SyntaxModelError("spirv.EntryPoint with other attributes (its form drops them)")
+        model = _enum_case(view.attr("execution_model"), "#spirv.execution_model")
+        p.write(f' "{model}" ')
+        p.symbol_name(fn.root.value)
+        for var in interface.elements:
+            if not isinstance(var, FlatSymbolRefAttr | SymbolRefAttr):
+                raise SyntaxModelError("an interface variable is not a symbol reference")
+            p.write(", ")
+            p.attribute(var)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        state.attributes["execution_model"] = _enum("#spirv.execution_model", _string(p))
+        state.attributes["fn"] = FlatSymbolRefAttr.get(StringAttr.get(p.parse_symbol_name()))
+        interface: list[Attribute] = []
+        while p.parse_optional_punct(","):
+            var = p.parse_attribute()
+            if not isinstance(var, FlatSymbolRefAttr | SymbolRefAttr):
+                raise p.error("expected a symbol reference")
+            interface.append(var)
+        state.attributes["interface"] = ArrayAttr.get(tuple(interface))
+
+
+class ExecutionModeOp(Port):
+    """`spirv.ExecutionMode @fn "LocalSize", 4, 4, 2` (the values are i32; no attribute dictionary)."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        fn, values = view.attr("fn"), view.attr("values")
+        if not isinstance(fn, FlatSymbolRefAttr) or not isinstance(values, ArrayAttr) or op.operands \
+                or op.results or attr_entries(view, {"execution_mode", "fn", "values"}):
+            raise SyntaxModelError("spirv.ExecutionMode with other attributes (its form drops them)")
+        mode = _enum_case(view.attr("execution_mode"), "#spirv.execution_mode")
+        p.write(" ")
+        p.symbol_name(fn.root.value)
+        p.write(f' "{mode}"')
+        for v in values.elements:
+            if not isinstance(v, IntegerAttr) or v.type is not _I32:
+                raise SyntaxModelError("an execution mode value is not an i32")
+            p.write(f", {v.bits - (1 << 32) if v.bits >> 31 else v.bits}")
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        state.attributes["fn"] = FlatSymbolRefAttr.get(StringAttr.get(p.parse_symbol_name()))
+        state.attributes["execution_mode"] = _enum("#spirv.execution_mode", _string(p))
+        values: list[Attribute] = []
+        while p.parse_optional_punct(","):
+            n = p.parse_integer()
+            if not -(1 << 31) <= n < (1 << 32):
+                raise p.error(f"{n} does not fit in i32")
+            values.append(IntegerAttr.get(_I32, n & 0xFFFFFFFF))
+        state.attributes["values"] = ArrayAttr.get(tuple(values))
+
+
+_I32 = IntegerType.get(32)
+
+
 MODELS: list[OpSyntax] = [
     *(OneResultOp(f"spirv.GL.{n}") for n in ("FClamp", "UClamp", "SClamp", "Fma")),
     *(ExtendedBinaryOp(f"spirv.{n}") for n in ("IAddCarry", "ISubBorrow", "SMulExtended", "UMulExtended")),
@@ -521,4 +620,6 @@ MODELS: list[OpSyntax] = [
     CompositeInsertOp("spirv.CompositeInsert"),
     ModuleOp("spirv.module"),
     FuncOp("spirv.func"),
+    EntryPointOp("spirv.EntryPoint"),
+    ExecutionModeOp("spirv.ExecutionMode"),
 ]
