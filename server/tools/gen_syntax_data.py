@@ -39,7 +39,7 @@ from gen_ods_models import (  # noqa: E402
 from newer_models import MLIR24_NEW_OPS_LIKE  # noqa: E402
 
 from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
-from mlirbc.models.asm.format import parse_format  # noqa: E402
+from mlirbc.models.asm.format import parse_format, walk  # noqa: E402
 
 UPSTREAM_OUT = ROOT / "server" / "mlirbc" / "models" / "asm" / "data"
 IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "asm_data"
@@ -157,8 +157,11 @@ MLIR24_NEW_FORMATS["rocdl.make.buffer.rsrc"] = (
     "operands attr-dict `:` type($base) `,` type($numRecords) `to` type($res)")
 MLIR24_TYPED_OPERANDS = {"rocdl.make.buffer.rsrc": ("numRecords",)}
 """Operands whose type MLIR 22 fixed (a buildable type the format left out) and MLIR 24 lets vary."""
-MLIR24_STRIPPED = {"rocdl.make.buffer.rsrc": {"base": "!llvm.ptr", "res": "!llvm.ptr"}}
-"""Operands and results whose types MLIR 24 prints stripped in `type(...)` (`: <1>, i32 to <7>`)."""
+MLIR24_STRIPPED_POINTERS = ("rocdl.",)
+"""Dialects whose pointer-typed operands and results MLIR 24 prints stripped in an unqualified `type(...)`
+(`rocdl.load.to.lds %g, %l, 4, 0, 0 : <1>`, `rocdl.ds.read.tr4.b64 %p : <3> -> vector<16xi4>`,
+`rocdl.make.buffer.rsrc ... : <1>, i32 to <7>`: every rocdl op that has one, checked with iree-opt 3.13;
+NVVM's stay qualified)."""
 MLIR24_FASTMATH_ADDED = ("llvm.fpext", "llvm.fptrunc")
 """Casts that MLIR 24 gave fast-math flags (the op bindings' layout), printed as the arithmetic ops print
 them (`llvm.fptrunc %x fastmath<nnan> {foo} : f32 to bf16`, none elided; checked with iree-opt 3.13)."""
@@ -180,10 +183,18 @@ def mlir24_llvm_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[s
             for o in data.get("operands", []):
                 if o[0] == name:
                     o[2].pop("build", None)
-    for full, stripped in MLIR24_STRIPPED.items():
-        for o in [*m24[full].get("operands", []), *m24[full].get("results", [])]:
-            if o[0] in stripped:
-                o[2]["strip"] = stripped[o[0]]
+    for full, data in upstream.items():
+        if not full.startswith(MLIR24_STRIPPED_POINTERS) or not data.get("format"):
+            continue
+        printed = {el[1][1] for el in walk(data["format"])
+                   if el[0] == "type" and not el[2] and el[1][0] in ("operand", "result")}
+        values = [*data.get("operands", []), *data.get("results", [])]
+        if not any(v[0] in printed and "LLVMPointerType" in v[2].get("cpp", "") for v in values):
+            continue
+        op = m24.setdefault(full, json.loads(json.dumps(data)))
+        for v in [*op.get("operands", []), *op.get("results", [])]:
+            if v[0] in printed and "LLVMPointerType" in v[2].get("cpp", ""):
+                v[2]["strip"] = "!llvm.ptr"
     for full, text in MLIR24_NEW_FORMATS.items():
         data = m24[full]
         kinds = {o[0]: "operand" for o in data.get("operands", [])}
