@@ -39,6 +39,8 @@ TARGETS = {
     "vulkan": ["--iree-hal-target-device=vulkan", "--iree-vulkan-target=rdna3"],
     "cuda": ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
     "rocm": ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"],
+    "rocm-gfx950": ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx950"],
+    "rocm-rdna3": ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx1100"],
 }
 """The devices compiled for (`--target`): each lowers the dispatches through its own dialects (llvm, vm,
 spirv, nvvm, rocdl, gpu, ...); compiling needs no device."""

@@ -90,3 +90,17 @@ def test_the_file_verifies_as_iree_opt_verifies_it(path: Path) -> None:
     constraint where MLIR 24 loosened one) find none either."""
     module = decode_bytecode(path.read_bytes(), REGISTRY)
     assert [f.message for f in verify_module(module, REGISTRY)] == []
+
+
+def test_a_new_file_written_with_the_mlir24_models_is_named_and_read_as_mlir24() -> None:
+    """Text without a header written with the `mlir24` set (`mlirbc encode --models mlir24`) holds MLIR
+    24's builtin encodings (an identity layout as an affine-map code): its producer is the set's, so the
+    file reads back (under MLIR 22's name the codes would be damage)."""
+    mlir24 = models(model_set="mlir24")
+    text = "func.func private @f(%a: memref<4xf32, 1>)\n"
+    parsed = parse_module(text, registry=mlir24, with_map=False)
+    assert parsed.module is not None
+    data = encode_bytecode(parsed.module, template=None, registry=mlir24)
+    back = decode_bytecode(data, REGISTRY)
+    assert back.error is None and back.producer == "MLIR24.0.0git" and back.model_set == "mlir24"
+    assert encode_bytecode(parsed.module, template=None, registry=mlir24, producer="MLIR22.1.8") != data

@@ -125,6 +125,14 @@ def _write(module: Module, version: int | None, producer: str | None, template: 
         raise EncodeError(f"cannot write bytecode version {version}: versions 0 to {MAX_VERSION} exist")
     if producer is None:
         producer = base.producer
+        if tmpl is None and registry is not None and registry.model_set is not None:
+            from ..models.sets import PRODUCERS, choose_set
+
+            # A new file written with a forced model set: named as that set's writer names its files (a
+            # reader then reads it with the same models; MLIR 24's builtin codes under an MLIR 22 name
+            # would be damage to it).
+            if choose_set(producer).name != registry.model_set:
+                producer = PRODUCERS.get(registry.model_set, producer)
     if "\0" in producer:
         raise EncodeError("the producer string cannot contain a NUL character")
     try:

@@ -23,6 +23,9 @@ MLIR24 = "mlir24"
 
 SETS: dict[str, int] = {MLIR22: 22, MLIR24: 24}
 """Set name -> the MLIR major version whose writer it models."""
+PRODUCERS: dict[str, str] = {MLIR22: "MLIR22.1.8", MLIR24: "MLIR24.0.0git"}
+"""Set name -> the producer string of the writer it models (a new file written with a forced set and no
+producer of its own gets it: its bytes are that writer's, and a reader chooses the set by it)."""
 
 _MLIR = re.compile(r"MLIR(\d+)")
 

@@ -198,6 +198,10 @@ class DialectSyntax(Protocol):
     def parse_attribute(self, p: Parser, ident: str) -> Attribute | None: ...
     def parse_type(self, p: Parser, ident: str) -> Type | None: ...
 
+    # Optional: `is_memref_layout(ident) -> bool`, whether the dialect's attribute `ident` (e.g.
+    # `iree_tensor_ext.ragged_shape`) is a memref layout (MemRefLayoutAttrInterface), so that a lone one in
+    # `memref<..., #attr>` is read as the layout, not the memory space (`Parser._is_layout`).
+
 
 SyntaxLookup = Callable[[str], "DialectSyntax | None"]
 """dialect name -> its syntax, or None to keep that dialect's values as text."""
@@ -252,6 +256,20 @@ class Parser:
         # Last: lexing the first token may fail, and a parser that recovers from lexical errors
         # (view.parser.OpParser) then still has every other field.
         self.tok: Token = self.lexer.next()
+
+    def _is_layout(self, a: Attribute) -> bool:
+        """Whether a lone memref attribute is a layout (affine map, strided, or a dialect's attribute its
+        syntax says is one), not a memory space."""
+        if not isinstance(a, DialectAttr):
+            return False
+        if a.dialect_name == "builtin":
+            return a.text.startswith(("affine_map", "strided"))
+        syntax = self.syntax(a.dialect_name) if self.syntax is not None else None
+        check = getattr(syntax, "is_memref_layout", None)
+        if check is None:
+            return False
+        ident = a.text[1:].split("<", 1)[0].strip()
+        return bool(check(ident))
 
     # ============================================================================================
     # Token stream
@@ -490,7 +508,7 @@ class Parser:
             first = self._attr()
             if self.consume_if(","):
                 layout, space = first, self._attr()
-            elif not unranked and _is_layout(first):
+            elif not unranked and self._is_layout(first):
                 layout = first
             else:
                 space = first
@@ -1524,13 +1542,6 @@ class Parser:
 
 
 
-def _is_layout(a: Attribute) -> bool:
-    """Whether a lone memref attribute is a layout (affine map, strided), not a memory space."""
-    return (
-        isinstance(a, DialectAttr)
-        and a.dialect_name == "builtin"
-        and (a.text.startswith("affine_map") or a.text.startswith("strided"))
-    )
 
 
 def _splat_or_all(elems: list[bytes]) -> bytes:

@@ -28,6 +28,9 @@ def register(registry: Registry, origin: str) -> None:
     """The plugin entry point: `(registry, origin)` as for every `mlirbc.models` plugin."""
     register_ods_plugin_data(registry, origin, DATA_DIR)
     register_iree_aliases(registry, origin)
+    from .layouts import TENSOR_EXT_LAYOUTS, LayoutAttrs
+
+    registry.register_syntax("iree_tensor_ext", LayoutAttrs(TENSOR_EXT_LAYOUTS), origin)
     from ..asm.data import register_syntax_data
     from .asm_names import RESULT_NAMES
 
