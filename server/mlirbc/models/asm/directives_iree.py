@@ -9,6 +9,7 @@ from ...ir.attributes import (
     ArrayAttr,
     Attribute,
     DialectAttr,
+    DictionaryAttr,
     FlatSymbolRefAttr,
     IntegerAttr,
     StringAttr,
@@ -17,9 +18,10 @@ from ...ir.attributes import (
 )
 from ...ir.operation import Value
 from ...ir.types import DYNAMIC as DYN_DIM
-from ...ir.types import IndexType, RankedTensorType, Type
+from ...ir.types import FunctionType, IndexType, RankedTensorType, Type
 from ...syntax.aliases import skip_body
 from ...syntax.attr_parser import parse_type_text
+from ...syntax.attr_printer import plain_type_text
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
@@ -498,3 +500,187 @@ def parse_bindings(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
 # inside `bindings([...])`): the same table as `Bindings`, one `(%buffer : type)[%offset, %length]` a line
 printer("BindingTable")(print_bindings)
 parser("BindingTable")(parse_bindings)
+
+
+# -- custom<ParameterReference>($scope, $key) (flow/stream parameter ops) ----------------------------------
+@printer("ParameterReference")
+def print_parameter_reference(p: AsmPrinter, a: PrintArgs) -> None:
+    """`%scope::%key`, or `%key` without a scope."""
+    scope, key = a.value(0), a.value(1)
+    if key is None:
+        raise SyntaxModelError("a parameter reference without a key")
+    if scope is not None:
+        p.operand(scope)
+        p.write("::")
+    p.operand(key)
+
+
+@parser("ParameterReference")
+def parse_parameter_reference(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    first = p.parse_optional_operand() if optional else p.parse_operand()
+    if first is None:
+        return False
+    if p.parse_optional_punct("::"):
+        a.set_values(0, [first])
+        a.set_values(1, [p.parse_operand()])
+    else:
+        a.set_values(0, [])
+        a.set_values(1, [first])
+    return True
+
+
+# -- custom<DispatchOperands>($operands, $offsets, $ends, $lengths) (stream.async.dispatch/call) ----------
+def _is_resource(t: Type) -> bool:
+    return plain_type_text(t).startswith("!stream.resource<")
+
+
+@printer("DispatchOperands")
+def print_dispatch_operands(p: AsmPrinter, a: PrintArgs) -> None:
+    """`(%a, %r[%offset to %end for %length], ...)`: a range after each operand of a resource type."""
+    operands, offsets, ends, lengths = (a.values(i) for i in range(4))
+    resources = [v for v in operands if _is_resource(v.type)]
+    if not len(resources) == len(offsets) == len(ends) == len(lengths):
+        raise SyntaxModelError("the resource ranges do not match the resource operands")
+    p.write("(")
+    k = 0
+    for i, v in enumerate(operands):
+        if i:
+            p.write(", ")
+        p.operand(v)
+        if _is_resource(v.type):
+            p.write("[")
+            p.operand(offsets[k])
+            p.write(" to ")
+            p.operand(ends[k])
+            p.write(" for ")
+            p.operand(lengths[k])
+            p.write("]")
+            k += 1
+    p.write(")")
+
+
+@parser("DispatchOperands")
+def parse_dispatch_operands(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("("):
+        if optional:
+            return False
+        raise p.error("expected '('")
+    groups: list[list[OperandRef]] = [[], [], [], []]
+    if not p.parse_optional_punct(")"):
+        while True:
+            groups[0].append(p.parse_operand())
+            if p.parse_optional_punct("["):
+                groups[1].append(p.parse_operand())
+                p.parse_keyword("to")
+                groups[2].append(p.parse_operand())
+                p.parse_keyword("for")
+                groups[3].append(p.parse_operand())
+                p.parse_punct("]")
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    for i, refs in enumerate(groups):
+        a.set_values(i, refs)
+    return True
+
+
+# -- custom<ShapedFunctionSignature>($function_type, $tied_operands, $arg_attrs, $res_attrs) --------------
+#    (flow.func, stream.async.func, stream.cmd.func): `(%arg0: t {a}, %arg1: t) -> (t, %arg1 as t)`
+def _dicts(value: Attribute | None, count: int, what: str) -> list[DictionaryAttr | None]:
+    if value is None:
+        return [None] * count
+    if not isinstance(value, ArrayAttr) or len(value.elements) != count or \
+            not all(isinstance(e, DictionaryAttr) for e in value.elements):
+        raise SyntaxModelError(f"{what} is not one dictionary per value")
+    return list(value.elements)  # type: ignore[arg-type]
+
+
+@printer("ShapedFunctionSignature")
+def print_shaped_function_signature(p: AsmPrinter, a: PrintArgs) -> None:
+    ft = a.attr(0)
+    if not isinstance(ft, TypeAttr) or not isinstance(ft.type, FunctionType):
+        raise SyntaxModelError("function_type is not a function type")
+    inputs, results = list(ft.type.inputs), list(ft.type.results)
+    tied = _tied_indices(a.attr(1), len(results))
+    arg_attrs = _dicts(a.attr(2), len(inputs), "arg_attrs")
+    res_attrs = _dicts(a.attr(3), len(results), "res_attrs")
+    if any(t != -1 and not 0 <= t < len(inputs) for t in tied):
+        raise SyntaxModelError("a tied result names no argument")
+    p.write("(")
+    for i, t in enumerate(inputs):
+        if i:
+            p.write(", ")
+        p.write(f"%arg{i}: ")
+        p.type(t)
+        d = arg_attrs[i]
+        if d is not None and d.entries:
+            p.optional_attr_dict([(k.text, v) for k, v in d.entries])
+    p.write(")")
+    if not results:
+        return
+    p.write(" -> ")
+    parens = len(results) != 1 or any(d is not None and d.entries for d in res_attrs)
+    if parens:
+        p.write("(")
+    for i, t in enumerate(results):
+        if i:
+            p.write(", ")
+        if tied[i] != -1:
+            p.write(f"%arg{tied[i]}")
+            if inputs[tied[i]] is not t:
+                p.write(" as ")
+                p.type(t)
+        else:
+            p.type(t)
+        d = res_attrs[i]
+        if d is not None and d.entries:
+            p.optional_attr_dict([(k.text, v) for k, v in d.entries])
+    if parens:
+        p.write(")")
+
+
+@parser("ShapedFunctionSignature")
+def parse_shaped_function_signature(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    if not p.parse_optional_punct("("):
+        if optional:
+            return False
+        raise p.error("expected '('")
+    names: list[str] = []
+    inputs: list[Type] = []
+    arg_attrs: list[Attribute] = []
+    if not p.parse_optional_punct(")"):
+        while True:
+            names.append(p.parse_operand().name)
+            p.parse_punct(":")
+            inputs.append(p.parse_type())
+            arg_attrs.append(p.parse_optional_attr_dict() or DictionaryAttr.get(()))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    results: list[Type] = []
+    res_attrs: list[Attribute] = []
+    tied: list[int] = []
+    if p.parse_optional_punct("->"):
+        parens = p.parse_optional_punct("(")
+        while True:
+            ref = p.parse_optional_operand()
+            if ref is not None:
+                if ref.name not in names:
+                    raise p.error(f"tied operand not found for result reference %{ref.name}")
+                index = names.index(ref.name)
+                results.append(p.parse_type() if p.parse_optional_keyword("as") else inputs[index])
+                tied.append(index)
+            else:
+                results.append(p.parse_type())
+                tied.append(-1)
+            attrs = p.parse_optional_attr_dict() if parens else None
+            res_attrs.append(attrs or DictionaryAttr.get(()))
+            if not p.parse_optional_punct(","):
+                break
+        if parens:
+            p.parse_punct(")")
+    a.set_attr(0, TypeAttr.get(FunctionType.get(tuple(inputs), tuple(results))))
+    a.set_attr(1, tied_operands_attr(tied) if tied else None)
+    a.set_attr(2, ArrayAttr.get(tuple(arg_attrs)) if arg_attrs else None)
+    a.set_attr(3, ArrayAttr.get(tuple(res_attrs)) if res_attrs else None)
+    return True

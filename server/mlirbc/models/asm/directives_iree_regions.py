@@ -313,3 +313,146 @@ def parse_dispatch_workgroups_count_region(p: AsmParser, a: ParseArgs, optional:
     a.set_region(0, _parse_signature_region(
         p, _index3(), "workgroup count region must return the XYZ dimension counts"))
     return True
+
+
+# -- custom<ResourceRegion>($operands, type($operands), $operand_sizes, type($results), $result_sizes,
+#                          $tied_operands, $body) (stream.async.execute, stream.async.concurrent) ----------
+def _sizes_of(t: Type) -> int:
+    """How many size operands a shaped result list gives a value of type `t` (printShapedResultList: the
+    dynamic dimensions of a shaped type, one size for a size-aware type)."""
+    from .directives_iree import _dynamic_dims
+
+    n = _dynamic_dims(t)
+    return 1 if n == -1 else (n or 0)
+
+
+@printer("ResourceRegion")
+def print_resource_region(p: AsmPrinter, a: PrintArgs) -> None:
+    from .directives_iree import _tied_indices
+
+    operands, sizes, result_sizes = a.values(0), a.values(2), a.values(4)
+    results = a.types(3)
+    body = a.region(6)
+    if not body.blocks or len(body.blocks[0].arguments) != len(operands):
+        raise SyntaxModelError("resource operands and region arguments do not match")
+    tied = _tied_indices(a.attr(5), len(results))
+    p.write("(")
+    at = 0
+    for i, (operand, arg) in enumerate(zip(operands, body.blocks[0].arguments, strict=True)):
+        if i:
+            p.write(", ")
+        p.operand(operand)
+        p.write(" as ")
+        p.operand(arg)
+        p.write(": ")
+        p.type(arg.type)
+        if _size_aware(arg.type):
+            if at >= len(sizes):
+                raise SyntaxModelError("fewer operand sizes than size-aware operands")
+            p.write("{")
+            p.operand(sizes[at])
+            p.write("}")
+            at += 1
+    p.write(")")
+    if at != len(sizes):
+        raise SyntaxModelError("more operand sizes than size-aware operands")
+    if results:
+        p.write(" -> ")
+        if len(results) != 1:
+            p.write("(")
+        at = 0
+        for i, t in enumerate(results):
+            if i:
+                p.write(", ")
+            if tied[i] >= 0:
+                if tied[i] >= len(operands):
+                    raise SyntaxModelError("a tied operand index out of range")
+                p.operand(operands[tied[i]])
+                if operands[tied[i]].type is not t:
+                    p.write(" as ")
+                    p.type(t)
+            else:
+                p.type(t)
+            n = _sizes_of(t)
+            if n:
+                if at + n > len(result_sizes):
+                    raise SyntaxModelError("fewer result sizes than the results need")
+                p.write("{")
+                for k in range(n):
+                    if k:
+                        p.write(", ")
+                    p.operand(result_sizes[at + k])
+                p.write("}")
+                at += n
+        if len(results) != 1:
+            p.write(")")
+        if at != len(result_sizes):
+            raise SyntaxModelError("more result sizes than the results need")
+    p.write(" ")
+    p.region(body, False, True)
+
+
+@parser("ResourceRegion")
+def parse_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    from .directives_iree import tied_operands_attr
+
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[OperandRef] = []
+    args: list[Argument] = []
+    p.parse_punct("(")
+    if not p.parse_optional_punct(")"):
+        while True:
+            refs.append(p.parse_operand())
+            p.parse_keyword("as")
+            arg = p.parse_argument(allow_type=False)
+            p.parse_punct(":")
+            t = p.parse_type()
+            if _size_aware(t):
+                p.parse_punct("{")
+                sizes.append(p.parse_operand())
+                p.parse_punct("}")
+            types.append(t)
+            args.append(Argument(arg.ref, t, arg.attrs, arg.location))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(")")
+    results: list[Type] = []
+    result_sizes: list[OperandRef] = []
+    tied: list[int] = []
+    if p.parse_optional_punct("->"):
+        parens = p.parse_optional_punct("(")
+        if not (parens and p.parse_optional_punct(")")):
+            while True:
+                ref = p.parse_optional_operand()
+                index = -1
+                if ref is not None:
+                    index = next((i for i, r in enumerate(refs) if r.name == ref.name), -1)
+                    if index < 0:
+                        raise p.error(f"tied operand not found for result reference {ref.name}")
+                    t = p.parse_type() if p.parse_optional_keyword("as") else types[index]
+                else:
+                    t = p.parse_type()
+                n = _sizes_of(t)
+                if n:
+                    p.parse_punct("{")
+                    for k in range(n):
+                        if k:
+                            p.parse_punct(",")
+                        result_sizes.append(p.parse_operand())
+                    p.parse_punct("}")
+                results.append(t)
+                tied.append(index)
+                if not p.parse_optional_punct(","):
+                    break
+            if parens:
+                p.parse_punct(")")
+    body = p.parse_region(args)
+    a.set_values(0, refs)
+    a.set_types(1, types)
+    a.set_values(2, sizes)
+    a.set_types(3, results)
+    a.set_values(4, result_sizes)
+    a.set_attr(5, tied_operands_attr(tied) if tied else None)
+    a.set_region(6, body)
+    return True

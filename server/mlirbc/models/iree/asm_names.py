@@ -170,6 +170,34 @@ def _buffer_constant(v: OpView) -> str:
     return name.value.decode("utf-8", "surrogateescape") if isinstance(name, StringAttr) else "buffer_cst"
 
 
+def _string_format(v: OpView) -> str:
+    """StringFormatOp::getAsmResultNames: the format string with `N` for each `{...}` placeholder, `_` for
+    `.`, `-` and `/`, other characters but letters, digits and `_` left out (escaped braces too), up to 32
+    characters; `formatted` when nothing is left."""
+    fmt = v.attr("format")
+    text = fmt.value if isinstance(fmt, StringAttr) else b""
+    out: list[str] = []
+    i = 0
+    while i < len(text) and len(out) < 32:
+        c = chr(text[i])
+        if c in "{}" and text[i + 1:i + 2] == c.encode():
+            i += 2
+        elif c == "{":
+            close = text.find(b"}", i + 1)
+            if close < 0:
+                break
+            out.append("N")
+            i = close + 1
+        elif c in ".-/":
+            out.append("_")
+            i += 1
+        else:
+            if c == "_" or (c.isascii() and c.isalnum()):
+                out.append(c)
+            i += 1
+    return "".join(out) or "formatted"
+
+
 def _element_type(v: OpView) -> str | None:
     t = v.attr("type")
     inner = getattr(t, "type", None)
@@ -242,6 +270,7 @@ RESULT_NAMES: dict[str, NamesFn] = _Names({
     "hal.executable.create": _first(lambda v: "executable"),
     "hal.allocator.resolve_memory_properties": _memory_properties,
     "util.buffer.constant": _first(_buffer_constant),
+    "util.string.format": _first(_string_format),
     "util.global.load": _first(lambda v: _symbol(v, "global")),
     "util.global.address": _first(_global_address),
     "iree_codegen.extract_strided_metadata": group_heads,
