@@ -268,8 +268,9 @@ class _AsmParser:
     def elided_body(self, region: Region) -> None:
         self.p.elided_bodies[id(region)] = region
 
-    def ensure_terminator(self, region: Region, name: str) -> None:
-        """Add the implicit terminator `name` (no operands) where the text left it out."""
+    def ensure_terminator(self, region: Region, name: str, regions: int = 0) -> None:
+        """Add the implicit terminator `name` (no operands; `regions` regions of one empty block each, as
+        `scf.forall.in_parallel` is built) where the text left it out."""
         if not region.blocks:
             region.add_block()
         block = region.blocks[-1]
@@ -280,6 +281,8 @@ class _AsmParser:
                 return  # (ensureTerminator looks for any terminator: a multi-block body ends in a branch)
         dialect, _, short = name.partition(".")
         term = Operation(self.p._op_name(dialect, short, True), UnknownLoc.get())
+        for _ in range(regions):
+            term.add_region().add_block()
         block.append(term)
         self.implicit.append(term)
 

@@ -209,9 +209,9 @@ class AsmParser(Protocol):
         """`region` is a body the op's form leaves out of the text (a named linalg op's): the original's
         body takes its place, else what the model built in it stands (an empty one is an error)."""
 
-    def ensure_terminator(self, region: Region, name: str) -> None:
-        """Add the implicit terminator `name` (no operands) where the text leaves it out (ops with
-        `SingleBlockImplicitTerminator`)."""
+    def ensure_terminator(self, region: Region, name: str, regions: int = 0) -> None:
+        """Add the implicit terminator `name` (no operands; `regions` regions of one empty block each)
+        where the text leaves it out (ops with `SingleBlockImplicitTerminator`)."""
 
     def value_type(self, ref: OperandRef) -> Type | None:
         """The type of an already defined value (None: not defined yet)."""
