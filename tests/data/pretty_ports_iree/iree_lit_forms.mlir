@@ -45,4 +45,27 @@ module {
     %blk_N_attn_q_weight = util.string.format "blk.{}.attn_q.weight"(%c5) : (index) -> !util.buffer
     util.return %blk_N_attn_q_weight : !util.buffer
   }
+  func.func @fold_input_pad_into_im2col(%arg0: tensor<2x34x34x640xf32>) -> tensor<2x1296x5760xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %padded = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+    ^bb0(%arg1: index, %arg2: index, %arg3: index, %arg4: index):
+      tensor.yield %cst : f32
+    } : tensor<2x34x34x640xf32> to tensor<2x36x36x640xf32>
+    %0 = tensor.empty() : tensor<2x1296x5760xf32>
+    %1 = iree_linalg_ext.im2col strides = [1, 1] dilations = [1, 1] kernel_size = [3, 3] offsets = [0, 0, 0] output_sizes = [[2], [32, 32], [3, 3, 640]] batch_pos = [0] m_pos = [1, 2] k_pos = [3] input_k_perm = [0, 1, 2] output_perm = [0, 1, 2] ins(%padded : tensor<2x36x36x640xf32>) outs(%0 : tensor<2x1296x5760xf32>) -> tensor<2x1296x5760xf32>
+    return %1 : tensor<2x1296x5760xf32>
+  }
+  func.func @bufferize_async_dma(%arg0: tensor<20x64xf16>, %arg1: tensor<1x64xf16>, %arg2: index, %arg3: index, %arg4: index) -> tensor<1x64xf16> {
+    %0 = iree_gpu.async_dma %arg0[%arg2, %arg3] to %arg1[%arg4, %arg4], vector<1x64xf16> : tensor<20x64xf16>, tensor<1x64xf16> -> tensor<1x64xf16>
+    return %0 : tensor<1x64xf16>
+  }
+  func.func @coalesced_gather_dma_static(%arg0: vector<64xi32>, %arg1: tensor<4096xf32>, %arg2: tensor<64xf32>, %arg3: index) -> tensor<64xf32> {
+    %c1 = arith.constant 1 : index
+    %0 = scf.forall (%arg4) in (%c1) shared_outs(%arg5 = %arg2) -> (tensor<64xf32>) {
+      scf.forall.in_parallel {
+        %1 = iree_gpu.coalesced_gather_dma %arg1[%arg0] into %arg5 lane(%arg3) : tensor<4096xf32>, vector<64xi32>, tensor<64xf32>, index -> tensor<64xf32>
+      }
+    }
+    return %0 : tensor<64xf32>
+  }
 }

@@ -684,3 +684,101 @@ def parse_shaped_function_signature(p: AsmParser, a: ParseArgs, optional: bool) 
     a.set_attr(2, ArrayAttr.get(tuple(arg_attrs)) if arg_attrs else None)
     a.set_attr(3, ArrayAttr.get(tuple(res_attrs)) if res_attrs else None)
     return True
+
+
+# -- custom<NestedDynamicIndexList>($values, $static_values) (iree_linalg_ext.im2col) ----------------------
+@printer("NestedDynamicIndexList")
+def print_nested_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`[[2], [%oh, %ow], [3, 3, 640]]`: each static list, a dynamic value where it holds kDynamic."""
+    from .directives_upstream import i64s
+
+    dynamic = a.values(0)
+    lists = a.attr(1)
+    if not isinstance(lists, ArrayAttr):
+        raise SyntaxModelError("the static lists are not an array")
+    k = 0
+    p.write("[")
+    for i, inner in enumerate(lists.elements):
+        values = i64s(inner)
+        if not values:
+            raise SyntaxModelError("an empty inner list (it would not read back)")
+        if i:
+            p.write(", ")
+        p.write("[")
+        for j, v in enumerate(values):
+            if j:
+                p.write(", ")
+            if v == DYN_DIM:
+                if k >= len(dynamic):
+                    raise SyntaxModelError("fewer dynamic values than the lists name")
+                p.operand(dynamic[k])
+                k += 1
+            else:
+                p.write(str(v))
+        p.write("]")
+    p.write("]")
+    if k != len(dynamic):
+        raise SyntaxModelError("more dynamic values than the lists name")
+
+
+@parser("NestedDynamicIndexList")
+def parse_nested_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    from .directives_upstream import i64_array
+
+    if not p.parse_optional_punct("["):
+        if optional:
+            return False
+        raise p.error("expected '['")
+    refs: list[OperandRef] = []
+    lists: list[Attribute] = []
+    while True:
+        p.parse_punct("[")
+        values: list[int] = []
+        while True:
+            ref = p.parse_optional_operand()
+            if ref is not None:
+                refs.append(ref)
+                values.append(DYN_DIM)
+            else:
+                values.append(p.parse_integer())
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct("]")
+        lists.append(i64_array(values))
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct("]")
+    a.set_values(0, refs)
+    a.set_attr(1, ArrayAttr.get(tuple(lists)))
+    return True
+
+
+# -- custom<AsyncDMASourceIndexTypes>(ref($source_indices), type($source_indices)) (iree_gpu.async_dma) ------
+@printer("AsyncDMASourceIndexTypes")
+def print_async_dma_source_index_types(p: AsmPrinter, a: PrintArgs) -> None:
+    """` [i32, index]` after the source type, nothing when every index is an `index`."""
+    types = [v.type for v in a.values(0)]
+    if all(isinstance(t, IndexType) for t in types):
+        return
+    p.write(" [")
+    for i, t in enumerate(types):
+        if i:
+            p.write(", ")
+        p.type(t)
+    p.write("]")
+
+
+@parser("AsyncDMASourceIndexTypes")
+def parse_async_dma_source_index_types(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    count = len(a.values(0))
+    if not p.parse_optional_punct("["):
+        a.set_types(1, [IndexType.get()] * count)
+        return True
+    types = [p.parse_type()]
+    while p.parse_optional_punct(","):
+        types.append(p.parse_type())
+    p.parse_punct("]")
+    if len(types) != count:
+        raise p.error(f"expected {count} source index types, got {len(types)}")
+    a.set_types(1, types)
+    return True
