@@ -241,7 +241,10 @@ def _vm_dialect(v: OpView) -> list[tuple[int, str]]:
     t = v.op.results[0].type
     name = "v" if isinstance(t, VectorType) else ""
     text = type_suffix(t)
-    if text.startswith("!vm.ref<"):
+    if text.startswith(("!vm.buffer", "!vm.list")):
+        # a reference to a buffer or a list, in its short spelling (`!vm.buffer` is `!vm.ref<!vm.buffer>`)
+        name += "buffer" if text.startswith("!vm.buffer") else "list"
+    elif text.startswith("!vm.ref<"):
         inner = text[len("!vm.ref<"):]
         name += "buffer" if inner.startswith("!vm.buffer") else \
             "list" if inner.startswith("!vm.list") else "ref"

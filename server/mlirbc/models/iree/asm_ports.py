@@ -517,8 +517,60 @@ class VmCallVariadicOp(_IreePort):
         state.result_types.extend(_parse_arrow_types(p))
 
 
+class VmCondFailOp(_IreePort):
+    """`vm.cond_fail %cond, %status, "message"` (`%cond` alone when it is the status too).  IREE writes the
+    message between quotes without escaping it: one that needs escapes prints generic."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        if len(op.operands) != 2 or op.results:
+            raise SyntaxModelError("vm.cond_fail has a condition and a status")
+        cond, status = op.operands
+        message = view.attr("message")
+        text = None
+        if message is not None:
+            if not isinstance(message, StringAttr):
+                raise SyntaxModelError("the message is not a string")
+            text = message.value.decode("utf-8", "surrogateescape")
+            if any(c in '"\\' or not c.isprintable() for c in text):
+                raise SyntaxModelError("a message IREE's printer would not escape")
+        p.write(" ")
+        if cond is not status:
+            p.operand(cond)
+            p.write(", ")
+        p.operand(status)
+        if text is not None:
+            p.write(f', "{text}"')
+        p.optional_attr_dict(attr_entries(view, {"message"}))
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        cond = p.parse_operand()
+        status = cond
+        message = None
+        if p.parse_optional_punct(","):
+            ref = p.parse_optional_operand()
+            if ref is not None:
+                status = ref
+                if p.parse_optional_punct(","):
+                    message = p.parse_optional_string()
+                    if message is None:
+                        raise p.error("expected a message")
+            else:
+                message = p.parse_optional_string()
+                if message is None:
+                    raise p.error("expected a status or a message")
+        if message is not None:
+            state.attributes["message"] = StringAttr.get(message)
+        i32 = IntegerType.get(32)
+        p.resolve_operands([cond, status], [i32, i32], state)
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
 MODELS: list[OpSyntax] = [
-    UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), VmFuncOp("vm.func"),
-    VmImportOp("vm.import"), VmExportOp("vm.export"), VmCallVariadicOp("vm.call.variadic"),
+    UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), UtilInitializerOp("vm.initializer"),
+    VmFuncOp("vm.func"), VmImportOp("vm.import"), VmExportOp("vm.export"),
+    VmCallVariadicOp("vm.call.variadic"), VmCondFailOp("vm.cond_fail"),
 ]
 del parse_function_signature
