@@ -782,3 +782,133 @@ def parse_async_dma_source_index_types(p: AsmParser, a: ParseArgs, optional: boo
         raise p.error(f"expected {count} source index types, got {len(types)}")
     a.set_types(1, types)
     return True
+
+
+# -- util: custom<ListTypeGet>/<ListTypeSet>(type($list), type($element)), custom<RangeList>, -------------
+#    custom<TypedValueList>(ref(type($default)), $values, type($values))
+def _list_element(t: Type) -> Type:
+    """The element type of `!util.list<T>` (`?`: `!util.variant`)."""
+    text = plain_type_text(t)
+    if not text.startswith("!util.list<") or not text.endswith(">"):
+        raise SyntaxModelError("not a !util.list type")
+    inner = text[len("!util.list<"):-1].strip()
+    return parse_type_text("!util.variant" if inner == "?" else inner)
+
+
+@printer("ListTypeGet")
+def print_list_type_get(p: AsmPrinter, a: PrintArgs) -> None:
+    """`!util.list<T>`, then ` -> E` when the element read is not the list's element type."""
+    (list_type,), (element,) = a.types(0), a.types(1)
+    p.type(list_type)
+    if _list_element(list_type) is not element:
+        p.write(" -> ")
+        p.type(element)
+
+
+@parser("ListTypeGet")
+def parse_list_type_get(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    list_type = p.parse_type()
+    try:
+        element = _list_element(list_type)
+    except SyntaxModelError as exc:
+        raise p.error("expected !util.list<T> type") from exc
+    if p.parse_optional_punct("->"):
+        element = p.parse_type()
+    a.set_types(0, [list_type])
+    a.set_types(1, [element])
+    return True
+
+
+@printer("ListTypeSet")
+def print_list_type_set(p: AsmPrinter, a: PrintArgs) -> None:
+    """`!util.list<T>`, or `E -> !util.list<T>` when the element written is not the list's type."""
+    (list_type,), (element,) = a.types(0), a.types(1)
+    if _list_element(list_type) is not element:
+        p.type(element)
+        p.write(" -> ")
+    p.type(list_type)
+
+
+@parser("ListTypeSet")
+def parse_list_type_set(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    leading = p.parse_type()
+    if p.parse_optional_punct("->"):
+        element, list_type = leading, p.parse_type()
+        try:
+            _list_element(list_type)
+        except SyntaxModelError as exc:
+            raise p.error("expected an !util.list<T> type") from exc
+    else:
+        list_type = leading
+        try:
+            element = _list_element(list_type)
+        except SyntaxModelError as exc:
+            raise p.error("expected an !util.list<T> type") from exc
+    a.set_types(0, [list_type])
+    a.set_types(1, [element])
+    return True
+
+
+@printer("RangeList")
+def print_range_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`[%offset for %length], ...`."""
+    offsets, lengths = a.values(0), a.values(1)
+    if len(offsets) != len(lengths):
+        raise SyntaxModelError("offsets and lengths do not pair up")
+    for i, (offset, length) in enumerate(zip(offsets, lengths, strict=True)):
+        if i:
+            p.write(", ")
+        p.write("[")
+        p.operand(offset)
+        p.write(" for ")
+        p.operand(length)
+        p.write("]")
+
+
+@parser("RangeList")
+def parse_range_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    offsets: list[OperandRef] = []
+    lengths: list[OperandRef] = []
+    while True:
+        p.parse_punct("[")
+        offsets.append(p.parse_operand())
+        p.parse_keyword("for")
+        lengths.append(p.parse_operand())
+        p.parse_punct("]")
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, offsets)
+    a.set_values(1, lengths)
+    return True
+
+
+@printer("TypedValueList")
+def print_typed_value_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`[%a, %b]`, each value of the referenced type."""
+    types = a.types(0)
+    values = a.values(1)
+    if len(types) != 1 or any(v.type is not types[0] for v in values):
+        raise SyntaxModelError("a value of another type than the list's")
+    p.write("[")
+    for i, v in enumerate(values):
+        if i:
+            p.write(", ")
+        p.operand(v)
+    p.write("]")
+
+
+@parser("TypedValueList")
+def parse_typed_value_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    types = a.types(0)
+    if not types:
+        raise p.error("internal: the list's type is not read yet")
+    p.parse_punct("[")
+    refs: list[OperandRef] = []
+    if not p.parse_optional_punct("]"):
+        refs.append(p.parse_operand())
+        while p.parse_optional_punct(","):
+            refs.append(p.parse_operand())
+        p.parse_punct("]")
+    a.set_values(1, refs)
+    a.set_types(2, [types[0]] * len(refs))
+    return True
