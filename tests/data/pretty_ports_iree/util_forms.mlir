@@ -19,4 +19,10 @@ module {
     %0 = util.switch i32 from [] at %arg0 else %c5_i32 : i32
     util.return %0 : i32
   }
+  util.func public @f() -> (i32, i32, tensor<2xf32>) {
+    %0 = util.unfoldable_constant 42 : i32
+    %1 = util.unfoldable_constant  {attr = "foo"} 43 : i32
+    %2 = util.unfoldable_constant dense<1.000000e+00> : tensor<2xf32>
+    util.return %0, %1, %2 : i32, i32, tensor<2xf32>
+  }
 }

@@ -15,11 +15,12 @@ its own, two indents in.
 
 from __future__ import annotations
 
-from ...ir.attributes import ArrayAttr, Attribute
+from ...ir.attributes import ArrayAttr, Attribute, FlatSymbolRefAttr, SymbolRefAttr
 from ...ir.operation import Operation
 from ...ir.types import Type
 from ..asm.api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
 from ..asm.declarative import print_stripped
+from ..asm.directives_iree import literal_type
 from ..asm.ports.base import attr_entries
 from .asm_ports import _IreePort
 
@@ -115,4 +116,42 @@ class AssumeIntOp(_IreePort):
             state.attributes.update((k.text, v) for k, v in d.entries)
 
 
-MODELS: list[OpSyntax] = [AssumeIntOp("util.assume.int")]
+class UnfoldableConstantOp(_IreePort):
+    """`util.unfoldable_constant 42 : i32` (UnfoldableConstantOp::print: a space, the attribute dictionary,
+    another space when there is one, the value with its type; a symbol reference then `: type`)."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        value = view.attr("value")
+        if value is None or len(op.results) != 1 or op.operands:
+            raise SyntaxModelError("util.unfoldable_constant has a value and one result")
+        symbol = isinstance(value, FlatSymbolRefAttr | SymbolRefAttr)
+        if not symbol and literal_type(value) is not op.results[0].type:
+            raise SyntaxModelError("the result type is not the value's type")
+        entries = attr_entries(view, {"value"})
+        p.write(" ")
+        p.optional_attr_dict(entries)
+        if entries:
+            p.write(" ")
+        p.attribute(value)
+        if symbol:
+            p.write(" : ")
+            p.type(op.results[0].type)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+        value = p.parse_attribute()
+        state.attributes["value"] = value
+        if isinstance(value, FlatSymbolRefAttr | SymbolRefAttr):
+            p.parse_punct(":")
+            state.result_types.append(p.parse_type())
+            return
+        t = literal_type(value)
+        if t is None:
+            raise p.error("expected a typed attribute or a symbol reference")
+        state.result_types.append(t)
+
+
+MODELS: list[OpSyntax] = [AssumeIntOp("util.assume.int"), UnfoldableConstantOp("util.unfoldable_constant")]
