@@ -912,3 +912,48 @@ def parse_typed_value_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_values(1, refs)
     a.set_types(2, [types[0]] * len(refs))
     return True
+
+
+# -- custom<PackSliceRanges>($lifetime_intervals, $dynamic_slice_sizes, type($packed_offsets)) -------------
+#    (stream.resource.pack): one `[start, end] = %size` line per slice
+@printer("PackSliceRanges")
+def print_pack_slice_ranges(p: AsmPrinter, a: PrintArgs) -> None:
+    intervals = a.attr(0)
+    sizes = a.values(1)
+    n = len(a.types(2))
+    if n == 0:
+        return
+    if not isinstance(intervals, ArrayAttr) or len(intervals.elements) != 2 * n or len(sizes) != n or \
+            not all(isinstance(e, IntegerAttr) and isinstance(e.type, IndexType) for e in intervals.elements):
+        raise SyntaxModelError("the lifetime intervals do not pair with the slices")
+    for i in range(n):
+        p.newline()
+        p.write("  [")
+        p.attribute_without_type(intervals.elements[2 * i])
+        p.write(", ")
+        p.attribute_without_type(intervals.elements[2 * i + 1])
+        p.write("] = ")
+        p.operand(sizes[i])
+        if i < n - 1:
+            p.write(",")
+    p.newline()
+
+
+@parser("PackSliceRanges")
+def parse_pack_slice_ranges(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    index = IndexType.get()
+    intervals: list[Attribute] = []
+    sizes: list[OperandRef] = []
+    while p.parse_optional_punct("["):
+        intervals.append(p.parse_attribute(index))
+        p.parse_punct(",")
+        intervals.append(p.parse_attribute(index))
+        p.parse_punct("]")
+        p.parse_punct("=")
+        sizes.append(p.parse_operand())
+        if not p.parse_optional_punct(","):
+            break
+    a.set_attr(0, ArrayAttr.get(tuple(intervals)))
+    a.set_values(1, sizes)
+    a.set_types(2, [index] * len(sizes))
+    return True
