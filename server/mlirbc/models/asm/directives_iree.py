@@ -957,3 +957,56 @@ def parse_pack_slice_ranges(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_values(1, sizes)
     a.set_types(2, [index] * len(sizes))
     return True
+
+
+# -- custom<DeviceQueueAffinityList>($devices, type($devices), $queue_affinities) (hal.allocator.select) ---
+@printer("DeviceQueueAffinityList")
+def print_device_queue_affinity_list(p: AsmPrinter, a: PrintArgs) -> None:
+    """`[` then one `(%device, %affinity : !hal.device, i64)` per line, one level deeper, then `]`."""
+    devices, affinities = a.values(0), a.values(2)
+    if len(devices) != len(affinities) or not devices:
+        raise SyntaxModelError("devices and queue affinities do not pair up")
+    p.write("[")
+    p.indent()
+    p.newline()
+    for i, (device, affinity) in enumerate(zip(devices, affinities, strict=True)):
+        if i:
+            p.write(",")
+            p.newline()
+        p.write("(")
+        p.operand(device)
+        p.write(", ")
+        p.operand(affinity)
+        p.write(" : ")
+        p.type(device.type)
+        p.write(", ")
+        p.type(affinity.type)
+        p.write(")")
+    p.dedent()
+    p.newline()
+    p.write("]")
+
+
+@parser("DeviceQueueAffinityList")
+def parse_device_queue_affinity_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    p.parse_punct("[")
+    devices: list[OperandRef] = []
+    types: list[Type] = []
+    affinities: list[OperandRef] = []
+    while True:
+        p.parse_punct("(")
+        devices.append(p.parse_operand())
+        p.parse_punct(",")
+        affinities.append(p.parse_operand())
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        p.parse_punct(",")
+        p.parse_type()  # the affinity's type: upstream reads it and keeps the declared i64
+        p.parse_punct(")")
+        if not p.parse_optional_punct(","):
+            break
+    p.parse_punct("]")
+    a.set_values(0, devices)
+    a.set_types(1, types)
+    a.set_values(2, affinities)
+    return True

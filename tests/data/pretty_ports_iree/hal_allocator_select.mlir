@@ -1,0 +1,10 @@
+module {
+  util.func public @FoldAllocatorSelect1(%arg0: !hal.device, %arg1: i64) -> (!hal.device, i64) {
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %device, %queue_affinity = hal.allocator.select from([
+      (%arg0, %arg1 : !hal.device, i64)
+    ]) type(%c2_i32) usage(%c3_i32) : !hal.device, i64
+    util.return %device, %queue_affinity : !hal.device, i64
+  }
+}
