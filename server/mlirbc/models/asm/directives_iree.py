@@ -1010,3 +1010,72 @@ def parse_device_queue_affinity_list(p: AsmParser, a: ParseArgs, optional: bool)
     a.set_types(1, types)
     a.set_values(2, affinities)
     return True
+
+
+# -- custom<ParameterLoadOperations>($source_scope, $source_keys, $source_offsets, type($results),
+#                                   $result_sizes) (stream.cmd.parameter.load, io_parameters.load) --------
+@printer("ParameterLoadOperations")
+def print_parameter_load_operations(p: AsmPrinter, a: PrintArgs) -> None:
+    """One `%scope::%key[%offset] : type{%size}` per line, one level deeper."""
+    scope = a.value(0)
+    keys, offsets, sizes = a.values(1), a.values(2), a.values(4)
+    types = a.types(3)
+    if not keys or not len(keys) == len(offsets) == len(types) == len(sizes):
+        raise SyntaxModelError("the parameter rows do not line up")
+    p.indent()
+    p.newline()
+    for i, (key, offset, t, size) in enumerate(zip(keys, offsets, types, sizes, strict=True)):
+        if i:
+            p.write(",")
+            p.newline()
+        if scope is not None:
+            p.operand(scope)
+            p.write("::")
+        p.operand(key)
+        p.write("[")
+        p.operand(offset)
+        p.write("] : ")
+        p.type(t)
+        p.write("{")
+        p.operand(size)
+        p.write("}")
+    p.dedent()
+    p.newline()
+
+
+@parser("ParameterLoadOperations")
+def parse_parameter_load_operations(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    scope: OperandRef | None = None
+    keys: list[OperandRef] = []
+    offsets: list[OperandRef] = []
+    types: list[Type] = []
+    sizes: list[OperandRef] = []
+    while True:
+        first = p.parse_operand()
+        row_scope = None
+        if p.parse_optional_punct("::"):
+            row_scope, key = first, p.parse_operand()
+        else:
+            key = first
+        if not keys:
+            scope = row_scope
+        elif (row_scope is None) != (scope is None) or \
+                (row_scope is not None and scope is not None and row_scope.name != scope.name):
+            raise p.error("each operation must use the same scope")
+        p.parse_punct("[")
+        offsets.append(p.parse_operand())
+        p.parse_punct("]")
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        p.parse_punct("{")
+        sizes.append(p.parse_operand())
+        p.parse_punct("}")
+        keys.append(key)
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, [scope] if scope is not None else [])
+    a.set_values(1, keys)
+    a.set_values(2, offsets)
+    a.set_types(3, types)
+    a.set_values(4, sizes)
+    return True
