@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ...errors import TextError
 from ...ir.attributes import (
@@ -1079,3 +1080,145 @@ def parse_parameter_load_operations(p: AsmParser, a: ParseArgs, optional: bool) 
     a.set_types(3, types)
     a.set_values(4, sizes)
     return True
+
+
+# -- the parameter gather/scatter rows (stream.async/cmd.parameter.gather/scatter): one row per line ------
+class _El(NamedTuple):
+    """One element of a row: `ref` (`%scope::%key`: scope argument `a`, key list `b`), `each` (the row's
+    operand of list `a`), `shared` (the one operand `a`, repeated in every row), `type` (the type of argument
+    `a`), `lit` (`text` printed as is, read as `tokens`)."""
+
+    kind: str
+    a: int = 0
+    b: int = 0
+    text: str = ""
+    tokens: tuple[str, ...] = ()
+
+
+def _lit(text: str, *tokens: str) -> _El:
+    return _El("lit", text=text, tokens=tokens)
+
+
+_LB, _RB_ARROW, _TO, _FOR = _lit("[", "["), _lit("] -> ", "]", "->"), _lit(" to ", "to"), _lit(" for ", "for")
+_RB_COLON, _LBRACE, _RBRACE = _lit("] : ", "]", ":"), _lit("{", "{"), _lit("}", "}")
+_RBRACE_ARROW, _RB = _lit("} -> ", "}", "->"), _lit("]", "]")
+_GATHER_ASYNC = [_El("ref", 0, 1), _LB, _El("each", 2), _RB_ARROW, _El("shared", 3), _LB, _El("each", 6), _TO,
+                 _El("each", 7), _FOR, _El("each", 8), _RB_COLON, _El("type", 4), _LBRACE, _El("shared", 5),
+                 _RBRACE]
+_GATHER_CMD = [_El("ref", 0, 1), _LB, _El("each", 2), _RB_ARROW, _El("shared", 3), _LB, _El("each", 6), _FOR,
+               _El("each", 7), _RB_COLON, _El("type", 4), _LBRACE, _El("shared", 5), _RBRACE]
+_SCATTER_ASYNC = [_El("shared", 0), _LB, _El("each", 3), _TO, _El("each", 4), _FOR, _El("each", 5), _RB_COLON,
+                  _El("type", 1), _LBRACE, _El("shared", 2), _RBRACE_ARROW, _El("ref", 6, 7), _LB,
+                  _El("each", 8), _RB]
+_SCATTER_CMD = [_El("shared", 0), _LB, _El("each", 3), _FOR, _El("each", 4), _RB_COLON, _El("type", 1),
+                _LBRACE, _El("shared", 2), _RBRACE_ARROW, _El("ref", 5, 6), _LB, _El("each", 7), _RB]
+
+
+def _print_rows(p: AsmPrinter, a: PrintArgs, row: list[_El]) -> None:
+    lists = {el.b if el.kind == "ref" else el.a: a.values(el.b if el.kind == "ref" else el.a)
+             for el in row if el.kind in ("each", "ref")}
+    counts = {len(v) for v in lists.values()}
+    if len(counts) != 1 or not next(iter(counts)):
+        raise SyntaxModelError("the parameter rows do not line up")
+    n = next(iter(counts))
+    p.indent()
+    p.newline()
+    for r in range(n):
+        if r:
+            p.write(",")
+            p.newline()
+        for el in row:
+            if el.kind == "each":
+                p.operand(lists[el.a][r])
+            elif el.kind == "ref":
+                scope = a.value(el.a)
+                if scope is not None:
+                    p.operand(scope)
+                    p.write("::")
+                p.operand(lists[el.b][r])
+            elif el.kind == "shared":
+                value = a.value(el.a)
+                if value is None:
+                    raise SyntaxModelError("a missing operand")
+                p.operand(value)
+            elif el.kind == "type":
+                t = a.type(el.a)
+                if t is None:
+                    raise SyntaxModelError("a missing type")
+                p.type(t)
+            else:
+                p.write(el.text)
+    p.dedent()
+    p.newline()
+
+
+def _parse_rows(p: AsmParser, a: ParseArgs, row: list[_El]) -> bool:
+    each: dict[int, list[OperandRef]] = {}
+    shared: dict[int, OperandRef] = {}
+    scopes: dict[int, OperandRef | None] = {}
+    types: dict[int, Type] = {}
+    first = True
+    while True:
+        for el in row:
+            if el.kind == "each":
+                each.setdefault(el.a, []).append(p.parse_operand())
+            elif el.kind == "ref":
+                ref = p.parse_operand()
+                scope = None
+                if p.parse_optional_punct("::"):
+                    scope, ref = ref, p.parse_operand()
+                if first:
+                    scopes[el.a] = scope
+                else:
+                    before = scopes[el.a]
+                    if (scope is None) != (before is None) or \
+                            (scope is not None and before is not None and scope.name != before.name):
+                        raise p.error("each operation must use the same scope")
+                each.setdefault(el.b, []).append(ref)
+            elif el.kind == "shared":
+                ref = p.parse_operand()
+                if first:
+                    shared[el.a] = ref
+                elif ref.name != shared[el.a].name:
+                    raise p.error("every row must name the same resource")
+            elif el.kind == "type":
+                t = p.parse_type()
+                if first:
+                    types[el.a] = t
+                elif t is not types[el.a]:
+                    raise p.error("every row must have the same type")
+            else:
+                for tok in el.tokens:
+                    if tok in ("to", "for"):
+                        p.parse_keyword(tok)
+                    else:
+                        p.parse_punct(tok)
+        first = False
+        if not p.parse_optional_punct(","):
+            break
+    for i, refs in each.items():
+        a.set_values(i, refs)
+    for i, found in scopes.items():
+        a.set_values(i, [found] if found is not None else [])
+    for i, one in shared.items():
+        a.set_values(i, [one])
+    for i, t in types.items():
+        a.set_types(i, [t])
+    return True
+
+
+def _row_directive(name: str, row: list[_El]) -> None:
+    def print_fn(p: AsmPrinter, a: PrintArgs) -> None:
+        _print_rows(p, a, row)
+
+    def parse_fn(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+        return _parse_rows(p, a, row)
+
+    printer(name)(print_fn)
+    parser(name)(parse_fn)
+
+
+_row_directive("AsyncParameterGatherOperations", _GATHER_ASYNC)
+_row_directive("CmdParameterGatherOperations", _GATHER_CMD)
+_row_directive("AsyncParameterScatterOperations", _SCATTER_ASYNC)
+_row_directive("CmdParameterScatterOperations", _SCATTER_CMD)
