@@ -218,10 +218,11 @@ def hover_at(server: MlirbcServer, view: View, state: ViewState,
     shown_as = decoded.shown if decoded is not None else None
     codec = view.codec
     op = smap.op_name_at(offset)
-    if op is not None:
-        span = smap.op_name_span(op)
-        assert span is not None
+    span = smap.op_name_span(op) if op is not None else None
+    if op is not None and span is not None:
         return _op_hover(server, op, file_module, shown_as), span.start, span.end
+    # (An op the map shows that the IR no longer holds where it was, an edit being re-read meanwhile, has
+    # no record to answer from: the other kinds of hover below still do.)
     part = smap.part_at(offset)
     if part is not None and part.kind in (PART_FALLBACK_ATTRIBUTE, PART_FALLBACK_TYPE) and \
             isinstance(part.obj, FallbackAttr | FallbackType):
