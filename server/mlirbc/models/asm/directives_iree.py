@@ -304,10 +304,10 @@ def print_shaped_function_type(p: AsmPrinter, a: PrintArgs) -> None:
 
 
 def print_tied_results(p: AsmPrinter, operands: list[Value], results: list[Type], tied: list[int],
-                       dims: list[Value] | None) -> None:
+                       dims: list[Value] | None) -> int:
     """printShapedResultList / printTiedResultList, parenthesized unless there is one result: a result tied
     to an operand of its type is the operand alone, of another type `%x as t`; `dims`: the results' dynamic
-    dimensions (None: the list prints none)."""
+    dimensions and sizes (None: the list prints none).  Returns how many of `dims` it printed."""
     if len(results) != 1:
         p.write("(")
     at = 0
@@ -327,6 +327,7 @@ def print_tied_results(p: AsmPrinter, operands: list[Value], results: list[Type]
             at = _print_dims(p, t, dims, at)
     if len(results) != 1:
         p.write(")")
+    return at
 
 
 def _print_dims(p: AsmPrinter, t: Type, dims: list[Value], at: int) -> int:
@@ -691,7 +692,7 @@ def parse_shaped_function_signature(p: AsmParser, a: ParseArgs, optional: bool) 
 @printer("NestedDynamicIndexList")
 def print_nested_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
     """`[[2], [%oh, %ow], [3, 3, 640]]`: each static list, a dynamic value where it holds kDynamic."""
-    from .directives_upstream import i64s
+    from .directives_upstream import i64s, print_index_list
 
     dynamic = a.values(0)
     lists = a.attr(1)
@@ -705,18 +706,11 @@ def print_nested_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
             raise SyntaxModelError("an empty inner list (it would not read back)")
         if i:
             p.write(", ")
-        p.write("[")
-        for j, v in enumerate(values):
-            if j:
-                p.write(", ")
-            if v == DYN_DIM:
-                if k >= len(dynamic):
-                    raise SyntaxModelError("fewer dynamic values than the lists name")
-                p.operand(dynamic[k])
-                k += 1
-            else:
-                p.write(str(v))
-        p.write("]")
+        n = sum(1 for v in values if v == DYN_DIM)
+        if k + n > len(dynamic):
+            raise SyntaxModelError("fewer dynamic values than the lists name")
+        print_index_list(p, values, dynamic[k:k + n], exact=True)
+        k += n
     p.write("]")
     if k != len(dynamic):
         raise SyntaxModelError("more dynamic values than the lists name")
@@ -724,7 +718,7 @@ def print_nested_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("NestedDynamicIndexList")
 def parse_nested_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    from .directives_upstream import i64_array
+    from .directives_upstream import i64_array, parse_index_list
 
     if not p.parse_optional_punct("["):
         if optional:
@@ -734,17 +728,10 @@ def parse_nested_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) 
     lists: list[Attribute] = []
     while True:
         p.parse_punct("[")
-        values: list[int] = []
-        while True:
-            ref = p.parse_optional_operand()
-            if ref is not None:
-                refs.append(ref)
-                values.append(DYN_DIM)
-            else:
-                values.append(p.parse_integer())
-            if not p.parse_optional_punct(","):
-                break
-        p.parse_punct("]")
+        values, dynamic, _, _ = parse_index_list(p)
+        if not values:
+            raise p.error("expected an integer or a value")
+        refs.extend(dynamic)
         lists.append(i64_array(values))
         if not p.parse_optional_punct(","):
             break

@@ -4,7 +4,7 @@ without a keyword, Flow's and Stream's after `workgroups`), `custom<ExportCondit
 
 from __future__ import annotations
 
-from ...ir.operation import Region
+from ...ir.operation import Region, Value
 from ...ir.types import IndexType, IntegerType, Type
 from .api import Argument, AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
@@ -132,34 +132,39 @@ def _size_aware(t: Type) -> bool:
     return _dynamic_dims(t) == -1
 
 
-# -- custom<ExplicitResourceRegion>($operands, type($operands), $operand_sizes, $body) (stream) -----------
-@printer("ExplicitResourceRegion")
-def print_explicit_resource_region(p: AsmPrinter, a: PrintArgs) -> None:
-    operands = a.values(0)
-    sizes = a.values(2)
-    body = a.region(3)
-    if not body.blocks or len(body.blocks[0].arguments) != len(operands) or len(sizes) != len(operands):
-        raise SyntaxModelError("resource operands, sizes and region arguments do not match")
+def _print_resource_operands(p: AsmPrinter, operands: list[Value], body: Region, sizes: list[Value],
+                             all_sized: bool) -> None:
+    """`(%x as %arg: type{%size}, ...)`: each operand, its region argument and type, and a size after a
+    size-aware type (`all_sized`: every operand must have one)."""
+    if not body.blocks or len(body.blocks[0].arguments) != len(operands):
+        raise SyntaxModelError("resource operands and region arguments do not match")
     p.write("(")
-    for i, (operand, arg, size) in enumerate(zip(operands, body.blocks[0].arguments, sizes, strict=True)):
+    at = 0
+    for i, (operand, arg) in enumerate(zip(operands, body.blocks[0].arguments, strict=True)):
         if i:
             p.write(", ")
-        if not _size_aware(arg.type):
-            raise SyntaxModelError("a resource whose type is not size-aware")
         p.operand(operand)
         p.write(" as ")
         p.operand(arg)
         p.write(": ")
         p.type(arg.type)
-        p.write("{")
-        p.operand(size)
-        p.write("}")
-    p.write(") ")
-    p.region(body, False, False)
+        if _size_aware(arg.type):
+            if at >= len(sizes):
+                raise SyntaxModelError("fewer operand sizes than size-aware operands")
+            p.write("{")
+            p.operand(sizes[at])
+            p.write("}")
+            at += 1
+        elif all_sized:
+            raise SyntaxModelError("a resource whose type is not size-aware")
+    p.write(")")
+    if at != len(sizes):
+        raise SyntaxModelError("more operand sizes than size-aware operands")
 
 
-@parser("ExplicitResourceRegion")
-def parse_explicit_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+def _parse_resource_operands(p: AsmParser, all_sized: bool) -> tuple[list[OperandRef], list[Type],
+                                                                    list[OperandRef], list[Argument]]:
+    """What `_print_resource_operands` prints: (operands, their types, sizes, region arguments)."""
     refs: list[OperandRef] = []
     types: list[Type] = []
     sizes: list[OperandRef] = []
@@ -172,14 +177,29 @@ def parse_explicit_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -
             arg = p.parse_argument(allow_type=False)
             p.parse_punct(":")
             t = p.parse_type()
-            p.parse_punct("{")
-            sizes.append(p.parse_operand())
-            p.parse_punct("}")
+            if all_sized or _size_aware(t):
+                p.parse_punct("{")
+                sizes.append(p.parse_operand())
+                p.parse_punct("}")
             types.append(t)
             args.append(Argument(arg.ref, t, arg.attrs, arg.location))
             if not p.parse_optional_punct(","):
                 break
         p.parse_punct(")")
+    return refs, types, sizes, args
+
+
+# -- custom<ExplicitResourceRegion>($operands, type($operands), $operand_sizes, $body) (stream) -----------
+@printer("ExplicitResourceRegion")
+def print_explicit_resource_region(p: AsmPrinter, a: PrintArgs) -> None:
+    _print_resource_operands(p, a.values(0), a.region(3), a.values(2), True)
+    p.write(" ")
+    p.region(a.region(3), False, False)
+
+
+@parser("ExplicitResourceRegion")
+def parse_explicit_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    refs, types, sizes, args = _parse_resource_operands(p, True)
     body = p.parse_region(args)
     p.ensure_terminator(body, "stream.yield")
     a.set_values(0, refs)
@@ -317,136 +337,35 @@ def parse_dispatch_workgroups_count_region(p: AsmParser, a: ParseArgs, optional:
 
 # -- custom<ResourceRegion>($operands, type($operands), $operand_sizes, type($results), $result_sizes,
 #                          $tied_operands, $body) (stream.async.execute, stream.async.concurrent) ----------
-def _sizes_of(t: Type) -> int:
-    """How many size operands a shaped result list gives a value of type `t` (printShapedResultList: the
-    dynamic dimensions of a shaped type, one size for a size-aware type)."""
-    from .directives_iree import _dynamic_dims
-
-    n = _dynamic_dims(t)
-    return 1 if n == -1 else (n or 0)
-
-
 @printer("ResourceRegion")
 def print_resource_region(p: AsmPrinter, a: PrintArgs) -> None:
-    from .directives_iree import _tied_indices
+    from .directives_iree import _tied_indices, print_tied_results
 
-    operands, sizes, result_sizes = a.values(0), a.values(2), a.values(4)
+    operands, result_sizes = a.values(0), a.values(4)
     results = a.types(3)
     body = a.region(6)
-    if not body.blocks or len(body.blocks[0].arguments) != len(operands):
-        raise SyntaxModelError("resource operands and region arguments do not match")
-    tied = _tied_indices(a.attr(5), len(results))
-    p.write("(")
-    at = 0
-    for i, (operand, arg) in enumerate(zip(operands, body.blocks[0].arguments, strict=True)):
-        if i:
-            p.write(", ")
-        p.operand(operand)
-        p.write(" as ")
-        p.operand(arg)
-        p.write(": ")
-        p.type(arg.type)
-        if _size_aware(arg.type):
-            if at >= len(sizes):
-                raise SyntaxModelError("fewer operand sizes than size-aware operands")
-            p.write("{")
-            p.operand(sizes[at])
-            p.write("}")
-            at += 1
-    p.write(")")
-    if at != len(sizes):
-        raise SyntaxModelError("more operand sizes than size-aware operands")
+    _print_resource_operands(p, operands, body, a.values(2), False)
     if results:
         p.write(" -> ")
-        if len(results) != 1:
-            p.write("(")
-        at = 0
-        for i, t in enumerate(results):
-            if i:
-                p.write(", ")
-            if tied[i] >= 0:
-                if tied[i] >= len(operands):
-                    raise SyntaxModelError("a tied operand index out of range")
-                p.operand(operands[tied[i]])
-                if operands[tied[i]].type is not t:
-                    p.write(" as ")
-                    p.type(t)
-            else:
-                p.type(t)
-            n = _sizes_of(t)
-            if n:
-                if at + n > len(result_sizes):
-                    raise SyntaxModelError("fewer result sizes than the results need")
-                p.write("{")
-                for k in range(n):
-                    if k:
-                        p.write(", ")
-                    p.operand(result_sizes[at + k])
-                p.write("}")
-                at += n
-        if len(results) != 1:
-            p.write(")")
-        if at != len(result_sizes):
+        used = print_tied_results(p, operands, results, _tied_indices(a.attr(5), len(results)), result_sizes)
+        if used != len(result_sizes):
             raise SyntaxModelError("more result sizes than the results need")
+    elif result_sizes:
+        raise SyntaxModelError("result sizes without results")
     p.write(" ")
     p.region(body, False, True)
 
 
 @parser("ResourceRegion")
 def parse_resource_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    from .directives_iree import tied_operands_attr
+    from .directives_iree import parse_tied_results, tied_operands_attr
 
-    refs: list[OperandRef] = []
-    types: list[Type] = []
-    sizes: list[OperandRef] = []
-    args: list[Argument] = []
-    p.parse_punct("(")
-    if not p.parse_optional_punct(")"):
-        while True:
-            refs.append(p.parse_operand())
-            p.parse_keyword("as")
-            arg = p.parse_argument(allow_type=False)
-            p.parse_punct(":")
-            t = p.parse_type()
-            if _size_aware(t):
-                p.parse_punct("{")
-                sizes.append(p.parse_operand())
-                p.parse_punct("}")
-            types.append(t)
-            args.append(Argument(arg.ref, t, arg.attrs, arg.location))
-            if not p.parse_optional_punct(","):
-                break
-        p.parse_punct(")")
+    refs, types, sizes, args = _parse_resource_operands(p, False)
     results: list[Type] = []
     result_sizes: list[OperandRef] = []
     tied: list[int] = []
     if p.parse_optional_punct("->"):
-        parens = p.parse_optional_punct("(")
-        if not (parens and p.parse_optional_punct(")")):
-            while True:
-                ref = p.parse_optional_operand()
-                index = -1
-                if ref is not None:
-                    index = next((i for i, r in enumerate(refs) if r.name == ref.name), -1)
-                    if index < 0:
-                        raise p.error(f"tied operand not found for result reference {ref.name}")
-                    t = p.parse_type() if p.parse_optional_keyword("as") else types[index]
-                else:
-                    t = p.parse_type()
-                n = _sizes_of(t)
-                if n:
-                    p.parse_punct("{")
-                    for k in range(n):
-                        if k:
-                            p.parse_punct(",")
-                        result_sizes.append(p.parse_operand())
-                    p.parse_punct("}")
-                results.append(t)
-                tied.append(index)
-                if not p.parse_optional_punct(","):
-                    break
-            if parens:
-                p.parse_punct(")")
+        results, tied = parse_tied_results(p, refs, types, result_sizes)
     body = p.parse_region(args)
     a.set_values(0, refs)
     a.set_types(1, types)

@@ -52,22 +52,18 @@ def _index_list_shape(args_len: int, kinds: list[str]) -> tuple[int | None, int 
     return scalables, types, delim
 
 
-# -- custom<DynamicIndexList>($values, $static[, $scalables | type($values)][, "{}", "Delimiter"]) ------
-@printer("DynamicIndexList")
-def print_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
-    values = a.values(0)
-    integers = i64s(a.attr(1))
-    kinds = [a.kind(i) for i in range(len(a))]
-    sc_at, ty_at, _ = _index_list_shape(len(a), kinds)
-    scalables = bools(a.attr(sc_at)) if sc_at is not None else []
-    value_types = a.types(ty_at) if ty_at is not None else []
-    left, right = _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else "")
-    p.write(left)
+def print_index_list(p: AsmPrinter, integers: list[int], values: list[Value],
+                     delims: tuple[str, str] = ("[", "]"), scalables: list[bool] | None = None,
+                     value_types: list[Type] | None = None, exact: bool = False) -> None:
+    """printDynamicIndexList: each static integer, or the next value where it holds kDynamic (with its
+    type, and in brackets where scalable, when those are given), between `delims`; `exact`: values left
+    over are an error too."""
+    p.write(delims[0])
     at = 0
     for i, n in enumerate(integers):
         if i:
             p.write(", ")
-        scalable = i < len(scalables) and scalables[i]
+        scalable = scalables is not None and i < len(scalables) and scalables[i]
         if scalable:
             p.write("[")
         if n == DYNAMIC:
@@ -82,7 +78,49 @@ def print_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
             p.write(str(n))
         if scalable:
             p.write("]")
-    p.write(right)
+    p.write(delims[1])
+    if exact and at != len(values):
+        raise SyntaxModelError("more values than dynamic entries")
+
+
+def parse_index_list(p: AsmParser, delims: tuple[str, str] = ("[", "]"), scalable: bool = False,
+                     typed: bool = False) -> tuple[list[int], list[OperandRef], list[bool], list[Type]]:
+    """What `print_index_list` prints (its opening delimiter not yet read): (integers, values, scalable
+    marks, value types)."""
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    integers: list[int] = []
+    scalables: list[bool] = []
+    if not p.parse_optional_punct(delims[1]):
+        while True:
+            marked = scalable and p.parse_optional_punct("[")
+            ref = p.parse_optional_operand()
+            if ref is not None:
+                refs.append(ref)
+                integers.append(DYNAMIC)
+                if typed:
+                    p.parse_punct(":")
+                    types.append(p.parse_type())
+            else:
+                integers.append(p.parse_integer())
+            if marked:
+                p.parse_punct("]")
+            scalables.append(bool(marked))
+            if not p.parse_optional_punct(","):
+                break
+        p.parse_punct(delims[1])
+    return integers, refs, scalables, types
+
+
+# -- custom<DynamicIndexList>($values, $static[, $scalables | type($values)][, "{}", "Delimiter"]) ------
+@printer("DynamicIndexList")
+def print_dynamic_index_list(p: AsmPrinter, a: PrintArgs) -> None:
+    kinds = [a.kind(i) for i in range(len(a))]
+    sc_at, ty_at, _ = _index_list_shape(len(a), kinds)
+    print_index_list(p, i64s(a.attr(1)), a.values(0),
+                     _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else ""),
+                     bools(a.attr(sc_at)) if sc_at is not None else None,
+                     a.types(ty_at) if ty_at is not None else None)
 
 
 def _delimiter(spec: str) -> tuple[str, str]:
@@ -94,34 +132,13 @@ def _delimiter(spec: str) -> tuple[str, str]:
 def parse_dynamic_index_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     kinds = [a.kind(i) for i in range(len(a))]
     sc_at, ty_at, _ = _index_list_shape(len(a), kinds)
-    left, right = _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else "")
+    delims = _delimiter(a.string(len(a) - 1) if kinds[-1] == "string" else "")
     if optional:
-        if not p.parse_optional_punct(left):
+        if not p.parse_optional_punct(delims[0]):
             return False
     else:
-        p.parse_punct(left)
-    refs: list[OperandRef] = []
-    types: list[Type] = []
-    integers: list[int] = []
-    scalables: list[bool] = []
-    if not p.parse_optional_punct(right):
-        while True:
-            scalable = sc_at is not None and p.parse_optional_punct("[")
-            ref = p.parse_optional_operand()
-            if ref is not None:
-                refs.append(ref)
-                integers.append(DYNAMIC)
-                if ty_at is not None:
-                    p.parse_punct(":")
-                    types.append(p.parse_type())
-            else:
-                integers.append(p.parse_integer())
-            if scalable:
-                p.parse_punct("]")
-            scalables.append(bool(scalable))
-            if not p.parse_optional_punct(","):
-                break
-        p.parse_punct(right)
+        p.parse_punct(delims[0])
+    integers, refs, scalables, types = parse_index_list(p, delims, sc_at is not None, ty_at is not None)
     a.set_values(0, refs)
     a.set_attr(1, i64_array(integers))
     if sc_at is not None:

@@ -576,7 +576,7 @@ class FlowDispatchRegionOp(_IreePort):
     keywords_list = ("attributes", "count")
 
     def print_op(self, op: Operation, p: AsmPrinter) -> None:
-        from ..asm.directives_iree import _dynamic_dims
+        from ..asm.directives_iree import _dynamic_dims, _print_dims
         from ..asm.directives_iree_regions import _index3, _print_signature_region
 
         view = self.view(op)
@@ -599,16 +599,8 @@ class FlowDispatchRegionOp(_IreePort):
                 p.write(", ")
             p.type(r.type)
             n = _dynamic_dims(r.type)
-            if n is not None and n > 0:
-                p.write("{")
-                for k in range(n):
-                    if k:
-                        p.write(", ")
-                    if at >= len(dims):
-                        raise SyntaxModelError("fewer result dimensions than the types need")
-                    p.operand(dims[at])
-                    at += 1
-                p.write("}")
+            if n is not None and n > 0:  # (shaped results only: no size after a size-aware type)
+                at = _print_dims(p, r.type, dims, at)
         p.write(")")
         if at != len(dims):
             raise SyntaxModelError("more result dimensions than the types need")

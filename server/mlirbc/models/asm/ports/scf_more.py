@@ -125,46 +125,20 @@ class ExecuteRegionOp(Port):
             state.attributes.update((k.text, v) for k, v in d.entries)
 
 
-_DYN = -(1 << 63)
 _CONSTANTS = ("arith.constant", "index.constant")
 
 
 def _print_index_list(p: AsmPrinter, static: list[int], dynamic: list[Value]) -> None:
-    """printDynamicIndexList with parentheses: each static value, or the next dynamic one where it is
-    `ShapedType::kDynamic`."""
-    p.write("(")
-    k = 0
-    for i, value in enumerate(static):
-        if i:
-            p.write(", ")
-        if value == _DYN:
-            if k >= len(dynamic):
-                raise SyntaxModelError("fewer dynamic bounds than the static list names")
-            p.operand(dynamic[k])
-            k += 1
-        else:
-            p.write(str(value))
-    p.write(")")
-    if k != len(dynamic):
-        raise SyntaxModelError("more dynamic bounds than the static list names")
+    from ..directives_upstream import print_index_list
+
+    print_index_list(p, static, dynamic, ("(", ")"), exact=True)
 
 
 def _parse_index_list(p: AsmParser) -> tuple[list[int], list[OperandRef]]:
+    from ..directives_upstream import parse_index_list
+
     p.parse_punct("(")
-    static: list[int] = []
-    dynamic: list[OperandRef] = []
-    if p.parse_optional_punct(")"):
-        return static, dynamic
-    while True:
-        ref = p.parse_optional_operand()
-        if ref is not None:
-            static.append(_DYN)
-            dynamic.append(ref)
-        else:
-            static.append(p.parse_integer())
-        if not p.parse_optional_punct(","):
-            break
-    p.parse_punct(")")
+    static, dynamic, _, _ = parse_index_list(p, ("(", ")"))
     return static, dynamic
 
 
