@@ -414,3 +414,37 @@ def test_a_malformed_iree_form_is_a_located_error(what: str) -> None:
     assert result.module is None and result.errors
     first = result.errors[0]
     assert first.span.start_line == 1, (first.span, first.message)
+
+
+MALFORMED_HELD_OUT = {
+    "forall bounds": "scf.forall (%i, %j) in (8) {\n}",
+    "forall step": "scf.forall (%i) = (0) to (8) {\n}",
+    "parameter reference": "%r, %t = stream.async.parameter.load %arg7::[%arg8] : "
+                           "!stream.resource<constant>{%arg3} => !stream.timepoint",
+    "dispatch operands": "%0 = stream.async.dispatch @ex::@fn(%arg9[%arg3 to %arg3]) : "
+                         "(!stream.resource<*>{%arg3}) -> !stream.resource<*>{%arg3}",
+    "pack slices": "%0 = stream.resource.pack slices({ [0, x] = %arg3 }) : index",
+    "range list": "%0:2 = util.range.extents [%arg3 to %arg3] : index",
+    "list type": "%0 = util.list.get %arg10[%arg3] : !util.list<i32> -> ,",
+    "cond_fail": "vm.cond_fail %arg0, 5",
+    "mma property": "%0 = nvvm.mma.sync A[%arg0]  B[%arg0]  C[%arg0]  shape = <m = 8, n = 8, k = 4>, "
+                    "bogus = row : (i32, i32, i32) -> i32",
+    "bare enum": "%0 = nvvm.shfl.sync <bfly> %arg0, %arg11, %arg0, %arg0 : f32 -> f32",
+}
+
+
+@pytest.mark.parametrize("what", sorted(MALFORMED_HELD_OUT))
+def test_a_malformed_form_from_the_held_out_runs_is_a_located_error(what: str) -> None:
+    """The forms the GPU and IREE-test held-out runs brought (scf.forall, IREE's parameter, dispatch, pack,
+    range and list directives, vm.cond_fail, MLIR 24's nvvm forms), written wrong: an error on the op's
+    line, never an exception or a module."""
+    text = "\n".join([
+        "util.func public @f(%arg0: i32, %arg3: index, %arg7: !util.buffer, %arg8: i64, "
+        "%arg9: !stream.resource<*>, %arg10: !util.list<i32>, %arg11: f32) {",
+        "  " + MALFORMED_HELD_OUT[what].replace("\n", "\n  "),
+        "  util.return",
+        "}"])
+    result = parse_module(text, registry=MLIR24, with_map=False)
+    assert result.module is None and result.errors
+    first = result.errors[0]
+    assert first.span.start_line == 1, (first.span, first.message)
