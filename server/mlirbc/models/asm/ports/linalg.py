@@ -10,6 +10,7 @@ the parse says it cannot build it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from ....ir.attributes import ArrayAttr, Attribute, DialectAttr, DictionaryAttr, StringAttr
 from ....ir.operation import Block, BlockArgument, Operation, Region
@@ -111,10 +112,19 @@ class _Structured(Port):
 
 
 class GenericOp(_Structured):
-    def print_op(self, op: Operation, p: AsmPrinter) -> None:
-        view = self.view(op)
-        inputs, outputs = _io(view)
-        attrs = view.all_attrs()
+    def __init__(self, name: str, data_dir: Path | None = None) -> None:
+        super().__init__(name, data_dir)
+        self._traits: dict[tuple[int, ...], tuple[tuple[Attribute, ...], DictionaryAttr | None]] = {}
+        """ids of an op's trait attributes -> (those attributes, the dictionary printed for them): the
+        ops of a module share a few traits, and the dictionary (with iterator types as strings) is a new
+        value each time otherwise, made and printed again for each op."""
+
+    def _trait(self, attrs: list[tuple[str, Attribute]]) -> DictionaryAttr | None:
+        held = tuple(v for k, v in attrs if k in TRAIT_ATTRS)
+        key = tuple(id(v) for v in held)
+        found = self._traits.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], held, strict=True)):
+            return found[1]
         trait: list[tuple[str, Attribute]] = []
         for k, v in attrs:
             if k == "iterator_types":
@@ -128,9 +138,20 @@ class GenericOp(_Structured):
                 trait.append((k, ArrayAttr.get(tuple(names))))
             elif k in TRAIT_ATTRS:
                 trait.append((k, v))
+        made = dict_attr(trait) if trait else None
+        if len(self._traits) > 256:
+            self._traits.clear()  # bounded: the entries keep their attributes alive
+        self._traits[key] = (held, made)
+        return made
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        inputs, outputs = _io(view)
+        attrs = view.all_attrs()
+        trait = self._trait(attrs)
         p.write(" ")
-        if trait:
-            p.attribute(dict_attr(trait))
+        if trait is not None:
+            p.attribute(trait)
         print_ins_outs(p, inputs, outputs)
         rest = [(k, v) for k, v in attrs if k not in TRAIT_ATTRS and k != "operandSegmentSizes"]
         if rest:
