@@ -38,7 +38,7 @@ from .hooks import DecodeHook, HookedOpModel, HookRecord, NoteHook, OpNote, Writ
 
 if TYPE_CHECKING:
     from ..ir.module import Module
-    from ..syntax.aliases import AliasRule
+    from ..syntax.aliases import AliasRule, AliasRuleTable
     from ..syntax.attr_parser import DialectSyntax
     from .asm.api import OpSyntax
     from .kinds import KindModel
@@ -230,6 +230,8 @@ class Registry:
         self._note_hooks: dict[str, list[HookRecord[NoteHook]]] = {}
         self._write_checks: dict[str, list[HookRecord[WriteCheck]]] = {}
         self._alias_rules: dict[str, dict[str | None, tuple[AliasRule, str]]] = {}
+        self._stripped: dict[tuple[str, str], dict[str | None, tuple[str, str]]] = {}
+        """(outer head, parameter) -> {model set: (the head of the value it holds, origin)}."""
         self._verifiers: _Table[OpVerifierModel] = _Table()
         self._disabled_dialects: set[str] = set()
         self._disabled_ops: set[str] = set()
@@ -427,13 +429,36 @@ class Registry:
                 slots.clear()
             slots[model_set] = (rule, origin)
 
-    def alias_rules(self) -> dict[str, AliasRule]:
-        """The alias rules of this registry's model set (disabled dialects have none)."""
-        out: dict[str, AliasRule] = {}
+    def register_stripped_parameter(self, outer: str, parameter: str, inner: str, origin: str,
+                                    model_set: str | None = None) -> None:
+        """A parameter the dialect prints stripped (`printStrippedAttrOrType`): `parameter = <...>` in the
+        values printed `outer<...>` holds a value printed `inner<...>` in full, which the view prints as
+        its alias where it has one (`syntax.aliases.StrippedParameters`).  Replaced as alias rules are."""
+        for head in (outer, inner):
+            if not _ALIAS_HEAD_RE.fullmatch(head) or not head.startswith("#"):
+                raise ValueError(f"stripped parameter head {head!r} is not '#dialect.mnemonic'")
+        with self._lock:
+            slots = self._stripped.setdefault((outer, parameter), {})
+            if model_set is None:
+                slots.clear()
+            slots[model_set] = (inner, origin)
+
+    def alias_rules(self) -> AliasRuleTable:
+        """The alias rules and stripped parameters of this registry's model set (disabled dialects have
+        none)."""
+        from ..syntax.aliases import AliasRuleTable
+
+        out = AliasRuleTable()
         for head, slots in list(self._alias_rules.items()):
             hit = (slots.get(self.model_set) if self.model_set is not None else None) or slots.get(None)
             if hit is not None and head[1:].split(".", 1)[0] not in self._disabled_dialects:
                 out[head] = hit[0]
+        stripped: dict[str, dict[str, str]] = {}
+        for (outer, parameter), found in list(self._stripped.items()):
+            got = (found.get(self.model_set) if self.model_set is not None else None) or found.get(None)
+            if got is not None and outer[1:].split(".", 1)[0] not in self._disabled_dialects:
+                stripped.setdefault(outer, {})[parameter] = got[0]
+        out.stripped = stripped
         return out
 
     def add_write_check(self, dialect: str, check: WriteCheck, origin: str) -> None:

@@ -82,6 +82,26 @@ AliasRules = Mapping[str, AliasRule]
 """Rules keyed by the head of the values' text: `#dialect.mnemonic` for attributes, `!dialect.mnemonic`
 for types (`#llvm.di_file`, `#hal.executable.target`)."""
 
+StrippedParameters = Mapping[str, Mapping[str, str]]
+"""The parameters a dialect's attribute prints stripped (`printStrippedAttrOrType`: a parameter of one
+concrete attribute class, `translation_info = <...>` in `#iree_codegen.compilation_info`): outer head ->
+{parameter name: the head of the value it holds}.  MLIR prints such a value's alias where it has one, and
+its stripped text where not."""
+
+
+class AliasRuleTable(dict[str, AliasRule]):
+    """Alias rules (`AliasRules`) and the stripped parameters (`StrippedParameters`) of a registry."""
+
+    def __init__(self, rules: Mapping[str, AliasRule] | None = None,
+                 stripped: StrippedParameters | None = None) -> None:
+        super().__init__(rules or {})
+        self.stripped: StrippedParameters = stripped or {}
+
+
+def stripped_of(rules: AliasRules | None) -> StrippedParameters:
+    """The stripped parameters `rules` carry (none for a plain mapping of rules)."""
+    return rules.stripped if isinstance(rules, AliasRuleTable) else {}
+
 Value = Attribute | Type
 
 LOCATIONS = (UnknownLoc, FileLineColLoc, FileLineColRange, NameLoc, CallSiteLoc, FusedLoc)
@@ -98,6 +118,8 @@ _NESTED_RE = re.compile(
 _BODY_RE = re.compile(r'"(?:[^"\\]|\\.)*"|->|[<>()\[\]{}]')
 _OPEN = {"<": ">", "(": ")", "[": "]", "{": "}"}
 _CLOSERS = frozenset(">)]}")
+_PARAM_RE = re.compile(r'"(?:[^"\\]|\\.)*"|->|(?:(?<=<)|(?<=, ))(?P<param>[A-Za-z_][A-Za-z0-9_]*) = <'
+                       r"|[<>()\[\]{}]")
 
 
 # ================================================================================================
@@ -207,19 +229,58 @@ def _type_end(text: str, start: int) -> int:
     return i
 
 
-def nested_values(value: DialectAttr | DialectType) -> list[tuple[int, int, Value]]:
+def _stripped_spans(text: str, pos: int, params: Mapping[str, str]) -> list[tuple[int, int, Value]]:
+    """The values of `params` (parameter name -> head) written stripped in the body of `text` that opens
+    at `pos`: `name = <...>` directly in that body (not inside a string or a nested value)."""
+    out: list[tuple[int, int, Value]] = []
+    depth = 0
+    scan = _PARAM_RE.search
+    m = scan(text, pos)
+    while m is not None:
+        tok = m.group()
+        at = m.end()
+        name = m.group("param")
+        if name is not None:
+            head = params.get(name) if depth == 1 else None
+            if head is not None:
+                start = at - 1
+                end = skip_body(text, start)
+                if end < 0:
+                    break
+                out.append((start, end, DialectAttr.get(head[1:].split(".", 1)[0], head + text[start:end])))
+                at = end
+            else:
+                depth += 1  # the `<` the match ends with
+        elif tok in _OPEN:
+            depth += 1
+        elif tok in _CLOSERS:
+            depth -= 1
+        m = scan(text, at)
+    return out
+
+
+def nested_values(value: DialectAttr | DialectType,
+                  stripped: StrippedParameters | None = None) -> list[tuple[int, int, Value]]:
     """The values written inside the text of a value kept as text, outermost only, with their spans:
-    dialect attributes (`#hal.executable.target<...>`, with their `: type`), affine maps and sets, and
-    dialect types.  Each is the value the text parser would make of that span."""
+    dialect attributes (`#hal.executable.target<...>`, with their `: type`), affine maps and sets,
+    dialect types, and the parameters `stripped` says the value prints stripped (a span `<...>` whose
+    value is the head and that text)."""
     text = value.text
     head = _HEAD_RE.match(text)
     pos = head.end() if head is not None else 0
     if value.dialect_name == "builtin" or pos >= len(text):
         return []
+    params = stripped.get(head.group()) if stripped and head is not None else None
+    pending = _stripped_spans(text, pos, params) if params else []
     out: list[tuple[int, int, Value]] = []
     scan = _NESTED_RE.search
     while True:
         m = scan(text, pos)
+        if pending and (m is None or m.start() >= pending[0][0]):
+            span = pending.pop(0)  # what is inside a stripped value is that value's
+            out.append(span)
+            pos = span[1]
+            continue
         if m is None:
             return out
         kind = m.lastgroup
@@ -236,14 +297,14 @@ def nested_values(value: DialectAttr | DialectType) -> list[tuple[int, int, Valu
             continue
         if kind == "attr" and text.startswith(" : ", end):
             end = _type_end(text, end + 3)
-        span = text[start:end]
+        span_text = text[start:end]
         child: Value
         if kind == "kw":
-            child = DialectAttr.get("builtin", span)
+            child = DialectAttr.get("builtin", span_text)
         elif kind == "attr":
-            child = DialectAttr.get(span[1:].split(".", 1)[0], span)
+            child = DialectAttr.get(span_text[1:].split(".", 1)[0], span_text)
         else:
-            child = DialectType.get(span[1:].split(".", 1)[0], span)
+            child = DialectType.get(span_text[1:].split(".", 1)[0], span_text)
         out.append((start, end, child))
         pos = end
 
@@ -335,6 +396,7 @@ class AliasCollector:
 
     def __init__(self, rules: AliasRules | None = None) -> None:
         self.rules: AliasRules = rules or {}
+        self._stripped = stripped_of(rules)
         self._rule_dialects = frozenset(h[1:].split(".", 1)[0] for h in self.rules)
         self._index: dict[Value, int] = {}
         self._values: list[Value] = []
@@ -463,7 +525,7 @@ class AliasCollector:
         if f is not None:
             return f(v)
         if isinstance(v, DialectAttr | DialectType):
-            spans = nested_values(v)
+            spans = nested_values(v, self._stripped)
             if not spans:
                 return ()
             self._spans[v] = spans
@@ -654,6 +716,8 @@ class AliasScope:
                 inner = self.aliases.get(child)
                 if inner is None:
                     inner = self._rewrite(child)
+                    if inner is not None and v.text[start] == "<":  # a stripped parameter stays stripped
+                        inner = inner[inner.index("<"):]
                 if inner is not None:
                     pieces.append(v.text[at:start])
                     pieces.append(inner)

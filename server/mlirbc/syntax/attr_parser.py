@@ -17,7 +17,7 @@ into a structured attribute or type (`ir.structured`).  Every error is a `TextEr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
 from ..errors import TextError, TextSpan
@@ -125,6 +125,19 @@ _FUTURE_FLOAT_RE = re.compile(r"f[0-9]+E[0-9]+M[0-9]+[A-Z]*")
 _UNRANKED_RE = re.compile(rf"\*{_WS}x{_WS}")
 _BODY_CHARS_RE = re.compile(rf'[<>\[\](){{}}"\-{BAD_SURROGATES}]')
 _HEX_RE = re.compile(r"0x((?:[0-9A-Fa-f]{2})*)")
+_PARAMETER_BEFORE_RE = re.compile(r"(?:^|[<,] ?)([A-Za-z_][A-Za-z0-9_]*) = $")
+
+
+def _stripped_value(text: str, at: int, value_text: str, stripped: Mapping[str, str]) -> str:
+    """The text an alias used at `at` stands for: its value's text, without its head where the alias is
+    the value of a parameter printed stripped (`name = #alias`, `name` in `stripped`)."""
+    m = _PARAMETER_BEFORE_RE.search(text, max(0, at - 80), at)
+    head = stripped.get(m.group(1)) if m is not None else None
+    if head is not None and value_text.startswith(head + "<"):
+        return value_text[len(head):]
+    return value_text
+
+
 _ALIAS_USE_RE = re.compile(
     r'"(?:[^"\\]|\\.)*"'
     r"|(?<![A-Za-z0-9_$.\-])(?P<sigil>[#!])(?P<name>[A-Za-z_][A-Za-z0-9_$\-]*)(?![A-Za-z0-9_$.\-<])")
@@ -235,8 +248,12 @@ class Parser:
         elided: Resolver | None = None,
         syntax: SyntaxLookup | None = None,
         distincts: DistinctIds | None = None,
+        stripped: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         self.syntax = syntax
+        self.stripped = stripped or {}
+        """The parameters dialect attributes print stripped (`syntax.aliases.StrippedParameters`): an alias
+        written there stands for its value's text without its head."""
         """Where dialect syntaxes come from (`Registry.syntax`); None keeps dialect values as text."""
         self.lexer = source if isinstance(source, Lexer) else Lexer(source)
         self.text = self.lexer.text
@@ -582,7 +599,8 @@ class Parser:
         if has_body:
             self.reset(end)
         return DialectType.get(ident.split(".", 1)[0],
-                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end])))
+                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end]),
+                                                     self.stripped.get("#" + ident)))
 
     # ============================================================================================
     # Attributes
@@ -717,7 +735,7 @@ class Parser:
 
     def _reparse(self, text: str, at: int) -> Attribute | Type:
         sub = Parser(text, attr_aliases=self.attr_aliases, type_aliases=self.type_aliases,
-                     elided=self.elided, syntax=self.syntax, distincts=self.distincts)
+                     elided=self.elided, syntax=self.syntax, distincts=self.distincts, stripped=self.stripped)
         try:
             value: Attribute | Type = sub.parse_type() if text.startswith("!") else sub.parse_attribute()
             sub.expect_eof()
@@ -803,11 +821,14 @@ class Parser:
             self._type()
             end = self.prev_end
         return DialectAttr.get(ident.split(".", 1)[0].split("<", 1)[0],
-                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end])))
+                               self._without_aliases(self.distincts.unnumber(self.text[tok.start : end]),
+                                                     self.stripped.get("#" + ident)))
 
-    def _without_aliases(self, text: str) -> str:
+    def _without_aliases(self, text: str, stripped: Mapping[str, str] | None = None) -> str:
         """A dialect value's text with the aliases in it replaced by what they stand for: the text the
-        value has in local scope, which is its identity (`syntax.aliases.nested_values`)."""
+        value has in local scope, which is its identity (`syntax.aliases.nested_values`).  `stripped`:
+        the parameters the value prints stripped (parameter -> head), where an alias stands for its
+        value's text without that head."""
         if not (self.attr_aliases or self.type_aliases) or ("#" not in text[1:] and "!" not in text[1:]):
             return text
         pieces: list[str] = []
@@ -820,6 +841,8 @@ class Parser:
             if m.group("sigil") == "#":
                 value = self.attr_aliases.get(name)
                 replacement = None if value is None else plain_attribute_text(value)
+                if replacement is not None and stripped:
+                    replacement = _stripped_value(text, m.start(), replacement, stripped)
             else:
                 value = self.type_aliases.get(name)
                 replacement = None if value is None else plain_type_text(value)

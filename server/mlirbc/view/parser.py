@@ -302,7 +302,7 @@ class OpParser(Parser):
             super().__init__(Lexer(text, start, self.end, lines),
                              attr_aliases=dict(aliases[0]) if aliases else None,
                              type_aliases=dict(aliases[1]) if aliases else None,
-                             syntax=registry.syntax)
+                             syntax=registry.syntax, stripped=registry.alias_rules().stripped)
         except TextError:
             # the text does not lex at its start: parse_top reports it
             self.tok = Token(EOF, "", start, start)

@@ -72,6 +72,16 @@ IREE_ALIASES: dict[str, AliasRule] = {
 }
 
 
+IREE_STRIPPED: list[tuple[str, str, str]] = [
+    # CompilationInfoAttr's `AttrParameter<"TranslationInfoAttr">` (IREECodegenAttrs.td): iree-opt prints
+    # `translation_info = #translation` with aliases, `translation_info = <...>` in local scope
+    ("#iree_codegen.compilation_info", "translation_info", "#iree_codegen.translation_info"),
+]
+"""(outer head, parameter, inner head) of the parameters IREE's attributes print stripped."""
+
+
 def register_iree_aliases(reg: Registry, origin: str) -> None:
     for head, rule in IREE_ALIASES.items():
         reg.register_alias(head, rule, origin)
+    for outer, parameter, inner in IREE_STRIPPED:
+        reg.register_stripped_parameter(outer, parameter, inner, origin)
