@@ -430,6 +430,19 @@ MALFORMED_HELD_OUT = {
     "mma property": "%0 = nvvm.mma.sync A[%arg0]  B[%arg0]  C[%arg0]  shape = <m = 8, n = 8, k = 4>, "
                     "bogus = row : (i32, i32, i32) -> i32",
     "bare enum": "%0 = nvvm.shfl.sync <bfly> %arg0, %arg11, %arg0, %arg0 : f32 -> f32",
+    "shaped operand list": 'flow.tensor.trace "k" = [%arg11 : tensor<?xf32>]',
+    "encoded resource operands": 'stream.tensor.trace "k" = [%arg9 : tensor<4xf32> : '
+                                 '!stream.resource<*>{%arg3}]',
+    "encoded function type": "%0 = stream.tensor.dispatch @ex::@fn(%arg9) : (tensor<4xf32> in "
+                             "!stream.resource<*>{%arg3}) -> %arg5{%arg3}",
+    "constant values": "%0, %t = stream.resource.constants : !stream.resource<constant>{%arg3} dense<1> : "
+                       "tensor<1xi8> => !stream.timepoint",
+    "value type list": "%0 = util.list.construct [%arg3, %arg3] : !util.list<?>",
+    "dispatch bindings": "hal_loader.executable.dispatch executable(%arg7 : !hal.executable)[%arg8] "
+                         "workgroups([%arg3, %arg3, %arg3]) bindings([(%arg7 : !util.buffer)[%arg3]])",
+    "collective param": "%0 = stream.async.collective<all_gather : f32>[%arg3] channel(%arg7) source(%arg0) "
+                        "%arg9[%arg3 to %arg3 for %arg3], %arg9[%arg3 to %arg3 for %arg3] : "
+                        "!stream.resource<*>{%arg3} -> %arg9 as !stream.resource<*>{%arg3}",
 }
 
 

@@ -258,6 +258,7 @@ def _load() -> None:
             directives_dialects,
             directives_gpu,
             directives_iree,
+            directives_iree_lists,
             directives_iree_regions,
             directives_iree_types,
             directives_omp,
