@@ -14,7 +14,7 @@ from ...ir.operation import Value
 from ...ir.types import Type
 from ...syntax.attr_parser import parse_type_text
 from ...syntax.attr_printer import plain_type_text
-from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
+from .api import AsmParser, AsmPrinter, BlockRef, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 from .directives_cf import parse_successor_and_uses, print_successor_and_uses
 from .directives_iree import (
@@ -353,7 +353,7 @@ def parse_branch_table_cases(p: AsmParser, a: ParseArgs, optional: bool) -> bool
     p.parse_keyword("default")
     p.parse_punct(":")
     default, refs, types = parse_successor_and_uses(p)
-    blocks = []
+    blocks: list[BlockRef] = []
     case_refs: list[OperandRef] = []
     case_types: list[Type] = []
     sizes: list[int] = []
