@@ -10,12 +10,16 @@ leaves them out.
 
 from __future__ import annotations
 
+import re
 import struct
 from typing import Any
 
-from ...ir.attributes import Attribute, DenseArrayAttr, DictionaryAttr, StringAttr, TypeAttr
+from ...errors import TextError
+from ...ir.attributes import Attribute, DenseArrayAttr, DialectAttr, DictionaryAttr, StringAttr, TypeAttr
 from ...ir.operation import PROPS_DECODED, Operation, OpResult, Value
 from ...ir.types import Type
+from ...syntax.aliases import skip_body
+from ...syntax.attr_parser import parse_type_text
 from .api import SyntaxModelError
 
 
@@ -232,5 +236,28 @@ def attr_type(a: Attribute | None) -> Type | None:
         return None
     if isinstance(a, TypeAttr):
         return a.type
+    if isinstance(a, DialectAttr):
+        return _dialect_attr_type(a)
     t = getattr(a, "type", None)
     return t if isinstance(t, Type) else None
+
+
+_DIALECT_HEAD = re.compile(r"#[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def _dialect_attr_type(a: DialectAttr) -> Type | None:
+    """The type a dialect attribute kept as text carries after its body (`#flow.parameter.named<...> :
+    tensor<20xf32>`, a TypedAttrInterface value), None when it carries none."""
+    text = a.text
+    m = _DIALECT_HEAD.match(text)
+    if m is None:
+        return None
+    end = m.end()
+    if text.startswith("<", end):
+        end = skip_body(text, end)
+    if end < 0 or not text.startswith(" : ", end):
+        return None
+    try:
+        return parse_type_text(text[end + 3:])
+    except (TextError, ValueError):
+        return None
