@@ -1,4 +1,5 @@
-"""`func.func` (FuncOp::print/parse: function_interface_impl's signature, default dialect `func`)."""
+"""`func.func` (FuncOp::print/parse: function_interface_impl's signature, default dialect `func`) and
+`transform.named_sequence` (NamedSequenceOp::print/parse: the same signature, no default dialect)."""
 
 from __future__ import annotations
 
@@ -19,4 +20,8 @@ class FuncOp(Port):
         parse_function_op(p, state)
 
 
-MODELS: list[OpSyntax] = [FuncOp("func.func")]
+class NamedSequenceOp(FuncOp):
+    dialect_default = ""
+
+
+MODELS: list[OpSyntax] = [FuncOp("func.func"), NamedSequenceOp("transform.named_sequence")]
