@@ -443,6 +443,12 @@ MALFORMED_HELD_OUT = {
     "collective param": "%0 = stream.async.collective<all_gather : f32>[%arg3] channel(%arg7) source(%arg0) "
                         "%arg9[%arg3 to %arg3 for %arg3], %arg9[%arg3 to %arg3 for %arg3] : "
                         "!stream.resource<*>{%arg3} -> %arg9 as !stream.resource<*>{%arg3}",
+    "constant block keys": 'hal.executable.constant.block() -> (i32, i32) as "a" {\n'
+                           "  hal.return %arg0, %arg0 : i32, i32\n}",
+    "hoistable tags": '%0 = util.hoistable_conversion pack inverts("unpack") () : () -> i32 {\n'
+                      "  util.return %arg0 : i32\n}",
+    "hoistable types": '%0 = util.hoistable_conversion "pack" inverts("unpack") (%x = %arg0) : () -> i32 {\n'
+                       "  util.return %arg0 : i32\n}",
 }
 
 

@@ -1,9 +1,11 @@
 """Ports of IREE's region and resource `custom<...>` directives: `custom<WorkgroupCountRegion>` (HAL's
 without a keyword, Flow's and Stream's after `workgroups`), `custom<ExportConditionRegion>` (HAL),
-`custom<SizeAwareType>` (Util: `type{%size}`)."""
+`custom<TargetConditionObjects>` (hal.dispatch.extern's targets and their conditions, also the region
+of `hal.executable.condition`), `custom<SizeAwareType>` (Util: `type{%size}`)."""
 
 from __future__ import annotations
 
+from ...ir.attributes import ArrayAttr, Attribute
 from ...ir.operation import Region, Value
 from ...ir.types import IndexType, IntegerType, Type
 from .api import Argument, AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -99,6 +101,71 @@ def print_export_condition_region(p: AsmPrinter, a: PrintArgs) -> None:
 def parse_export_condition_region(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
     a.set_region(0, _parse_signature_region(p, [IntegerType.get(1)],
                                             "condition region must return a boolean value"))
+    return True
+
+
+def print_condition_region(p: AsmPrinter, body: Region) -> None:
+    """printTargetConditionRegion: `(%arg0: !hal.device) -> i1 {...}` (a non-empty region)."""
+    _print_signature_region(p, body, [IntegerType.get(1)])
+
+
+def parse_condition_region(p: AsmParser) -> Region:
+    return _parse_signature_region(p, [IntegerType.get(1)], "target condition region must return one i1")
+
+
+# -- custom<TargetConditionObjects>($targets, $target_ordinals, $target_objects, $target_regions)
+#    (hal.dispatch.extern): one `#target [if(...) -> i1 {...}] ordinal(N) = [objects]` per line ----------
+@printer("TargetConditionObjects")
+def print_target_condition_objects(p: AsmPrinter, a: PrintArgs) -> None:
+    targets, ordinals, objects = a.attr(0), a.attr(1), a.attr(2)
+    regions = a.regions(3)
+    if not isinstance(targets, ArrayAttr) or not isinstance(ordinals, ArrayAttr) or \
+            not isinstance(objects, ArrayAttr) or \
+            not (len(targets.elements) == len(ordinals.elements) == len(objects.elements) == len(regions)):
+        raise SyntaxModelError("targets, ordinals, objects and conditions do not pair up")
+    p.indent()
+    p.newline()
+    for i, (target, ordinal, objs, region) in enumerate(zip(targets.elements, ordinals.elements,
+                                                              objects.elements, regions, strict=True)):
+        if i:
+            p.write(",")
+            p.newline()
+        p.attribute(target)
+        if region.blocks:
+            p.write(" if")
+            print_condition_region(p, region)
+        p.write(" ordinal(")
+        p.attribute_without_type(ordinal)
+        p.write(") = ")
+        p.attribute(objs)
+    p.dedent()
+    p.newline()
+
+
+@parser("TargetConditionObjects")
+def parse_target_condition_objects(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    targets: list[Attribute] = []
+    ordinals: list[Attribute] = []
+    objects: list[Attribute] = []
+    regions: list[Region] = []
+    while True:
+        targets.append(p.parse_attribute())
+        regions.append(parse_condition_region(p) if p.parse_optional_keyword("if") else Region(None))
+        p.parse_keyword("ordinal")
+        p.parse_punct("(")
+        ordinals.append(p.parse_attribute(IndexType.get()))
+        p.parse_punct(")")
+        p.parse_punct("=")
+        found = p.parse_attribute()
+        if not isinstance(found, ArrayAttr):
+            raise p.error("expected an array of executable objects")
+        objects.append(found)
+        if not p.parse_optional_punct(","):
+            break
+    a.set_attr(0, ArrayAttr.get(tuple(targets)))
+    a.set_attr(1, ArrayAttr.get(tuple(ordinals)))
+    a.set_attr(2, ArrayAttr.get(tuple(objects)))
+    a.set_regions(3, regions)
     return True
 
 
@@ -247,7 +314,7 @@ def print_dispatch_resources(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("DispatchResources")
 def parse_dispatch_resources(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    from ...ir.attributes import ArrayAttr, Attribute, IntegerAttr
+    from ...ir.attributes import ArrayAttr, IntegerAttr
 
     bits = {v: k for k, v in _ACCESS.items()}
     resources: list[OperandRef] = []

@@ -20,8 +20,10 @@ from ...ir.attributes import (
 )
 from ...ir.operation import Operation, Region
 from ...ir.types import FunctionType, IndexType, IntegerType, TupleType, Type, VectorType
+from ...syntax.attr_parser import parse_type_text
 from ...syntax.attr_printer import dense_blob
 from ..asm.api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxModelError
+from ..asm.directives_iree_regions import parse_condition_region, print_condition_region
 from ..asm.ports.base import (
     Port,
     _dicts,
@@ -30,8 +32,11 @@ from ..asm.ports.base import (
     function_type_of,
     parse_function_op,
     parse_function_signature,
+    parse_function_tail,
     print_function_op,
+    print_function_signature,
 )
+from ..asm.ports.scf import parse_assignment_list
 
 ASM_DATA_DIR = Path(__file__).with_name("asm_data")
 UNTIED = -1
@@ -656,10 +661,153 @@ class FlowDispatchRegionOp(_IreePort):
         state.attributes["operandSegmentSizes"] = i32_array([len(dims), len(workload)])
 
 
+class HalExecutableConstantBlockOp(_IreePort):
+    """`hal.executable.constant.block(%arg0: !hal.device) -> (i32, i32) as ("a", "b") {...}`
+    (ExecutableConstantBlockOp::print: the function signature, the keys, the function attributes)."""
+
+    keywords_list = ("as", "attributes")
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        if view.attr("arg_attrs") is not None or view.attr("res_attrs") is not None:
+            raise SyntaxModelError("argument or result attributes (the form prints them twice)")
+        keys = view.attr("keys")
+        inputs, results = function_type_of(view, "function_type")
+        if not isinstance(keys, ArrayAttr) or len(keys.elements) != len(results) or \
+                not all(isinstance(k, StringAttr) for k in keys.elements) or not op.regions[0].blocks:
+            raise SyntaxModelError("one string key per result and a body are needed")
+        print_function_signature(p, op, view, inputs, results, False, "arg_attrs", "res_attrs")
+        p.write(" as ")
+        if len(results) != 1:
+            p.write("(")
+        for i, key in enumerate(keys.elements):
+            if i:
+                p.write(", ")
+            p.attribute(key)
+        if len(results) != 1:
+            p.write(")")
+        p.optional_attr_dict(function_attr_entries(p, view, {"function_type", "keys"}), (), with_keyword=True)
+        p.write(" ")
+        p.region(op.regions[0], False, True)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        args, arg_attrs, results, res_attrs, _ = parse_function_signature(p)
+        state.attributes["function_type"] = TypeAttr.get(FunctionType.get(
+            tuple(a.type for a in args if a.type is not None), tuple(results)))
+        p.parse_keyword("as")
+        keys: list[Attribute] = []
+        if len(results) == 1:
+            keys.append(_string(p))
+        elif p.parse_optional_punct("("):
+            if not p.parse_optional_punct(")"):
+                while True:
+                    keys.append(_string(p))
+                    if not p.parse_optional_punct(","):
+                        break
+                p.parse_punct(")")
+        state.attributes["keys"] = ArrayAttr.get(tuple(keys))
+        parse_function_tail(p, state, args, arg_attrs, res_attrs, inferred=("function_type", "keys"))
+        if not state.regions or not state.regions[-1].blocks:
+            raise p.error("expected non-empty function body")
+
+
+def _string(p: AsmParser) -> Attribute:
+    text = p.parse_optional_string()
+    if text is None:
+        raise p.error("expected a string key")
+    return StringAttr.get(text)
+
+
+_CONDITION_TYPE = "(!hal.device) -> i1"
+"""The function type of a target condition region (getTargetConditionRegionType)."""
+
+
+class HalExecutableConditionOp(_IreePort):
+    """`hal.executable.condition(%arg0: !hal.device) -> i1 {...}` (printTargetConditionRegion, then the
+    attributes but `function_type`, with the keyword)."""
+
+    keywords_list = ("attributes",)
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        body = op.regions[0]
+        if body.blocks:
+            print_condition_region(p, body)
+        p.optional_attr_dict(attr_entries(view, {"function_type"}), (), with_keyword=True)
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        state.regions.append(parse_condition_region(p))
+        state.attributes["function_type"] = TypeAttr.get(parse_type_text(_CONDITION_TYPE))
+        d = p.parse_optional_attr_dict_with_keyword()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+class UtilHoistableConversionOp(_IreePort):
+    """`util.hoistable_conversion "tag" inverts("inverse") (%arg = %input, ...) : (T) -> U {...}`
+    (HoistableConversionOp::print: the tags written raw between quotes, the region's arguments as an
+    assignment list, its entry block left out)."""
+
+    def print_op(self, op: Operation, p: AsmPrinter) -> None:
+        view = self.view(op)
+        tag, inverse = view.attr("tag"), view.attr("inverseTag")
+        body = op.regions[0]
+        if not isinstance(tag, StringAttr) or not isinstance(inverse, StringAttr) or \
+                any(_RAW_UNSAFE.search(t.text) for t in (tag, inverse)):
+            raise SyntaxModelError("tags the form writes raw must be plain text")
+        if not body.blocks or len(body.blocks[0].arguments) != len(op.operands):
+            raise SyntaxModelError("the body's arguments do not pair with the inputs")
+        p.write(f' "{tag.text}" inverts("{inverse.text}") (')
+        for i, (arg, v) in enumerate(zip(body.blocks[0].arguments, op.operands, strict=True)):
+            if i:
+                p.write(", ")
+            p.operand(arg)
+            p.write(" = ")
+            p.operand(v)
+        p.write(") : ")
+        p.type(FunctionType.get(tuple(v.type for v in op.operands), tuple(r.type for r in op.results)))
+        p.write(" ")
+        p.region(body, False, True)
+        p.optional_attr_dict(view.discardable())
+
+    def parse_op(self, p: AsmParser, state: OpState) -> None:
+        tag = p.parse_optional_string()
+        if tag is None:
+            raise p.error("expected the conversion's tag")
+        p.parse_keyword("inverts")
+        p.parse_punct("(")
+        inverse = p.parse_optional_string()
+        if inverse is None:
+            raise p.error("expected the inverse tag")
+        p.parse_punct(")")
+        state.attributes["tag"] = StringAttr.get(tag)
+        state.attributes["inverseTag"] = StringAttr.get(inverse)
+        p.parse_punct("(")
+        args, inputs = parse_assignment_list(p)
+        p.parse_punct(":")
+        fn = p.parse_type()
+        if not isinstance(fn, FunctionType) or len(fn.inputs) != len(inputs):
+            raise p.error(f"expected a function type with {len(inputs)} input types")
+        for arg, t in zip(args, fn.inputs, strict=True):
+            arg.type = t
+        p.resolve_operands(inputs, list(fn.inputs), state)
+        state.result_types.extend(fn.results)
+        state.regions.append(p.parse_region(args))
+        d = p.parse_optional_attr_dict()
+        if d is not None:
+            state.attributes.update((k.text, v) for k, v in d.entries)
+
+
+_RAW_UNSAFE = re.compile(r'["\\\x00-\x1f\x7f-\U0010ffff]')
+"""What a tag written raw between quotes cannot hold and read back as itself."""
+
+
 MODELS: list[OpSyntax] = [
     FlowDispatchRegionOp("flow.dispatch.region"),
     UtilFuncOp("util.func"), UtilInitializerOp("util.initializer"), UtilInitializerOp("vm.initializer"),
     VmFuncOp("vm.func"), VmImportOp("vm.import"), VmExportOp("vm.export"),
     VmCallVariadicOp("vm.call.variadic"), VmCondFailOp("vm.cond_fail"),
+    HalExecutableConstantBlockOp("hal.executable.constant.block"),
+    HalExecutableConditionOp("hal.executable.condition"),
+    UtilHoistableConversionOp("util.hoistable_conversion"),
 ]
-del parse_function_signature
