@@ -81,7 +81,9 @@ def _named(pairs: list[tuple[str, str]]) -> NamesFn:
     def fn(v: OpView) -> list[tuple[int, str]]:
         out = []
         for result, name in pairs:
-            group = v.results(result)
+            group = v.result_groups().get(result)
+            if group is None and result == "result" and len(v.op.results) == 1:
+                group = list(v.op.results)  # OneResult's getResult(), whatever ODS calls the result
             if group:
                 out.append((group[0].index, name))
         return out
@@ -238,6 +240,9 @@ def _vm_dialect(v: OpView) -> list[tuple[int, str]]:
     `%buffer`, `%list` for references, a `v` before a vector's (numbered otherwise)."""
     if not v.op.results:
         return []
+    decl = v.data.get("results", [])
+    if len(decl) >= 2 and any(n for n, _, _ in decl) and "asm_interface" not in v.data:
+        return []  # mlir-tblgen gives it an OpAsmOpInterface naming its results (the ODS names) instead
     t = v.op.results[0].type
     name = "v" if isinstance(t, VectorType) else ""
     text = type_suffix(t)
