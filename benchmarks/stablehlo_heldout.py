@@ -158,6 +158,26 @@ def _programs() -> dict[str, tuple[Callable[..., Any], list[Any]]]:
         e = a.astype(jnp.float8_e5m2)
         return q.astype(jnp.int32), u.astype(jnp.int32), e.astype(jnp.float32), (a > 0) ^ (a < 2)
 
+    def transformer_step(params: Any, tokens: Any) -> Any:
+        """A training step of a small transformer (embedding, scanned layers of attention and MLP, loss
+        and gradients): the size and mix of a real export."""
+        def layer(h: Any, w: Any) -> Any:
+            q, k, v = (h @ w[0], h @ w[1], h @ w[2])
+            att = jax.nn.softmax(q @ k.T / 4.0 + jnp.triu(jnp.full((8, 8), -1e9), 1), axis=-1)
+            h = h + (att @ v) @ w[3]
+            mu = h.mean(-1, keepdims=True)
+            h = (h - mu) * lax.rsqrt(((h - mu) ** 2).mean(-1, keepdims=True) + 1e-6)
+            return h + jax.nn.gelu(h @ w[4]) @ w[5], None
+
+        def loss(p: Any) -> Any:
+            h = p["embed"][tokens]
+            h, _ = lax.scan(layer, h, p["layers"])
+            logits = h @ p["embed"].T
+            return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), tokens[:, None], 1))
+
+        value, grads = jax.value_and_grad(loss)(params)
+        return value, jax.tree_util.tree_map(lambda p, g: p - 0.01 * g, params, grads)
+
     def barrier(a: Any) -> Any:
         b, c = lax.optimization_barrier((a + 1.0, a * 2.0))
         return b - c
@@ -185,6 +205,9 @@ def _programs() -> dict[str, tuple[Callable[..., Any], list[Any]]]:
         "more_reductions": (more_reductions, [m, jnp.arange(4, dtype=jnp.int32)]),
         "transposed_conv": (transposed_conv, [img, ker]),
         "small_ints": (small_ints, [x4]),
+        "transformer_step": (transformer_step, [{"embed": jnp.ones((32, 16), f32),
+                                                  "layers": jnp.ones((4, 6, 16, 16), f32)},
+                                                 jnp.arange(8, dtype=jnp.int32)]),
     }
     if hasattr(lax, "composite"):
         def gelu(a: Any) -> Any:
