@@ -31,7 +31,8 @@ IREE_ORIGIN = "plugin mlirbc:iree"
 @pytest.mark.parametrize("producer,name,note", [
     ("MLIR22.1.8", "mlir22", "producer MLIR22.1.8"),
     ("MLIR24.0.0git", "mlir24", "producer MLIR24.0.0git"),
-    ("MLIR23.0.0git", "mlir22", "no model set for MLIR 23, using the nearest older"),
+    ("MLIR23.0.0git", "mlir23", "producer MLIR23.0.0git"),
+    ("MLIR23.1.0", "mlir23", "producer MLIR23.1.0"),
     ("MLIR27.1.0", "mlir24", "no model set for MLIR 27, using the nearest older"),
     ("MLIR19.1.0", "mlir22", "older than every model set"),
     ("StableHLO_v1.15.0", "mlir22", "names no MLIR version; using the oldest"),
@@ -64,13 +65,15 @@ def _addf_props(data: bytes, reg: Registry | None = None) -> tuple[str | None, s
 
 
 def test_the_same_bytes_decode_by_the_set_the_producer_names() -> None:
-    """mlp2.flow's arith.addf payloads have MLIR 24's `roundingmode` slot: the mlir24 set decodes them,
-    the mlir22 set cannot (and keeps them verbatim)."""
+    """mlp2.flow's arith.addf payloads have MLIR 24's `roundingmode` slot (which MLIR 23 has too): the
+    mlir24 and mlir23 sets decode them, the mlir22 set cannot (and keeps them verbatim)."""
     data = IREE_FLOW.read_bytes()
     assert _addf_props(data) == ("mlir24", "producer MLIR24.0.0git", {PROPS_DECODED})
     newer = _addf_props(_with_producer(data, b"MLIR25.0.0git"))
     assert newer[0] == "mlir24" and "nearest older" in newer[1] and newer[2] == {PROPS_DECODED}
-    older = _addf_props(_with_producer(data, b"MLIR23.0.0git"))
+    m23 = _addf_props(_with_producer(data, b"MLIR23.0.0git"))
+    assert m23 == ("mlir23", "producer MLIR23.0.0git", {PROPS_DECODED})
+    older = _addf_props(_with_producer(data, b"MLIR22.0.0git"))
     assert older[0] == "mlir22" and older[2] == {PROPS_FALLBACK}
     forced = _addf_props(data, models(model_set="mlir22"))
     assert forced == ("mlir22", "forced by the user", {PROPS_FALLBACK})
@@ -119,7 +122,8 @@ def test_a_replacement_for_every_set_wins_over_set_overrides() -> None:
     assert view24.op("arith.addf").origin == MLIR24_ORIGIN  # cached in the view
     mine = OdsDataset(IREE_DATA)  # any provider will do; it has no arith ops
     r = reg.register_dialect("arith", DialectProvider(mine, "arith"), "plugin mine")
-    assert {x.label for x in r.replaced} == {"dialect:arith", "dialect:arith [mlir24]"}
+    assert {x.label for x in r.replaced} == {"dialect:arith", "dialect:arith [mlir23]",
+                                             "dialect:arith [mlir24]"}
     assert "has no op 'arith.addf'" in view24.op("arith.addf").reason  # the view sees it at once
     assert reg.with_set("mlir22").dialect_registration("arith") is r
 

@@ -10,6 +10,11 @@ format as `gen_ods_models.py` writes.  The MLIR 24 `llvm` bytecode DSL and its s
 
     python server/tools/gen_newer_models.py [--mlir24-ods DIR] [--iree-ods DIR] [--mlir24-dsl FILE]
                                             [--bindings DIR] [--check]
+    python server/tools/gen_newer_models.py --mlir23 [--bindings DIR] [--check]
+
+The MLIR 23 overlay (`models/data_mlir23/`, `--mlir23`) comes from jaxlib's op bindings alone (jaxlib 0.10.2
+carries MLIR 23 and writes `MLIR23.0.0git` files): the ops of the upstream dialects it ships (arith, cf,
+func, gpu, llvm, math, memref, nvgpu, nvvm, scf, sparse_tensor, vector) whose layout differs from MLIR 22.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_ods_models import DEFAULT_OUT, ROOT, gzip_json, version_of  # noqa: E402
 
 MLIR24_OUT = ROOT / "server" / "mlirbc" / "models" / "data_mlir24"
+MLIR23_OUT = ROOT / "server" / "mlirbc" / "models" / "data_mlir23"
 IREE_OUT = ROOT / "server" / "mlirbc" / "models" / "iree" / "data"
 NEWER_ODS = ROOT.parent / "shared" / "ods" / "newer"
 CATALOG = "catalog.json"
@@ -85,6 +91,42 @@ def newer_outputs(mlir22_dir: Path, mlir24_ods: Path, iree_ods: Path, bindings_d
     return out
 
 
+def mlir23_outputs(mlir22_dir: Path, bindings_dir: Path) -> dict[Path, dict[str, bytes]]:
+    """The MLIR 23 overlay: the ops of upstream dialects whose layout jaxlib's bindings (MLIR 23, the
+    writer of `MLIR23.0.0git` files) show otherwise than MLIR 22, and the ops they gained."""
+    from newer_models import dialect_files, plan_from_bindings, read_data_dir
+    from op_bindings import load_bindings
+
+    if not bindings_dir.is_dir():
+        raise SystemExit(f"op bindings not found: {bindings_dir}")
+    overlay = plan_from_bindings(read_data_dir(mlir22_dir), load_bindings(bindings_dir))
+    contents, entries = dialect_files(overlay, {}, set())
+    files_out = {fname: gzip_json(data) for fname, data in contents.items()}
+    files_out[CATALOG] = index_json({
+        "generator": "server/tools/gen_newer_models.py --mlir23",
+        "set": "mlir23",
+        "base": "mlir22",
+        "source": {"bindings": {"jaxlib": version_of("jaxlib")}},
+        "layout_from_bindings": sorted(overlay),
+        "dialects": entries,
+    })
+    print(f"mlir23: {len(overlay)} ops in {len(entries)} dialects (laid out from jaxlib's bindings)")
+    return {MLIR23_OUT: files_out}
+
+
+def _jaxlib_dialects_dir() -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec("jaxlib")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for base in spec.submodule_search_locations:
+        d = Path(base) / "mlir" / "dialects"
+        if d.is_dir():
+            return d
+    return None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mlir24-ods", type=Path, default=NEWER_ODS / "upstream-mlir24-approx")
@@ -94,14 +136,22 @@ def main() -> int:
     ap.add_argument("--bindings", type=Path, default=None,
                     help="folder of _*_ops_gen.py files (default: the installed iree-base-compiler's)")
     ap.add_argument("--check", action="store_true", help="fail if the output would change")
+    ap.add_argument("--mlir23", action="store_true",
+                    help="the MLIR 23 overlay instead, from jaxlib's bindings (default: installed jaxlib's)")
     args = ap.parse_args()
 
     from op_bindings import iree_dialects_dir
 
-    bindings = args.bindings or iree_dialects_dir()
-    if bindings is None:
-        raise SystemExit("op bindings not found: pip install iree-base-compiler==3.13.0, or --bindings")
-    outputs = newer_outputs(DEFAULT_OUT, args.mlir24_ods, args.iree_ods, bindings, args.mlir24_dsl)
+    if args.mlir23:
+        found = args.bindings or _jaxlib_dialects_dir()
+        if found is None:
+            raise SystemExit("jaxlib's op bindings not found: pip install -e '.[stablehlo]', or --bindings")
+        outputs = mlir23_outputs(DEFAULT_OUT, found)
+    else:
+        bindings = args.bindings or iree_dialects_dir()
+        if bindings is None:
+            raise SystemExit("op bindings not found: pip install iree-base-compiler==3.13.0, or --bindings")
+        outputs = newer_outputs(DEFAULT_OUT, args.mlir24_ods, args.iree_ods, bindings, args.mlir24_dsl)
     if args.check:
         bad = []
         for out, files_out in outputs.items():

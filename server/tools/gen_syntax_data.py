@@ -224,6 +224,10 @@ MLIR24_BARE_ENUMS = {"nvvm.shfl.sync": {"kind": "#nvvm.shfl_kind"},
 """Enum attributes MLIR 24 prints as the case alone in the op's format (`nvvm.shfl.sync bfly %m, ...`,
 `rocdl.sched.barrier none`), the attribute itself being `#nvvm.shfl_kind<bfly>` (checked with iree-opt
 3.13; `rocdl.sched.barrier`'s mask was an i32 in MLIR 22)."""
+MLIR24_BARE_ENUM_DIALECTS = ("gpu",)
+"""Dialects whose enum attributes MLIR 24 spells `#gpu.dim<x>` (MLIR 22: `#gpu<dim x>`) and prints stripped as
+the case alone (`gpu.thread_id x`, `gpu.all_reduce add`, `gpu.shuffle xor`; checked with iree-opt 3.13 on
+the index ops, all_reduce, subgroup_reduce, shuffle, subgroup_broadcast, subgroup_mma_elementwise)."""
 _I32_ATTR = {"kind": "typed", "storage": "::mlir::IntegerAttr", "type": "i32"}
 _I32_OPERAND = {"build": "i32", "cpp": "::mlir::IntegerType"}
 MLIR24_BARRIER = {
@@ -247,7 +251,14 @@ def mlir24_gpu_forms(upstream: dict[str, dict[str, Any]], m24: dict[str, dict[st
                      layouts: dict[str, Any]) -> None:
     """MLIR 24's NVVM and ROCDL forms that iree-compile's CUDA and ROCm dispatches use, into `m24`;
     `layouts`: the MLIR 24 model set's `rocdl` ops (which mfma ops have the three properties)."""
-    for full, names in MLIR24_BARE_ENUMS.items():
+    bare = dict(MLIR24_BARE_ENUMS)
+    for full, op in sorted(upstream.items()):
+        if full.split(".", 1)[0] in MLIR24_BARE_ENUM_DIALECTS:
+            for name, info in op.get("attrs", {}).items():
+                strip = str(info.get("strip", ""))
+                if info.get("kind") == "stripped" and strip.startswith(f"#{full.split('.', 1)[0]}."):
+                    bare.setdefault(full, {})[name] = strip
+    for full, names in bare.items():
         data = m24.setdefault(full, json.loads(json.dumps(upstream[full])))
         for name, prefix in names.items():
             data["attrs"][name] = {"kind": "bare", "storage": data["attrs"][name]["storage"], "strip": prefix}

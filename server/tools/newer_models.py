@@ -242,6 +242,22 @@ def plan(base: dict[str, Op], mlir24_json: dict[str, Op], iree_json: dict[str, O
     return overlay, iree
 
 
+def plan_from_bindings(base: dict[str, Op], bindings: dict[str, BindingOp]) -> dict[str, Op]:
+    """An overlay on `base` from a wheel's bindings alone (MLIR 23: jaxlib's): the ops of `base`'s dialects
+    whose layout the bindings show otherwise, and the ops those dialects gained.  Dialects `base` lacks
+    (jaxlib's stablehlo, chlo, sdy, mhlo) are not upstream's: left out."""
+    base_dialects = {k.split(".", 1)[0] for k in base}
+    overlay: dict[str, Op] = {}
+    for full, b in sorted(bindings.items()):
+        if full.split(".", 1)[0] not in base_dialects:
+            continue
+        current = _with_names(full, base.get(full))
+        if current is not None and binding_layout_matches(current, b):
+            continue
+        overlay[full] = from_bindings(full, b, current)
+    return overlay
+
+
 def _with_names(full: str, op: Op | None) -> Op | None:
     if op is None:
         return None

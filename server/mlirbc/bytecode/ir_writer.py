@@ -40,8 +40,8 @@ class IRWriter:
                  producer: str = "") -> None:
         self.num = num
         self.indexed_use_lists = use_lists_by_index(producer)
-        """Whether the values of one op or block with use-list orders are written by index (MLIR 24 on)
-        rather than in the iteration order of a `DenseMap` (MLIR 22 and 23)."""
+        """Whether the values of one op or block with use-list orders are written by index (MLIR 23 on)
+        rather than in the iteration order of a `DenseMap` (MLIR 22)."""
         self.version = num.version
         self.string_index = string_index
         self.resource_index = resource_index
@@ -386,10 +386,11 @@ _MLIR_MAJOR = re.compile(r"MLIR(\d+)")
 def use_lists_by_index(producer: str) -> bool:
     """Whether a writer that names itself `producer` orders the use-list orders of one op's results (or one
     block's arguments) by index: MLIR 24's writer does (all 11 files of the IREE held-out run with more than
-    one such value and a `DenseMap` order that differs read back only so), MLIR 22's iterates a `DenseMap`
-    (the 4 upstream corpus files of the same kind); any other producer is written as MLIR 22 writes."""
+    one such value and a `DenseMap` order that differs read back only so), and so does MLIR 23's (jaxlib
+    0.10.2's `MLIR23.0.0git`: the corpus's scf test input it writes); MLIR 22's iterates a `DenseMap` (the 4
+    upstream corpus files of the same kind); any other producer is written as MLIR 22 writes."""
     m = _MLIR_MAJOR.match(producer)
-    return m is not None and int(m.group(1)) >= 24
+    return m is not None and int(m.group(1)) >= 23
 
 
 def densemap_order(keys: list[int]) -> list[int]:

@@ -418,8 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--ods-json", action="append", metavar="FILE",
                         help="extra op models from `llvm-tblgen --dump-json` output")
         sp.add_argument("--models", metavar="SET",
-                        help="use this model set (mlir22, mlir24) instead of the one the file's producer "
-                             "chooses")
+                        help="use this model set (mlir22, mlir23, mlir24) instead of the one the file's "
+                             "producer chooses")
 
     def form_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--form", default=AUTO, metavar="FORM",

@@ -1,6 +1,8 @@
 """Model sets: which models decode a file, chosen from its producer string and dialect versions.
 
 * `mlir22`: the upstream MLIR 22.1.8 models (`models/data/`), registered for every set;
+* `mlir23`: MLIR 22 plus the layouts that changed by MLIR 23 (`models/data_mlir23/`, from jaxlib 0.10.2's op
+  bindings: the writer of `MLIR23.0.0git` files), for the upstream dialects jaxlib ships;
 * `mlir24`: MLIR 22 plus the layouts that changed by MLIR 24 (`models/data_mlir24/`, an overlay registered
   for this set only), as IREE 3.13's compiler (producer `MLIR24.0.0git`) writes them.
 
@@ -19,11 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 MLIR22 = "mlir22"
+MLIR23 = "mlir23"
 MLIR24 = "mlir24"
 
-SETS: dict[str, int] = {MLIR22: 22, MLIR24: 24}
+SETS: dict[str, int] = {MLIR22: 22, MLIR23: 23, MLIR24: 24}
 """Set name -> the MLIR major version whose writer it models."""
-PRODUCERS: dict[str, str] = {MLIR22: "MLIR22.1.8", MLIR24: "MLIR24.0.0git"}
+PRODUCERS: dict[str, str] = {MLIR22: "MLIR22.1.8", MLIR23: "MLIR23.0.0git", MLIR24: "MLIR24.0.0git"}
 """Set name -> the producer string of the writer it models (a new file written with a forced set and no
 producer of its own gets it: its bytes are that writer's, and a reader chooses the set by it)."""
 

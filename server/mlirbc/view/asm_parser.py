@@ -52,8 +52,17 @@ class _AsmParser:
         self.successors: list[_Ref] = []
         self.implicit: list[Operation | BlockArgument] = []
         self.attr_dict: tuple[int, int] | None = None
-        self.keyvalue_props = SETS.get(p.registry.model_set or "", 22) >= 24
+        self.mlir_version = SETS.get(p.registry.model_set or "", 22)
+        """The MLIR major version the text is read for (its model set's)."""
+        self.keyvalue_props = self.mlir_version >= 24
         """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
+
+    def declares_attribute(self, name: str) -> bool:
+        model = self.p.registry.op(self.full).model
+        try:
+            return model is not None and name in model.info().attributes
+        except Exception:  # a plugin's model that cannot say
+            return False
 
     # -- errors and tokens --------------------------------------------------------------------------
     def error(self, message: str) -> Exception:

@@ -112,6 +112,11 @@ class _OpWriter:
         names read back by the model): then ops of the same shape reuse it (`_Template`)."""
 
     @property
+    def mlir_version(self) -> int:
+        """The MLIR major version the view's model set models (a model's spelling may differ by it)."""
+        return self.pp.mlir_version
+
+    @property
     def keyvalue_props(self) -> bool:
         return self.pp.keyvalue_props
 
@@ -176,7 +181,8 @@ class _OpWriter:
             # stripped, the body (with the space the attribute's printer writes before it, or not), when
             # the view's parser can tell where it ends (one token or one bracketed group)
             body = text[len(pretty):-1]
-            self.write(body[1:] if body.startswith(" ") and not lead_space else body)
+            self.write(body[1:] if body.startswith(" ") and not (lead_space and self.pp.enum_lead_space)
+                       else body)
             return
         if not text.startswith(prefix) or (len(text) > len(prefix) and text[len(prefix)] not in "<"):
             # Not of the class the format names (dyn_cast fails): printed in full.
@@ -562,6 +568,10 @@ class _PrettyPrinter(_Printer):
         """The aliases of the view, once the alias pass found them (None: local scope)."""
         self.keyvalue_props = SETS.get(registry.model_set or "", 22) >= 24
         """MLIR 24's key-value properties (`<alignment = 4>`) where `attr-dict` and `prop-dict` are."""
+        self.mlir_version = SETS.get(registry.model_set or "", 22)
+        self.enum_lead_space = self.mlir_version < 23
+        """Whether a `#dialect<mnemonic case>` printed stripped keeps the space before its case, as MLIR 22's
+        generated printers write it (`gpu.thread_id  x`); MLIR 23 and 24 write none."""
         self.notes: list[PrettyNote] = []
         self.dialects: list[str] = ["builtin"]
         self._syntax: dict[int, asm.OpSyntax | None] = {}

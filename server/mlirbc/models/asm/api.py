@@ -198,6 +198,11 @@ class AsmParser(Protocol):
 
     def resolve_successors(self, refs: Sequence[BlockRef], state: OpState) -> None: ...
 
+    def declares_attribute(self, name: str) -> bool:
+        """Whether the op being read declares the inherent attribute `name` in the file's model set (an
+        attribute one MLIR keeps discardable and a later one inherent: gpu.func's `kernel`, MLIR 23)."""
+        return False
+
     def parse_optional_value_name(self) -> str | None:
         """A `%name` that names no value (vm.import's argument names): its text; nothing recorded."""
 

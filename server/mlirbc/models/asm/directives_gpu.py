@@ -1,7 +1,8 @@
 """Ports of the GPU dialect's `custom<...>` directives (GPUDialect.cpp) besides AsyncDependencies:
 
 * `custom<AllReduceOperation>($op)` (gpu.all_reduce, gpu.subgroup_reduce): the enum's keyword as the
-  attribute prints itself (` add`), nothing for an absent one;
+  attribute prints itself (` add` in MLIR 22, `add` in 23 and 24, where the attribute is
+  `#gpu.all_reduce_op<add>`), nothing for an absent one;
 * `custom<OffloadingHandler>($offloadingHandler)` (gpu.binary): `<#handler>` unless it is the default
   `#gpu.select_object`;
 * `custom<LaunchDimType>(type($gridSizeX), ref($clusterSizeX), type($clusterSizeX), ...)`
@@ -23,7 +24,7 @@ from .directives import ParseArgs, PrintArgs, parser, printer
 ALL_REDUCE_OPERATIONS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
                          "xor", "minimumf", "maximumf")
 """GPUOps.td's AllReduceOperation cases."""
-_ALL_REDUCE = re.compile(r"#gpu<all_reduce_op (\w+)>$")
+_ALL_REDUCE = re.compile(r"#gpu(?:<all_reduce_op |\.all_reduce_op<)(\w+)>$")
 _DEFAULT_HANDLER = "#gpu.select_object"
 
 
@@ -35,7 +36,7 @@ def print_all_reduce_operation(p: AsmPrinter, a: PrintArgs) -> None:
     m = _ALL_REDUCE.match(plain_attribute_text(value))
     if m is None:
         raise SyntaxModelError("not an all-reduce operation")
-    p.write(" " + m.group(1))
+    p.write((" " if getattr(p, "mlir_version", 22) < 23 else "") + m.group(1))
 
 
 @parser("AllReduceOperation")
@@ -45,7 +46,9 @@ def parse_all_reduce_operation(p: AsmParser, a: ParseArgs, optional: bool) -> bo
         return not optional
     if word not in ALL_REDUCE_OPERATIONS:
         raise p.error("invalid op kind")
-    a.set_attr(0, parse_attribute_text(f"#gpu<all_reduce_op {word}>"))
+    modern = getattr(p, "mlir_version", 22) >= 24
+    text = f"#gpu.all_reduce_op<{word}>" if modern else f"#gpu<all_reduce_op {word}>"
+    a.set_attr(0, parse_attribute_text(text))
     return True
 
 

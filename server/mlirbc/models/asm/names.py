@@ -94,7 +94,8 @@ def _address_of(v: OpView) -> list[tuple[int, str]]:
 
 
 def _gpu_dimension(prefix: str) -> NamesFn:
-    """`<prefix>_x` from a `#gpu<dim x>` dimension (GPU index ops, as mlir-opt names them)."""
+    """`<prefix>_x` from a `#gpu<dim x>` dimension (`#gpu.dim<x>` in MLIR 24; GPU index ops, as mlir-opt
+    names them)."""
     def fn(v: OpView) -> list[tuple[int, str]]:
         from ...syntax.attr_printer import plain_attribute_text
 
@@ -102,9 +103,10 @@ def _gpu_dimension(prefix: str) -> NamesFn:
         if dim is None or not v.op.results:
             return []
         text = plain_attribute_text(dim)
-        if not (text.startswith("#gpu<dim ") and text.endswith(">")):
-            return []
-        return [(0, f"{prefix}_{text[len('#gpu<dim '):-1]}")]
+        for head in ("#gpu<dim ", "#gpu.dim<"):
+            if text.startswith(head) and text.endswith(">"):
+                return [(0, f"{prefix}_{text[len(head):-1]}")]
+        return []
     return fn
 
 

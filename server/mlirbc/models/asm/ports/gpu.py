@@ -236,9 +236,10 @@ class GPUFuncOp(Port):
                                  extra_args=len(extra))
         _print_attributions(p, "workgroup", extra[:n_work], view.attr("workgroup_attrib_attrs"))
         _print_attributions(p, "private", extra[n_work:], view.attr("private_attrib_attrs"))
-        if view.attr("gpu.kernel") is not None:
+        # `gpu.kernel` is discardable in MLIR 22 and 24, the inherent `kernel` in MLIR 23
+        if view.attr("gpu.kernel") is not None or view.attr("kernel") is not None:
             p.write(" kernel")
-        elided = {"workgroup_attributions", "gpu.kernel", "function_type", "arg_attrs", "res_attrs",
+        elided = {"workgroup_attributions", "gpu.kernel", "kernel", "function_type", "arg_attrs", "res_attrs",
                   "workgroup_attrib_attrs", "private_attrib_attrs", "sym_name"}
         p.optional_attr_dict(attr_entries(view, elided), (), with_keyword=True)
         if body.blocks:
@@ -256,7 +257,7 @@ class GPUFuncOp(Port):
         state.attributes["workgroup_attributions"] = IntegerAttr.get(IntegerType.get(64), len(named) - before)
         private_dicts = _parse_attributions(p, "private", named)
         if p.parse_optional_keyword("kernel"):
-            state.attributes["gpu.kernel"] = UnitAttr.get()
+            state.attributes["kernel" if p.declares_attribute("kernel") else "gpu.kernel"] = UnitAttr.get()
         d = p.parse_optional_attr_dict_with_keyword()
         if d is not None:
             state.attributes.update((k.text, v) for k, v in d.entries)
