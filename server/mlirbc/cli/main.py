@@ -418,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--ods-json", action="append", metavar="FILE",
                         help="extra op models from `llvm-tblgen --dump-json` output")
         sp.add_argument("--models", metavar="SET",
-                        help="use this model set (mlir22, mlir23, mlir24) instead of the one the file's "
+                        help="use this model set (mlir21 to mlir24) instead of the one the file's "
                              "producer chooses")
 
     def form_opts(sp: argparse.ArgumentParser) -> None:

@@ -3,7 +3,8 @@
 * every upstream MLIR 22 dialect's ops (builtin included), from the ODS-derived data in `models/data/`,
   one lazy provider per dialect, for every model set;
 * for the `mlir24` set only, the dialects whose layouts changed by MLIR 24 (`models/data_mlir24/`), for
-  the `mlir23` set those changed by MLIR 23 (`models/data_mlir23/`);
+  the `mlir23` set those changed by MLIR 23 (`models/data_mlir23/`), for the `mlir21` set those MLIR 21 had
+  otherwise (`models/data_mlir21/`);
 * codecs for upstream dialects with custom attribute/type encodings (`quant` types);
 * builtin attribute codes newer than MLIR 22 (`attr:builtin`/`type:builtin`, asked only for files whose
   producer may be newer: binary affine maps and strided layouts from IREE's MLIR 24);
@@ -20,20 +21,22 @@ from .alias_rules import register_upstream_aliases
 from .api import up_to_mlir
 from .builtin_newer import NewerBuiltinCodec
 from .kinds import KindDialect, register_lazy_kind_dialect
-from .ods import DATA_DIR, MLIR23_DIR, MLIR24_DIR, register_ods_dialects, register_ods_overlay
+from .ods import DATA_DIR, MLIR21_DIR, MLIR23_DIR, MLIR24_DIR, register_ods_dialects, register_ods_overlay
 from .quant import QuantTypeCodec
 from .registry import Registry
-from .sets import MLIR23, MLIR24
+from .sets import MLIR21, MLIR23, MLIR24
 
 BUILTIN_ORIGIN = "builtin (mlirbc)"
 MLIR24_ORIGIN = "builtin (mlirbc, MLIR 24 layouts)"
 MLIR23_ORIGIN = "builtin (mlirbc, MLIR 23 layouts)"
+MLIR21_ORIGIN = "builtin (mlirbc, MLIR 21 layouts)"
 
 
 def register_builtin_models(reg: Registry) -> None:
     base = register_ods_dialects(reg, BUILTIN_ORIGIN)
     register_ods_overlay(reg, MLIR24_ORIGIN, MLIR24_DIR, base, MLIR24)
     register_ods_overlay(reg, MLIR23_ORIGIN, MLIR23_DIR, base, MLIR23)
+    register_ods_overlay(reg, MLIR21_ORIGIN, MLIR21_DIR, base, MLIR21)
     register_builtin_syntax(reg)
     reg.register_type_codec(QuantTypeCodec(), BUILTIN_ORIGIN)
     newer = NewerBuiltinCodec()

@@ -28,6 +28,7 @@ from .registry import Registration, Registry
 DATA_DIR = Path(__file__).with_name("data")
 MLIR24_DIR = Path(__file__).with_name("data_mlir24")
 MLIR23_DIR = Path(__file__).with_name("data_mlir23")
+MLIR21_DIR = Path(__file__).with_name("data_mlir21")
 COUNTS_FILE = "counts.json.gz"
 """Per op, how many results, operands, regions and successors ODS fixes (`server/tools/gen_op_counts.py`)."""
 INDEX_FILE = "catalog.json"

@@ -1,5 +1,7 @@
 """Model sets: which models decode a file, chosen from its producer string and dialect versions.
 
+* `mlir21`: MLIR 22 plus the layouts MLIR 21.1.2 had otherwise (`models/data_mlir21/`, from MLIR 21's own
+  `.td` files: `gen_older_models.py`), for files of MLIR 21 and older;
 * `mlir22`: the upstream MLIR 22.1.8 models (`models/data/`), registered for every set;
 * `mlir23`: MLIR 22 plus the layouts that changed by MLIR 23 (`models/data_mlir23/`, from jaxlib 0.10.2's op
   bindings: the writer of `MLIR23.0.0git` files), for the upstream dialects jaxlib ships;
@@ -11,7 +13,8 @@ Dialects only one producer has (IREE's, StableHLO's) are registered for every se
 A producer `MLIR<N>...` names its MLIR major version: the set of that version, else the nearest older set
 (and the choice says so); older than every set gets the oldest.  Other producer strings (a tool's own
 name, `--emit-bytecode-producer`) name no version: a builtin dialect version (which MLIR 22 never writes)
-means a newer MLIR, else the oldest set is used; either way the choice says so.  A user can force a set.
+means a newer MLIR, else the base set (MLIR 22's) is used; either way the choice says so.  A user can force a
+set.
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+MLIR21 = "mlir21"
 MLIR22 = "mlir22"
 MLIR23 = "mlir23"
 MLIR24 = "mlir24"
 
-SETS: dict[str, int] = {MLIR22: 22, MLIR23: 23, MLIR24: 24}
+SETS: dict[str, int] = {MLIR21: 21, MLIR22: 22, MLIR23: 23, MLIR24: 24}
 """Set name -> the MLIR major version whose writer it models."""
-PRODUCERS: dict[str, str] = {MLIR22: "MLIR22.1.8", MLIR23: "MLIR23.0.0git", MLIR24: "MLIR24.0.0git"}
+PRODUCERS: dict[str, str] = {MLIR21: "MLIR21.1.2", MLIR22: "MLIR22.1.8", MLIR23: "MLIR23.0.0git",
+                             MLIR24: "MLIR24.0.0git"}
 """Set name -> the producer string of the writer it models (a new file written with a forced set and no
 producer of its own gets it: its bytes are that writer's, and a reader chooses the set by it)."""
 
@@ -70,8 +75,7 @@ def choose_set(producer: str, dialect_versions: Mapping[str, bytes | None] | Non
     if versions.get("builtin") is not None:
         return SetChoice(newest, f"producer '{producer}' names no MLIR version; the file has a builtin "
                                  f"dialect version (MLIR 22 writes none): using the newest")
-    oldest = min(SETS, key=lambda n: SETS[n])
-    return SetChoice(oldest, f"producer '{producer}' names no MLIR version; using the oldest")
+    return SetChoice(MLIR22, f"producer '{producer}' names no MLIR version; using the base set (MLIR 22)")
 
 
 def parse_set_name(name: str) -> str:
