@@ -1,5 +1,5 @@
-"""Files of MLIR 21 (`MLIR21.1.2`): the `mlir21` model set, MLIR 22 plus the 114 op layouts MLIR 21's own
-`.td` files give otherwise (`server/tools/gen_older_models.py`).
+"""Files of MLIR 21 (`MLIR21.1.2`): the `mlir21` model set, MLIR 22 plus the 114 op layouts and 162 custom
+forms MLIR 21's own `.td` files give otherwise (`server/tools/gen_older_models.py`).
 
 The files here are upstream test inputs written as bytecode by mlir-opt 21.1.2 (`benchmarks/
 mlir_version_heldout.py --mlir-opt` makes 559 such modules from the corpus's inputs).  With MLIR 22's models
@@ -7,7 +7,7 @@ mlir_version_heldout.py --mlir-opt` makes 559 such modules from the corpus's inp
 llvm.func, gpu.func, acc data ops, xegpu, tosa's nan_mode as a string) and 9 did not write back to their
 bytes (MLIR 21's scf.for has no properties; the writer gave it MLIR 22's).  Each file must decode with no
 fallback, write back to its bytes and read its pretty view back to its bytes; with MLIR 21's mlir-opt named
-by `MLIRBC_MLIR21_OPT` the generic view equals its print.
+by `MLIRBC_MLIR21_OPT` the generic and pretty views equal its print.
 """
 
 from __future__ import annotations
@@ -87,10 +87,15 @@ def _mlir21(flags: list[str], path: Path) -> str:
 
 
 @needs_mlir21
+@pytest.mark.parametrize("mode", ["generic", "local", "aliased"])
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_the_generic_view_is_mlir21s_print(path: Path) -> None:
+def test_the_view_is_mlir21s_print(path: Path, mode: str) -> None:
     reg = models(entry_points=False)
     module = decode_bytecode(path.read_bytes(), reg)
-    ours = view_lines(print_module(module, form="generic", registry=reg, with_map=False).text)
-    theirs = _mlir21(["--mlir-print-op-generic", "--mlir-print-debuginfo", "--mlir-print-local-scope"], path)
+    form = "generic" if mode == "generic" else "pretty"
+    rules = alias_rules(module, reg) if mode == "aliased" else None
+    ours = view_lines(print_module(module, form=form, registry=reg, with_map=False, aliases=rules).text)
+    flags = {"generic": ["--mlir-print-op-generic", "--mlir-print-local-scope"],
+             "local": ["--mlir-print-local-scope"], "aliased": []}[mode]
+    theirs = _mlir21([*flags, "--mlir-print-debuginfo"], path)
     assert ours.split("{-#")[0].rstrip("\n") == theirs.split("{-#")[0].rstrip("\n")

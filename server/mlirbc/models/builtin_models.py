@@ -55,15 +55,18 @@ def register_builtin_models(reg: Registry) -> None:
 
 def register_builtin_syntax(reg: Registry) -> None:
     """The custom assembly forms of upstream ops: declarative formats from the generated data (read per
-    dialect when a pretty view first needs it), MLIR 24's changed ones for that set, and the hand-written
+    dialect when a pretty view first needs it), MLIR 24's and MLIR 21's changed ones for their sets, and the
+    hand-written
     models of ops whose form upstream writes in C++ (`models/asm/ports`)."""
     from .asm.data import DATA_DIR as SYNTAX_DIR
+    from .asm.data import MLIR21_DIR as SYNTAX21_DIR
     from .asm.data import MLIR24_DIR as SYNTAX24_DIR
     from .asm.data import register_syntax_data
     from .asm.ports import register_ports
 
     base = register_syntax_data(reg, BUILTIN_ORIGIN, SYNTAX_DIR)
     register_syntax_data(reg, MLIR24_ORIGIN, SYNTAX24_DIR, base, MLIR24)
+    register_syntax_data(reg, MLIR21_ORIGIN, SYNTAX21_DIR, base, MLIR21)
     register_ports(reg, BUILTIN_ORIGIN)
 
 

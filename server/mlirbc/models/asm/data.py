@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 DATA_DIR = Path(__file__).with_name("data")
 MLIR24_DIR = DATA_DIR / "mlir24"
+MLIR21_DIR = DATA_DIR / "mlir21"
 CATALOG = "catalog.json"
 
 

@@ -5,7 +5,7 @@ out."""
 
 from __future__ import annotations
 
-from ....ir.attributes import Attribute, DialectAttr
+from ....ir.attributes import Attribute, DialectAttr, StringAttr
 from ....ir.operation import Operation
 from ....ir.types import FunctionType
 from ....syntax.attr_parser import parse_attribute_text
@@ -49,11 +49,14 @@ class EnumHandlingOp(Port):
             p.operand(operand)
         entries = self.view(op).all_attrs()
         if self.elide_nan:
-            for i, (_, a) in enumerate(entries):
+            for i, (k, a) in enumerate(entries):
                 parts = _enum_parts(a)
                 if parts is not None and parts[0] == "#tosa.nan_mode":
                     if parts[1] == "PROPAGATE":
                         del entries[i]
+                    break
+                if k == "nan_mode" and isinstance(a, StringAttr) and a.value == b"PROPAGATE":
+                    del entries[i]  # MLIR 21's nan_mode: a string whose default the attr-dict leaves out
                     break
         if entries:
             p.write(" {")
