@@ -5,7 +5,7 @@ The files here are upstream test inputs written as bytecode by mlir-opt 21.1.2 (
 mlir_version_heldout.py --mlir-opt` makes 559 such modules from the corpus's inputs).  With MLIR 22's models
 48 of those modules had fallbacks (memref.load/store without MLIR 22's `alignment`, llvm.mlir.global,
 llvm.func, gpu.func, acc data ops, xegpu, tosa's nan_mode as a string) and 9 did not write back to their
-bytes (MLIR 21's scf.for has no properties; the writer gave it MLIR 22's).  Each file must decode with no
+bytes (MLIR 21's scf.for has no properties; MLIR 22's model gave it some).  Each file must decode with no
 fallback, write back to its bytes and read its pretty view back to its bytes; with MLIR 21's mlir-opt named
 by `MLIRBC_MLIR21_OPT` the generic and pretty views equal its print.
 """
@@ -54,16 +54,19 @@ def test_the_file_decodes_whole_and_writes_back(path: Path) -> None:
         assert encode_bytecode(back.module, template=module, registry=reg) == data
 
 
-def test_an_op_the_file_wrote_without_properties_stays_without() -> None:
-    """MLIR 21's scf.for has no properties, MLIR 22's has `unsignedCmp`: even read with MLIR 22's models the
-    file writes back to its bytes (the writer does not add properties the file never held)."""
+def test_an_op_mlir21_wrote_without_properties_has_no_properties_model() -> None:
+    """MLIR 21's scf.for has no properties, MLIR 22's has `unsignedCmp`: the mlir21 set's model has none, so
+    a written file holds none (with MLIR 22's models the writer would give every loop properties)."""
     data = next(p for p in FILES if "scf" in p.name).read_bytes()
-    reg = models(entry_points=False, model_set="mlir22")
+    reg = models(entry_points=False)
     module = decode_bytecode(data, reg)
     loops = [op for op in module.root.walk() if op.name == "scf.for"]  # type: ignore[union-attr]
     assert loops and all(op.properties is None for op in loops)
-    assert reg.op("scf.for").model.has_properties()  # type: ignore[union-attr]
+    assert not reg.with_set("mlir21").op("scf.for").model.has_properties()  # type: ignore[union-attr]
+    assert reg.with_set("mlir22").op("scf.for").model.has_properties()  # type: ignore[union-attr]
     assert encode_bytecode(module, template=module, registry=reg) == data
+    forced = models(entry_points=False, model_set="mlir22")
+    assert encode_bytecode(decode_bytecode(data, forced), template=module, registry=forced) != data
 
 
 def test_the_mlir22_models_cannot_decode_what_mlir21_had_otherwise() -> None:

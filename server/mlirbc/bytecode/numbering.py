@@ -462,11 +462,6 @@ class Numbering:
             if model is None:
                 return _non_empty(attrs), None
             values, rest = split_properties(model, attrs)
-            if not values and self.template_version >= 5 and self.version == self.template_version:
-                # An op its file wrote without properties (an older MLIR whose op had none, as MLIR 21's
-                # scf.for) stays without: properties made from the model's defaults would be bytes the
-                # file never held.
-                return _non_empty(rest), None
             return _non_empty(rest), ("tokens", self._encode_props(op, model, values))
         if self._reuse_raw(props.raw):
             return _non_empty(attrs), ("raw", props.raw)

@@ -20,7 +20,7 @@ from ..registry import Registry
 from .api import OpSyntax
 
 if TYPE_CHECKING:
-    from .names import NamesFn
+    from .names import BlockNamesFn, NamesFn
 
 DATA_DIR = Path(__file__).with_name("data")
 MLIR24_DIR = DATA_DIR / "mlir24"
@@ -75,9 +75,12 @@ class DataSyntaxProvider:
     the op's form is generic or written in C++ without a port)."""
 
     def __init__(self, dataset: SyntaxDataset, dialect: str,
-                 names: Mapping[str, NamesFn] | None = None) -> None:
+                 names: Mapping[str, NamesFn] | None = None,
+                 block_names: Mapping[str, BlockNamesFn] | None = None) -> None:
         self.dataset = dataset
         self.dialect = dialect
+        self.block_names = block_names or {}
+        """Block argument names of ops (`getAsmBlockArgumentNames` ports of declarative-format ops)."""
         self.names = names
         """Result names of ops (`getAsmResultNames` ports); None: upstream's (`names.RESULT_NAMES`)."""
         self._models: dict[str, OpSyntax | None] = {}
@@ -95,7 +98,8 @@ class DataSyntaxProvider:
 
             names = self.names if self.names is not None else RESULT_NAMES
             model = DeclarativeSyntax(full_name, data, names.get(full_name),
-                                      default_dialect=DEFAULT_DIALECTS.get(full_name, ""))
+                                      default_dialect=DEFAULT_DIALECTS.get(full_name, ""),
+                                      block_names=self.block_names.get(full_name))
         self._models[full_name] = model
         return model
 
@@ -131,12 +135,13 @@ def op_data(full_name: str, data_dir: Path = DATA_DIR) -> dict[str, Any]:
 
 def register_syntax_data(reg: Registry, origin: str, data_dir: Path = DATA_DIR,
                          base: SyntaxDataset | None = None, model_set: str | None = None,
-                         names: Mapping[str, NamesFn] | None = None) -> SyntaxDataset:
+                         names: Mapping[str, NamesFn] | None = None,
+                         block_names: Mapping[str, BlockNamesFn] | None = None) -> SyntaxDataset:
     """One lazy syntax provider per dialect of a data folder (nothing is read here); `names`: the result
-    names of its ops (default: upstream's)."""
+    names of its ops (default: upstream's); `block_names`: their block argument names."""
     ds = SyntaxDataset(data_dir, base) if base is not None else dataset(data_dir)
     for name in sorted(ds.dialects):
-        own = DataSyntaxProvider(ds, name, names)
+        own = DataSyntaxProvider(ds, name, names, block_names)
         earlier = reg.syntax_provider(name, model_set)
         if earlier is not None and base is None:
             # Ops added to a dialect that already has its data (IREE's transform extension ops): asked

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from ...errors import TextError
 from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
-from ...ir.operation import Operation, Region, Value
+from ...ir.operation import BlockArgument, Operation, Region, Value
 from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
@@ -60,8 +60,11 @@ class DeclarativeSyntax(SyntaxBase):
     """One op's declarative format, interpreted."""
 
     def __init__(self, name: str, data: dict[str, Any], names: NamesHook | None = None,
-                 syntax_lookup: Callable[[str], Any] | None = None, default_dialect: str = "") -> None:
+                 syntax_lookup: Callable[[str], Any] | None = None, default_dialect: str = "",
+                 block_names: Callable[[OpView, int], list[tuple[int, str]]] | None = None) -> None:
         self.name = name
+        self.block_names_hook = block_names
+        """The op's `getAsmBlockArgumentNames` (region number -> entry block argument names), if any."""
         self._default_dialect = default_dialect
         self.data = data
         self.format: list[Element] = data["format"]
@@ -109,6 +112,16 @@ class DeclarativeSyntax(SyntaxBase):
 
     def ods_result_names(self, op: Operation) -> list[tuple[int, str]]:
         return ods_result_names(self.data, op)
+
+    def block_arg_names(self, op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
+        hook = self.block_names_hook
+        if hook is None or not region.blocks:
+            return []
+        index = next((i for i, r in enumerate(op.regions) if r is region), -1)
+        if index < 0:
+            return []
+        args = region.blocks[0].arguments
+        return [(args[i], name) for i, name in hook(OpView(op, self.data), index) if 0 <= i < len(args)]
 
     def names_no_results(self) -> bool:
         """Whether `result_names` and `ods_result_names` are empty for every op (no names hook, fewer
@@ -482,7 +495,10 @@ class DeclarativeSyntax(SyntaxBase):
         return out
 
     def _print_prop_dict(self, view: OpView, p: AsmPrinter, space_always: bool = True) -> None:
-        if space_always:
+        # MLIR 24's `prop-dict` element: ` name = value, ...` when there is one, nothing at all when not
+        # (`llvm.intr.ubsantrap failureKind = 3`; `pcf.loop ... } {hello = "world"}`)
+        bare = space_always and getattr(p, "keyvalue_props", False)
+        if space_always and not bare:
             p.write(" ")
         elided = self._dict_rules()[1]
         entries = []
@@ -499,7 +515,7 @@ class DeclarativeSyntax(SyntaxBase):
             # declaration prints it.
             order = {n: i for i, n in enumerate(self.data.get("arg_order", ()))}
             entries.sort(key=lambda kv: order.get(kv[0], len(order)))
-            p.write("<" if space_always else " <")
+            p.write(" " if bare else " <")
             for i, (k, v) in enumerate(entries):
                 if i:
                     p.write(", ")
@@ -507,7 +523,8 @@ class DeclarativeSyntax(SyntaxBase):
                 if not isinstance(v, UnitAttr):
                     p.write(" = ")
                     print_attr_value(p, v, self.data.get("attrs", {}).get(k, {}), False, k)
-            p.write(">")
+            if not bare:
+                p.write(">")
             return
         p.write("<{")
         for i, (k, v) in enumerate(entries):
@@ -641,10 +658,13 @@ def unreadable(name: str, data: dict[str, Any]) -> str | None:
     for target, (how, _, transform) in data.get("resolve", {}).items():
         if how != "build" and not typefns.known(transform):
             return f"the type of '{target}' comes from a C++ transformer with no port"
+    # a property a custom directive takes is the directive's to print (its port reads the value)
+    in_directives = {id(arg) for el in walk(data["format"]) if el[0] == "custom" for arg in walk(el[2])}
     for el in walk(data["format"]):
         if el[0] == "custom" and not can_parse(el[1], name):
             return f"custom<{el[1]}> has no port"
-        if el[0] == "prop" and prop_port(data.get("props", {}).get(el[1])) is None:
+        if el[0] == "prop" and id(el) not in in_directives and \
+                prop_port(data.get("props", {}).get(el[1])) is None:
             return f"property '{el[1]}' prints through C++ with no port"
         if el[0] == "attr":
             info = data.get("attrs", {}).get(el[1], {})

@@ -102,8 +102,13 @@ class _Reader:
                 for k, v in d.entries:
                     parsed.attrs[k.text] = v
         elif kind == "prop-dict":
+            keyvalue = getattr(p, "keyvalue_props", False)
+            names = {*self.model.data.get("attrs", {}), *self.model.data.get("props", {})}
+            if keyvalue and p.peek_text() in names:
+                self.keyvalue_props(bare=True)  # MLIR 24: ` name = value, ...` with no brackets
+                return
             if p.parse_optional_punct("<"):
-                if getattr(p, "keyvalue_props", False) and p.peek_text() != "{":
+                if keyvalue and p.peek_text() != "{":
                     self.keyvalue_props()
                     return
                 props = p.parse_attribute()
@@ -221,9 +226,9 @@ class _Reader:
             return len(parsed.attrs) > before
         raise p.error(f"an optional group cannot start with {kind}")
 
-    def keyvalue_props(self) -> None:
-        """MLIR 24's `name = value, ...>` of properties (after the `<`), values as their declarations
-        read them."""
+    def keyvalue_props(self, bare: bool = False) -> None:
+        """MLIR 24's `name = value, ...>` of properties (after the `<`; `bare`: a `prop-dict` element's
+        list, which no `>` ends), values as their declarations read them."""
         p = self.p
         attrs = self.model.data.get("attrs", {})
         while True:
@@ -234,6 +239,10 @@ class _Reader:
             else:
                 value = UnitAttr.get()
             self.parsed.attrs[key] = value
+            if bare:
+                if not p.parse_optional_punct(","):
+                    return
+                continue
             if p.parse_optional_punct(">"):
                 return
             p.parse_punct(",")

@@ -199,6 +199,11 @@ class ParseArgs:
     def attr(self, i: int) -> Attribute | None:
         return self.parsed.attrs.get(self._arg(i)[1])
 
+    def region(self, i: int) -> Region | None:
+        """A region an earlier element read (a `ref($region)` argument)."""
+        found = self.parsed.regions.get(self._arg(i)[1])
+        return found[0] if found else None
+
     def string(self, i: int) -> str:
         return str(self.args[i][1])
 
@@ -259,6 +264,7 @@ def _load() -> None:
             directives_gpu,
             directives_iree,
             directives_iree_lists,
+            directives_iree_pcf,
             directives_iree_regions,
             directives_iree_types,
             directives_omp,

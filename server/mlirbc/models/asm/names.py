@@ -17,6 +17,8 @@ from ...ir.types import FunctionType, IndexType, IntegerType, Type
 from .adaptor import OpView
 
 NamesFn = Callable[[OpView], list[tuple[int, str]]]
+BlockNamesFn = Callable[[OpView, int], list[tuple[int, str]]]
+"""An op's `getAsmBlockArgumentNames` for its region number N: (argument number of the entry block, name)."""
 
 
 def int_value(a: IntegerAttr) -> int:

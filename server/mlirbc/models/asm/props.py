@@ -1,7 +1,7 @@
 """Properties a declarative format prints through their own C++ `printer`/`parser` (a bare `$prop` element),
 ported per C++ storage type: the bit enums of the LLVM and ptr dialects (`inbounds|nuw`, `overflow<nsw>`),
-I32 enums (`monotonic`), `UnitProp` (a keyword of its own in a group or oilist clause) and `OptionalProp` of
-an integer (`alignment = 8`).
+I32 enums (`monotonic`), `UnitProp` (a keyword of its own in a group or oilist clause), `BoolProp`
+(`true`/`false`) and `OptionalProp` of an integer (`alignment = 8`).
 
 A property is kept as MLIR's bytecode gives it (an `IntegerAttr` for an enum); a port says how its value
 prints, how the text reads back, and which value is the default that an optional group leaves out.  A
@@ -171,6 +171,35 @@ class OptionalIntProp:
         return isinstance(value, ArrayAttr) and not value.elements
 
 
+class BoolPropPort:
+    """`BoolProp` (`DefaultValuedProp<BoolProp, "false">`): kept as an i1, printed `true` / `false` as its
+    generated printer writes it and read by `FieldParser<bool>`; an optional group anchored on it leaves
+    out `false` (`pcf.generic sync true scope(...)`)."""
+
+    def print(self, p: AsmPrinter, value: Attribute) -> None:
+        if not isinstance(value, IntegerAttr) or value.bits not in (0, 1):
+            raise SyntaxModelError("a bool property that is not an i1")
+        p.write("true" if value.bits else "false")
+
+    def parse(self, p: AsmParser) -> Attribute:
+        found = self.parse_optional(p)
+        if found is None:
+            raise p.error("expected 'true' or 'false'")
+        return found
+
+    def parse_optional(self, p: AsmParser) -> Attribute | None:
+        for word, bit in (("true", 1), ("false", 0)):
+            if p.parse_optional_keyword(word):
+                return IntegerAttr.get(IntegerType.get(1), bit)
+        return None
+
+    def default(self) -> Attribute:
+        return IntegerAttr.get(IntegerType.get(1), 0)
+
+    def is_default(self, value: Attribute) -> bool:
+        return isinstance(value, IntegerAttr) and value.bits == 0
+
+
 _ATOMIC_ORDERINGS = (("not_atomic", 0), ("unordered", 1), ("monotonic", 2), ("acquire", 3), ("release", 4),
                      ("acq_rel", 5), ("seq_cst", 6))
 
@@ -182,6 +211,7 @@ PROP_PORTS: dict[str, PropPort] = {
     # PtrEnums.td; not_atomic is the default a group leaves out
     "::mlir::ptr::AtomicOrdering": IntEnumProp(_ATOMIC_ORDERINGS, (), ""),
     "std::optional<int64_t>": OptionalIntProp(64),
+    "bool": BoolPropPort(),
 }
 """Ports by the property's C++ interface type (the ODS record's `interfaceType`)."""
 

@@ -32,9 +32,9 @@ def register(registry: Registry, origin: str) -> None:
 
     registry.register_syntax("iree_tensor_ext", LayoutAttrs(TENSOR_EXT_LAYOUTS), origin)
     from ..asm.data import register_syntax_data
-    from .asm_names import RESULT_NAMES
+    from .asm_names import BLOCK_NAMES, RESULT_NAMES
 
-    register_syntax_data(registry, origin, ASM_DATA_DIR, names=RESULT_NAMES)
+    register_syntax_data(registry, origin, ASM_DATA_DIR, names=RESULT_NAMES, block_names=BLOCK_NAMES)
     from .asm_ports import MODELS
     from .asm_util_ports import MODELS as UTIL_MODELS
 

@@ -14,7 +14,7 @@ from ...ir.attributes import FlatSymbolRefAttr, IntegerAttr, StringAttr, SymbolR
 from ...ir.operation import Operation
 from ...ir.types import VectorType
 from ..asm.adaptor import OpView
-from ..asm.names import NamesFn, group_heads, int_value, type_suffix
+from ..asm.names import BlockNamesFn, NamesFn, group_heads, int_value, type_suffix
 
 SIMPLE: dict[str, list[tuple[str, str]]] = {
     "flow.channel.count": [('result', 'channel_count')],
@@ -283,3 +283,34 @@ RESULT_NAMES: dict[str, NamesFn] = _Names({
     "util.global.address": _first(_global_address),
     "iree_codegen.extract_strided_metadata": group_heads,
 })
+
+
+def _pcf_body(generic: bool) -> BlockNamesFn:
+    """pcf.generic's / pcf.loop's getAsmBlockArgumentNames: `%id` and (generic) `%count` for the trailing
+    index arguments, `%ref` for the result references (the initializer region has none)."""
+    def fn(v: OpView, region: int) -> list[tuple[int, str]]:
+        op = v.op
+        if region != len(op.regions) - 1 or not op.regions[region].blocks:
+            return []
+        n = len(op.regions[region].blocks[0].arguments)
+        results = len(op.results)
+        out: list[tuple[int, str]] = []
+        if generic:
+            index = v.attr("num_index_args")
+            leading = v.attr("num_leading_args")
+            n_index = index.bits if isinstance(index, IntegerAttr) else 0
+            n_lead = leading.bits if isinstance(leading, IntegerAttr) else 0
+            iterators = n_index // 2
+            out += [(i, "id") for i in range(n - n_index, n - n_index + iterators)]
+            out += [(i, "count") for i in range(n - iterators, n)]
+            out += [(i, "ref") for i in range(n_lead, n_lead + results)]
+        else:
+            ids = len(v.operand_groups().get("count", []))
+            out += [(i, "id") for i in range(n - ids, n)]
+            out += [(i, "ref") for i in range(results)]
+        return out
+    return fn
+
+
+BLOCK_NAMES: dict[str, BlockNamesFn] = {"pcf.generic": _pcf_body(True), "pcf.loop": _pcf_body(False)}
+"""IREE's block argument names of ops with declarative formats."""
