@@ -1,4 +1,4 @@
-"""Ports of IREE's `custom<...>` directives (`util`, `stream`, `flow`, `hal` dialects)."""
+"""Ports of IREE's `custom<...>` directives (`util`, `stream`, `flow`, `hal`, `iree_codegen` dialects)."""
 
 from __future__ import annotations
 
@@ -1209,3 +1209,26 @@ _row_directive("AsyncParameterGatherOperations", _GATHER_ASYNC)
 _row_directive("CmdParameterGatherOperations", _GATHER_CMD)
 _row_directive("AsyncParameterScatterOperations", _SCATTER_ASYNC)
 _row_directive("CmdParameterScatterOperations", _SCATTER_CMD)
+
+
+# -- custom<KnobsDictionary>($knobs) (iree_codegen.smt.constraints): ` knobs = {...}` on a line of its own ---
+@printer("KnobsDictionary")
+def print_knobs_dictionary(p: AsmPrinter, a: PrintArgs) -> None:
+    knobs = a.attr(0)
+    if not isinstance(knobs, DictionaryAttr):
+        raise SyntaxModelError("knobs is not a dictionary")
+    p.newline()
+    p.write(" knobs = ")
+    p.attribute_without_type(knobs)
+    p.newline()
+
+
+@parser("KnobsDictionary")
+def parse_knobs_dictionary(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    p.parse_keyword("knobs")
+    p.parse_punct("=")
+    knobs = p.parse_attribute()
+    if not isinstance(knobs, DictionaryAttr):
+        raise p.error("expected the knobs dictionary")
+    a.set_attr(0, knobs)
+    return True
