@@ -34,7 +34,7 @@ needs_mlir21 = pytest.mark.skipif(
 
 
 def test_there_are_files() -> None:
-    assert len(FILES) >= 9
+    assert len(FILES) >= 10
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])

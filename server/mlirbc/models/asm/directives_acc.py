@@ -1,7 +1,7 @@
 """Ports of the OpenACC dialect's `custom<...>` directives (OpenACC.cpp): data clause operands
 (`varPtr(%x : memref<f32>) varType(...)`, `accPtr(...)`), device-type operand lists (`async(%a : i64
 [#acc.device_type<nvidia>])`, `wait({devnum: %d : i32, %w : i32})`, `num_gangs({...})`), keyword-only
-operands.
+operands; MLIR 21's `custom<SymOperandList>` (private and reduction recipes).
 
 `PointerLikeType` is known for memrefs (their element type is the variable's type); a variable of a
 dialect type makes the op print generic, as its pointer-likeness is not known here."""
@@ -607,4 +607,44 @@ def parse_loop_control(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
             a.set_values(1 + 2 * k, [])
             a.set_types(2 + 2 * k, [])
     a.set_region(0, p.parse_region(ivs))
+    return True
+
+
+# -- custom<SymOperandList>($operands, type($operands), $recipes) (MLIR 21's acc.loop / acc.parallel private
+#    and reduction clauses; MLIR 22 folded the recipes into the operands): `@recipe -> %x : type, ...` ------
+@printer("SymOperandList")
+def print_sym_operand_list(p: AsmPrinter, a: PrintArgs) -> None:
+    operands, recipes = a.values(0), a.attr(2)
+    if not isinstance(recipes, ArrayAttr) or len(recipes.elements) != len(operands) or \
+            not all(isinstance(r, SymbolRefAttr | FlatSymbolRefAttr) for r in recipes.elements):
+        raise SyntaxModelError("one recipe symbol per operand is needed")
+    for i, (recipe, v) in enumerate(zip(recipes.elements, operands, strict=True)):
+        if i:
+            p.write(", ")
+        p.attribute(recipe)
+        p.write(" -> ")
+        p.operand(v)
+        p.write(" : ")
+        p.type(v.type)
+
+
+@parser("SymOperandList")
+def parse_sym_operand_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
+    recipes: list[Attribute] = []
+    refs: list[OperandRef] = []
+    types: list[Type] = []
+    while True:
+        recipe = p.parse_attribute()
+        if not isinstance(recipe, SymbolRefAttr | FlatSymbolRefAttr):
+            raise p.error("expected a recipe symbol")
+        recipes.append(recipe)
+        p.parse_punct("->")
+        refs.append(p.parse_operand())
+        p.parse_punct(":")
+        types.append(p.parse_type())
+        if not p.parse_optional_punct(","):
+            break
+    a.set_values(0, refs)
+    a.set_types(1, types)
+    a.set_attr(2, ArrayAttr.get(tuple(recipes)))
     return True
