@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -233,7 +234,12 @@ def test_the_found_did_change_is_refused_before_structuring(wire: WireClient) ->
     assert len(json.loads(body)["params"]["contentChanges"]) == 100_000
     wire.send_bytes(body)
     _still_answers(wire)
-    assert b"params.contentChanges: expected an array, got a string" in wire.stderr
+    # the log line and the answer come on two pipes: the line may reach the reader's thread a moment later
+    needle = b"params.contentChanges: expected an array, got a string"
+    deadline = time.monotonic() + WAIT
+    while needle not in wire.stderr and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert needle in wire.stderr
 
 
 def test_the_kind_check_runs_before_cattrs() -> None:
