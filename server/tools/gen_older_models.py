@@ -14,7 +14,6 @@ release never holds them).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_newer_models import CATALOG, index_json  # noqa: E402
 from gen_ods_models import DEFAULT_OUT, ROOT, Tblgen, entry_files, gzip_json  # noqa: E402
+from gen_syntax_data import folder_files  # noqa: E402
 from newer_models import dialect_files, layout, read_data_dir  # noqa: E402
 
 from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
@@ -79,42 +79,15 @@ def older_outputs(include: Path, set_name: str, jobs: int) -> dict[Path, dict[st
     })
     # the ops' custom forms where that release's syntax data differs (a default its attr-dict elides, a
     # type printed stripped): an overlay of `asm/data/` as `asm/data/mlir24/` is
-    base_syntax = _syntax_data(SYNTAX_DIR)
+    base_syntax = read_data_dir(SYNTAX_DIR)
     changed = {k: v for k, v in sorted(syntax.items()) if k in base_syntax and base_syntax[k] != v}
     print(f"{set_name}: {len(ops)} ops read ({failed} files that do not dump alone), {len(overlay)} layouts "
           f"and {len(changed)} forms differ from MLIR 22")
     return {ROOT / "server" / "mlirbc" / "models" / f"data_{set_name}": out,
-            SYNTAX_DIR / set_name: _syntax_files(changed, {
+            SYNTAX_DIR / set_name: folder_files(changed, {
                 "generator": "server/tools/gen_older_models.py",
                 "source": {"xtc-mlir-dev": _release(include)},
                 "overlay": "ops whose syntax differs from MLIR 22.1.8"})}
-
-
-def _syntax_data(folder: Path) -> dict[str, dict[str, Any]]:
-    import gzip
-
-    catalog = json.loads((folder / CATALOG).read_text(encoding="utf-8"))
-    out: dict[str, dict[str, Any]] = {}
-    for dialect, entry in catalog["dialects"].items():
-        with gzip.open(folder / entry["file"], "rt", encoding="utf-8") as f:
-            for name, data in json.load(f)["ops"].items():
-                out[f"{dialect}.{name}"] = data
-    return out
-
-
-def _syntax_files(ops: dict[str, dict[str, Any]], header: dict[str, Any]) -> dict[str, bytes]:
-    by_dialect: dict[str, dict[str, Any]] = {}
-    for full, data in ops.items():
-        dialect, _, name = full.partition(".")
-        by_dialect.setdefault(dialect, {})[name] = data
-    out: dict[str, bytes] = {}
-    catalog: dict[str, Any] = {**header, "dialects": {}}
-    for dialect in sorted(by_dialect):
-        fname = f"{dialect}.json.gz"
-        out[fname] = gzip_json({"dialect": dialect, "ops": by_dialect[dialect]})
-        catalog["dialects"][dialect] = {"file": fname, "ops": sorted(by_dialect[dialect])}
-    out[CATALOG] = (json.dumps(catalog, sort_keys=True, indent=1) + "\n").encode("utf-8")
-    return out
 
 
 def main() -> int:

@@ -21,7 +21,9 @@ from .directives_iree import (
     _dynamic_dims,
     _print_dims,
     _tied_indices,
+    parse_bindings,
     parse_dims,
+    print_bindings,
     tied_operands_attr,
 )
 
@@ -409,52 +411,9 @@ def parse_value_type_list(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
 
 
 # -- custom<DispatchBindings>($binding_buffers, type($binding_buffers), $binding_offsets, $binding_lengths)
-#    (hal_loader.executable.dispatch): one `(%buffer : t)[%offset, %length]` per line ----------------------
-@printer("DispatchBindings")
-def print_dispatch_bindings(p: AsmPrinter, a: PrintArgs) -> None:
-    buffers, types, offsets, lengths = a.values(0), a.types(1), a.values(2), a.values(3)
-    if not (len(buffers) == len(types) == len(offsets) == len(lengths)):
-        raise SyntaxModelError("binding buffers, offsets and lengths do not pair up")
-    for i, (buffer, t, offset, length) in enumerate(zip(buffers, types, offsets, lengths, strict=True)):
-        if i:
-            p.write(", ")  # interleaveComma's separator, before the next line's break
-        p.newline()
-        p.write("  (")
-        p.operand(buffer)
-        p.write(" : ")
-        p.type(t)
-        p.write(")[")
-        p.operand(offset)
-        p.write(", ")
-        p.operand(length)
-        p.write("]")
-    p.newline()
-
-
-@parser("DispatchBindings")
-def parse_dispatch_bindings(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    buffers: list[OperandRef] = []
-    types: list[Type] = []
-    offsets: list[OperandRef] = []
-    lengths: list[OperandRef] = []
-    while True:
-        p.parse_punct("(")
-        buffers.append(p.parse_operand())
-        p.parse_punct(":")
-        types.append(p.parse_type())
-        p.parse_punct(")")
-        p.parse_punct("[")
-        offsets.append(p.parse_operand())
-        p.parse_punct(",")
-        lengths.append(p.parse_operand())
-        p.parse_punct("]")
-        if not p.parse_optional_punct(","):
-            break
-    a.set_values(0, buffers)
-    a.set_types(1, types)
-    a.set_values(2, offsets)
-    a.set_values(3, lengths)
-    return True
+#    (hal_loader.executable.dispatch): the same form as HAL's custom<Bindings>
+printer("DispatchBindings")(print_bindings)
+parser("DispatchBindings")(parse_bindings)
 
 
 # -- custom<CollectiveParam>(ref($op), $param) (stream.async.collective): `source(%p) ` by the op's kind ----
