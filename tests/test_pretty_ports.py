@@ -447,6 +447,10 @@ MALFORMED_HELD_OUT = {
                            "  hal.return %arg0, %arg0 : i32, i32\n}",
     "hoistable tags": '%0 = util.hoistable_conversion pack inverts("unpack") () : () -> i32 {\n'
                       "  util.return %arg0 : i32\n}",
+    "parallel body": "pcf.loop scope(#pcf.test_scope) count(%arg3) execute(%r = %arg9)[%i: index] : "
+                     "(!pcf.sref<?xi32, #pcf.test_scope>) -> tensor<?xi32> {\n  pcf.return\n}",
+    "knobs dictionary": "iree_codegen.smt.constraints target = <set = 0>, pipeline = "
+                        "#iree_gpu.pipeline<TileAndFuse>, knobs = [1] dims(%arg3) {\n}",
     "hoistable types": '%0 = util.hoistable_conversion "pack" inverts("unpack") (%x = %arg0) : () -> i32 {\n'
                        "  util.return %arg0 : i32\n}",
 }
