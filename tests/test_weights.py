@@ -31,7 +31,7 @@ from mlirbc.files.mapped import IN_PLACE, SHADOW, open_mapped  # noqa: E402
 from mlirbc.ir.attributes import DenseElementsAttr  # noqa: E402
 from mlirbc.ir.digest import LARGE, sample_ranges, sampled_digest  # noqa: E402
 from mlirbc.ir.module import Module  # noqa: E402
-from mlirbc.ir.types import FloatType, RankedTensorType  # noqa: E402
+from mlirbc.ir.types import FloatType, IntegerType, RankedTensorType  # noqa: E402
 from mlirbc.models.build import models
 from mlirbc.npy import write_npy  # noqa: E402
 from mlirbc.syntax.elements import elements_of, literal_lines  # noqa: E402
@@ -96,6 +96,18 @@ def test_large_payloads_stay_views_and_unique_by_content(tmp_path: Path) -> None
     changed = bytearray(raw)
     changed[len(raw) // 2 + 1] ^= 0xFF  # outside the sample: the uniquer still compares content
     assert DenseElementsAttr.get(t, bytes(changed)) is not a
+    # larger than the sampled fingerprint's whole-hash limit and than one compared chunk: a change in a
+    # late chunk, at a byte no sample reads
+    big = os.urandom(200_000)
+    sampled = {i for s, e in sample_ranges(len(big)) for i in range(s, e)}
+    late = next(i for i in range(len(big) - 5000, 0, -1) if i not in sampled)
+    tb = RankedTensorType.get((len(big),), IntegerType.get(8), None)
+    first = DenseElementsAttr.get(tb, memoryview(big))
+    assert DenseElementsAttr.get(tb, memoryview(bytes(bytearray(big)))) is first
+    other = bytearray(big)
+    other[late] ^= 0x01
+    assert sampled_digest(bytes(other)) == sampled_digest(big)
+    assert DenseElementsAttr.get(tb, memoryview(bytes(other))) is not first
 
     path = tmp_path / "de.mlirbc"
     make_weights.dense_elements(str(path), 1 << 16)

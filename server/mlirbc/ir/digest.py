@@ -109,10 +109,12 @@ class ContentKey:
         return self.data is other.data or _same_content(self.data, other.data)
 
 
-def _same_content(a: Bytes, b: Bytes, chunk: int = 1 << 22) -> bool:
+def _same_content(a: Bytes, b: Bytes, chunk: int = 1 << 16) -> bool:
+    # Memoryview equality compares item by item (about 300 MB/s: 0.7 s for a 200 MB tensor met again
+    # when a file is reopened); small copies compare with memcmp and stay in the allocator's cache.
     va, vb = memoryview(a), memoryview(b)
     for i in range(0, len(va), chunk):
-        if va[i:i + chunk] != vb[i:i + chunk]:
+        if va[i:i + chunk].tobytes() != vb[i:i + chunk].tobytes():
             return False
     return True
 
