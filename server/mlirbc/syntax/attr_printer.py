@@ -167,6 +167,23 @@ def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
         _elision.reset(token)
 
 
+def render_with_elision(hook: ElisionHook | None, render: Callable[[Any], str], value: Any) -> str:
+    """`render(value)` inside `elision_scope(hook)`; no scope is entered when it would change nothing
+    (most values an op's printer prints: the hook in force is already that one)."""
+    current = _elision.get()
+    if isinstance(current, _Recording):
+        hook = current
+    scope = _aliases.get()
+    target = hook if scope is None else scope.with_elider(hook)
+    if target is current:
+        return render(value)
+    token = _elision.set(target)
+    try:
+        return render(value)
+    finally:
+        _elision.reset(token)
+
+
 @contextlib.contextmanager
 def alias_scope(scope: AliasHook) -> Iterator[None]:
     """Print with `scope`'s aliases (and the placeholders of the elision hook in force)."""

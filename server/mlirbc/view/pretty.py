@@ -54,12 +54,12 @@ from ..models.registry import Registry
 from ..models.sets import SETS
 from ..syntax.aliases import AliasCollector, AliasRules, AliasScope
 from ..syntax.attr_printer import (
-    elision_scope,
     keyword_or_string,
     print_attribute,
     print_location,
     print_location_inline,
     print_type,
+    render_with_elision,
     symbol_ref,
 )
 from ..syntax.elision import Elider
@@ -149,12 +149,10 @@ class _OpWriter:
         self.write(print_type(t))
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
-        with elision_scope(self.pp.elider_for(self.op, slot)):
-            self.write(print_attribute(a))
+        self.write(render_with_elision(self.pp.elider_for(self.op, slot), print_attribute, a))
 
     def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
-        with elision_scope(self.pp.elider_for(self.op, slot)):
-            self.write(attribute_without_type(a))
+        self.write(render_with_elision(self.pp.elider_for(self.op, slot), attribute_without_type, a))
 
     def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
         scope = self.pp.alias_scope
@@ -209,8 +207,8 @@ class _OpWriter:
             if isinstance(v, UnitAttr):
                 parts.append(key)
             else:
-                with elision_scope(self.pp.elider_for(self.op, k)):
-                    parts.append(f"{key} = {print_attribute(v)}")
+                text = render_with_elision(self.pp.elider_for(self.op, k), print_attribute, v)
+                parts.append(f"{key} = {text}")
         text = "{" + ", ".join(parts) + "}"
         self.write(text)
         if start[0] == self._chunk():
@@ -327,14 +325,12 @@ class _Recorder(_OpWriter):
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, False))
-        with elision_scope(self.pp.elider_for(self.op, slot)):
-            text = print_attribute(a)
+        text = render_with_elision(self.pp.elider_for(self.op, slot), print_attribute, a)
         self._put(text, _S_ATTR, (a, slot))
 
     def attribute_without_type(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, True))
-        with elision_scope(self.pp.elider_for(self.op, slot)):
-            text = attribute_without_type(a)
+        text = render_with_elision(self.pp.elider_for(self.op, slot), attribute_without_type, a)
         self._put(text, _S_BARE, (a, slot))
 
     def stripped(self, value: Attribute | Type, prefix: str, lead_space: bool = True) -> None:
