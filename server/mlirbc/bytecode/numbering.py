@@ -52,7 +52,7 @@ _KIND = ("attribute", "type")
 # Byte groups of the dialect regrouping: 2^(7g) - previous size (format 11.4).
 _MAX_BYTE_GROUPS = 8
 
-_RESOURCE_IN_TEXT = re.compile(r'dense_resource<\s*("(?:[^"\\]|\\.)*"|[^>\s]+)\s*>')
+_RESOURCE_IN_TEXT = re.compile(r'dense_resource<\s*("[^"\\]*(?:\\.[^"\\]*)*"|[^>\s]+)\s*>')
 
 PropsPlan = tuple[str, object]
 """("tokens", list[Token]) to render, or ("raw", bytes) kept verbatim from the template."""

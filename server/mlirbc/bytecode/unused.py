@@ -69,7 +69,7 @@ def _op_roots(op: Operation) -> Iterator[object]:
     return op_values(op)
 
 
-_RESOURCE_IN_TEXT = re.compile(r'dense_resource<\s*("(?:[^"\\]|\\.)*"|[^>\s]+)\s*>')
+_RESOURCE_IN_TEXT = re.compile(r'dense_resource<\s*("[^"\\]*(?:\\.[^"\\]*)*"|[^>\s]+)\s*>')
 
 
 def _reached(roots: Iterable[object], targets: set[int]) -> tuple[set[int], set[str]]:

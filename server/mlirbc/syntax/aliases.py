@@ -110,15 +110,15 @@ _LOCATION_SET = frozenset(LOCATIONS)
 _PLAIN_NAME_RE = re.compile(r"[A-Za-z_$\-][A-Za-z0-9_$\-]*")
 _HEAD_RE = re.compile(r"[#!][A-Za-z_][A-Za-z0-9_$.]*")
 _NESTED_RE = re.compile(
-    r'"(?:[^"\\]|\\.)*"'
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'
     r"|(?P<attr>#[A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]*)"
     r"|(?P<type>![A-Za-z_][A-Za-z0-9_$]*\.[A-Za-z0-9_$.]*)"
     r"|(?<![A-Za-z0-9_$.])(?P<kw>affine_map|affine_set)(?=<)"
 )
-_BODY_RE = re.compile(r'"(?:[^"\\]|\\.)*"|->|[<>()\[\]{}]')
+_BODY_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|->|[<>()\[\]{}]')
 _OPEN = {"<": ">", "(": ")", "[": "]", "{": "}"}
 _CLOSERS = frozenset(">)]}")
-_PARAM_RE = re.compile(r'"(?:[^"\\]|\\.)*"|->|(?:(?<=<)|(?<=, ))(?P<param>[A-Za-z_][A-Za-z0-9_]*) = <'
+_PARAM_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|->|(?:(?<=<)|(?<=, ))(?P<param>[A-Za-z_][A-Za-z0-9_]*) = <'
                        r"|[<>()\[\]{}]")
 
 
@@ -199,7 +199,7 @@ def skip_body(text: str, start: int) -> int:
     return -1
 
 
-_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def _type_end(text: str, start: int) -> int:

@@ -139,7 +139,7 @@ def _stripped_value(text: str, at: int, value_text: str, stripped: Mapping[str, 
 
 
 _ALIAS_USE_RE = re.compile(
-    r'"(?:[^"\\]|\\.)*"'
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'
     r"|(?<![A-Za-z0-9_$.\-])(?P<sigil>[#!])(?P<name>[A-Za-z_][A-Za-z0-9_$\-]*)(?![A-Za-z0-9_$.\-<])")
 """Strings (skipped), and alias references in a dialect value's text (`#name`, `!name`: no `.`)."""
 _CLOSERS = {">": "<", "]": "[", ")": "(", "}": "{"}

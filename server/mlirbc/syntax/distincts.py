@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..ir.attributes import Attribute, DistinctAttr
 
-_DISTINCT = re.compile(r'"(?:[^"\\\n]|\\.)*"|(?<![\w$.\-])distinct\[(-?\d+)\](?=<)')
+_DISTINCT = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|(?<![\w$.\-])distinct\[(-?\d+)\](?=<)')
 """A string literal (skipped), or a distinct attribute's number."""
 _KEYWORD = "distinct["
 

@@ -86,13 +86,13 @@ FINGERPRINT_RE = re.compile(_FP)
 TOKEN_RE = re.compile(rf"mlirbc\.elided\.([0-9]{{1,19}})\.({_FP})")
 """The placeholder token (full match: a string placeholder's text)."""
 BLOB_RE = re.compile(
-    r'// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{1,19}) bytes, '
+    r'// mlirbc: elided blob ("[^"\\]*(?:\\.[^"\\]*)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{1,19}) bytes, '
     rf"alignment ([0-9]{{1,19}}), fingerprint ({_FP})[ \t]*$")
 FIND_RE = re.compile(
     rf'dense_resource<(mlirbc\.elided\.([0-9]{{1,19}})\.({_FP}))>'
     rf'|"mlirbc\.elided\.([0-9]{{1,19}})\.({_FP})"'
     rf'|([#!])mlirbc\.elided<((?:[^<>,]|<[^<>]*>)*), ([0-9]{{1,19}}), "({_FP})">'
-    rf'|// mlirbc: elided blob ("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{{1,19}}) bytes, '
+    rf'|// mlirbc: elided blob ("[^"\\]*(?:\\.[^"\\]*)*"|[A-Za-z_][A-Za-z0-9_$.-]*): ([0-9]{{1,19}}) bytes, '
     rf'alignment ([0-9]{{1,19}}), fingerprint ({_FP})')
 """Any placeholder in a line of text (for hover): groups per form, see `find_placeholders`."""
 

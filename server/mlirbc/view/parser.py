@@ -148,7 +148,7 @@ _ALIAS_LINE_RE = re.compile(r"^[#!][A-Za-z_][A-Za-z0-9_$.\-]*[ \t]*=", re.M)
 
 
 # Strings and comments (skipped whole), and runs of opening or closing brackets (one step each).
-_BRACKETS_RE = re.compile(r'"(?:[^"\\\n]|\\.)*+"|//[^\n]*|[({\[]+|[)}\]]+')
+_BRACKETS_RE = re.compile(r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|//[^\n]*|[({\[]+|[)}\]]+')
 
 
 def _line_start_matches(text: str, needle: str, pattern: re.Pattern[str], lo: int = 0,

@@ -1262,7 +1262,7 @@ class _PrettyPrinter(_Printer):
 @functools.cache
 def _one_token() -> re.Pattern[str]:
     # compiled on first use, not at import (most views never print a stripped value this way)
-    return re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"(?:[^"\\]|\\.)*"')
+    return re.compile(r'[A-Za-z_][\w$.]*|-?\d+|"[^"\\]*(?:\\.[^"\\]*)*"')
 _CLOSERS = {"{": "}", "[": "]", "(": ")", "<": ">"}
 
 

@@ -80,7 +80,7 @@ False prints everything inline (`--mlir-print-local-scope`)."""
 
 _FALLBACK_MARK = "mlirbc.fallback<"
 _JOIN_EVERY = 4096
-_FALLBACK_RE = re.compile(r'([#!])mlirbc\.fallback<"((?:[^"\\]|\\.)*)", "0x([0-9A-Fa-f]*)">')
+_FALLBACK_RE = re.compile(r'([#!])mlirbc\.fallback<"([^"\\]*(?:\\.[^"\\]*)*)", "0x([0-9A-Fa-f]*)">')
 
 
 @dataclass

@@ -794,7 +794,7 @@ class SourceMap:
         """Every use of alias `name` outside its definition's own name (strings skipped)."""
         out: list[Span] = []
         d = self.alias_definition(name)
-        pattern = re.compile(r'"(?:[^"\\\n]|\\.)*"|' + re.escape(name) + r"(?![A-Za-z0-9_$.\-])")
+        pattern = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|' + re.escape(name) + r"(?![A-Za-z0-9_$.\-])")
         for m in pattern.finditer(self.text):
             if m.group()[0] == '"' or (d is not None and m.start() == d.start):
                 continue

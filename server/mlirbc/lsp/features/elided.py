@@ -68,7 +68,7 @@ HOVER_BUDGET_S = 1.5
 MAX_LINES = 2000
 """Lines of a value's text per `mlirbc/valueText` answer, unless the client asks for fewer."""
 
-_RESOURCE_USE = re.compile(r'dense_resource<("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_$.-]*)>\s*:\s*')
+_RESOURCE_USE = re.compile(r'dense_resource<("[^"\\]*(?:\\.[^"\\]*)*"|[A-Za-z_][A-Za-z0-9_$.-]*)>\s*:\s*')
 
 
 @dataclass

@@ -14,7 +14,7 @@ import re
 from ...syntax.aliases import AliasRule
 from ..registry import Registry
 
-_STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_STRING_RE = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"')
 _ORDINAL_RE = re.compile(r"[{ ,]ordinal = (-?[0-9]+) : ")
 _COMPOSITE_RE = re.compile(r"#util\.composite<([0-9]+)xi8,")
 _SYMBOL_CHARS_RE = re.compile(r"[^A-Za-z0-9_]")
