@@ -58,6 +58,21 @@ def test_lookup_loads_only_that_dialect() -> None:
     assert ds.files_read == ["arith", "func"]
 
 
+def test_has_op_answers_as_op_does_without_building_models() -> None:
+    reg = models(entry_points=False)
+    ds = dataset_of(reg, "arith")
+    names = ["arith.addi", "arith.nope", "func.func", "vcix.v.sv", "nodialect.op", "stablehlo.add",
+             "vhlo.add_v1", "builtin.module"]
+    asked = {n: reg.has_op(n) for n in names}
+    assert ds.files_read == []  # answered from the index: no dialect file read, no model built
+    reg.disable("arith.addi")
+    assert not reg.has_op("arith.addi")
+    fresh = models(entry_points=False)
+    fresh.disable("arith.addi")
+    assert {n: fresh.op(n).model is not None for n in names} == {**asked, "arith.addi": False}
+    assert asked["arith.addi"] and not asked["arith.nope"] and not asked["vcix.v.sv"]
+
+
 def test_every_upstream_dialect_is_registered() -> None:
     reg = models(entry_points=False)
     dialects = set(reg.dialect_names())

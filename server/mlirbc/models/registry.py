@@ -503,6 +503,26 @@ class Registry:
             self._op_cache[full_name] = result
             return result
 
+    def has_op(self, full_name: str) -> bool:
+        """Whether `op(full_name).model` is not None, answered from the dialect provider's index where it
+        keeps one (`has_op`): a view asks this of every op name it prints, and building a model it does
+        not use then was most of the models a first open built."""
+        hit = self._op_cache.get(full_name)
+        if hit is not None:
+            return hit.model is not None
+        dialect = full_name.split(".", 1)[0]
+        if full_name in self._disabled_ops or dialect in self._disabled_dialects:
+            return False
+        if self._ops.get(full_name, self.model_set) is not None:
+            return True
+        dreg = self._dialects.get(dialect, self.model_set)
+        if dreg is None:
+            return False
+        probe = getattr(dreg.model, "has_op", None)
+        if callable(probe):
+            return bool(probe(full_name))
+        return self.op(full_name).model is not None
+
     def _lookup_op(self, full_name: str) -> Lookup:
         dialect = full_name.split(".", 1)[0]
         if full_name in self._disabled_ops:

@@ -1129,7 +1129,7 @@ class OpParser(Parser):
             return known
         if props is not None and props.kind == PROPS_FALLBACK:
             return True
-        return self.registry.op(f"{dialect}.{short}" if short else dialect).model is not None
+        return self.registry.has_op(f"{dialect}.{short}" if short else dialect)
 
     def fallback_properties(self, value: Attribute, span: TextSpan) -> Properties:
         raw: Bytes | None = None

@@ -605,7 +605,7 @@ class _PrettyPrinter(_Printer):
             self._syntax[key] = None
             return None
         model = self.registry.op_syntax(name.full).model
-        if model is not None and self.registry.op(name.full).model is None:
+        if model is not None and not self.registry.has_op(name.full):
             model = None  # an op mlirbc cannot decode is unregistered to it: generic
         self._syntax[key] = model
         return model
@@ -657,7 +657,7 @@ class _PrettyPrinter(_Printer):
         """The ODS result names of a registered op with no model of its custom form (MLIR names the results
         of an op it prints generic as it names any other)."""
         name = op.op_name
-        if not name.registered or self.registry.op(name.full).model is None:
+        if not name.registered or not self.registry.has_op(name.full):
             return []
         provider = self.registry.syntax_provider(name.dialect, self.registry.model_set)
         data_of = getattr(provider, "data", None)
