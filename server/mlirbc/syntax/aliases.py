@@ -461,17 +461,24 @@ class AliasCollector:
             elif deferred[idx]:
                 self._keep(idx)
 
-    def visit_printed(self, printed: Sequence[tuple[int, Value, bool]]) -> None:
+    def visit_printed(self, printed: Sequence[tuple[int, Value, bool]]) -> int:
         """`visit` each value of `printed` ((what, value, printed without its type) as an op's printer
-        wrote them, not deferrable), in order: a value seen before costs no call."""
+        wrote them, not deferrable), in order: a value seen before costs no call.  Returns the deepest
+        `depth_of` among them (0: no alias in any; their depths are final once visited)."""
         index = self._index
         deferred = self._deferred
+        depth = self._depth
+        deepest = 0
         for _, v, elide in printed:
             idx = index.get(v)
             if idx is None:
                 self.visit(v, False, elide)
+                idx = index[v]
             elif deferred[idx]:
                 self._keep(idx)
+            if depth[idx] > deepest:
+                deepest = depth[idx]
+        return deepest
 
     def visit_op_locations(self, locations: Sequence[Value]) -> None:
         """`visit` each of `locations` as an op's location (deferrable), in order: the bulk of a large

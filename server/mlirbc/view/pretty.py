@@ -299,6 +299,8 @@ class _Recorder(_OpWriter):
         """Whether the text has line breaks (indented for the depth it was printed at)."""
         self.breaks: list[tuple[int, int]] = []
         """(chunk, offset) of each line break the op's printer wrote (`newline`)."""
+        self.plain = False
+        """Set by the alias pass when nothing the op printed is or holds an alias: its text stands."""
 
     def _spot(self, before: int, kind: int, args: tuple[object, ...], values: tuple[object, ...]) -> None:
         # Each recorded call writes its value's text last, in one piece.
@@ -728,7 +730,8 @@ class _PrettyPrinter(_Printer):
                     # them again changes nothing.
                     if shape is not None:
                         shape.replayed = True
-                    c.visit_printed(events)  # type: ignore[arg-type]
+                    if not c.visit_printed(events) and shape is not None and shape.first is not None:  # type: ignore[arg-type]
+                        shape.first.plain = True
             elif kind == 1:
                 assert isinstance(item, _RegionMark)
                 self._collect_region(item, c, work)
@@ -887,7 +890,7 @@ class _PrettyPrinter(_Printer):
             return False
         depth_of = found.depth_of
         changed: list[Spot] = []
-        for spot in rec.spots:
+        for spot in () if rec.plain else rec.spots:
             if spot[3] != _S_DICT:
                 depth = depth_of(spot[4][0])  # type: ignore[arg-type]
                 if depth is None:
