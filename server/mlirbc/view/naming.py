@@ -12,6 +12,7 @@ counter shared by all names.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
@@ -21,9 +22,16 @@ ResultNamesFn = Callable[[Operation], list[tuple[int, str]]]
 BlockArgNamesFn = Callable[[Operation, Region], list[tuple[BlockArgument, str]]]
 
 
+_PLAIN = re.compile(r"[A-Za-z$._-][A-Za-z0-9$._-]*")
+"""A name sanitizeIdentifier leaves as it is (most names: checked at once, not character by character)."""
+
+
 def sanitize(name: str) -> str:
     """sanitizeIdentifier: invalid characters become `_` (space) or their hex code; a leading digit
     gets a `_` before it."""
+    if _PLAIN.fullmatch(name):
+        return name
+
     def valid(c: str) -> bool:
         return (c.isascii() and c.isalnum()) or c in "$._-"
 
