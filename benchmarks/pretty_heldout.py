@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import random
 import re
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -166,11 +167,19 @@ def main() -> int:
     tally = Tally()
     for src in inputs:
         for pipe in pipelines[:args.pipelines]:
-            made = run_mlir_opt(["--allow-unregistered-dialect", *pipe, "--emit-bytecode", str(src)], b"")
+            try:
+                made = run_mlir_opt(["--allow-unregistered-dialect", *pipe, "--emit-bytecode", str(src)], b"")
+            except subprocess.TimeoutExpired:
+                tally.counts["oracle timed out"] += 1  # a pipeline mlir-opt does not finish: no input
+                continue
             if made.returncode != 0:
                 continue
+
             def printed(flags: list[str], data: bytes = made.stdout) -> str | None:
-                proc = run_mlir_opt(["--allow-unregistered-dialect", *flags, "-"], data)
+                try:
+                    proc = run_mlir_opt(["--allow-unregistered-dialect", *flags, "-"], data)
+                except subprocess.TimeoutExpired:
+                    return None
                 return proc.stdout.decode() if proc.returncode == 0 else None
 
             data = compare(made.stdout, reg, printed, "mlir-opt", f"{src.name} {' '.join(pipe)}", tally)
