@@ -730,7 +730,8 @@ class _PrettyPrinter(_Printer):
                     # them again changes nothing.
                     if shape is not None:
                         shape.replayed = True
-                    if not c.visit_printed(events) and shape is not None and shape.first is not None:  # type: ignore[arg-type]
+                    deepest = c.visit_printed(events)  # type: ignore[arg-type]
+                    if not deepest and shape is not None and shape.first is not None:
                         shape.first.plain = True
             elif kind == 1:
                 assert isinstance(item, _RegionMark)
