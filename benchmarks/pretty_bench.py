@@ -8,7 +8,8 @@ Tables (the machine is shared: read the ratios, measured in the same run, rather
    times every phase once): decode, then print the view generic, pretty with
    `--local-scope`, and pretty with aliases (the default pretty view); the ratio of decode + pretty print
    to decode + generic print (target: at most 1.25), for the 112k-op corpus file and the IREE corpus
-   (default-version files, together);
+   (default-version files, together); and iree-opt's own parse and print of the IREE corpus
+   (`--mlir-timing`, wall seconds, each file's best of max(R, 5) runs: upstream's ratios of the same forms);
 2. whole processes (median of R): `mlirbc decode --form generic` / `--form pretty --local-scope` /
    `--form pretty` of the 112k-op file, next to `mlir-opt --mlir-print-op-generic` and mlir-opt's pretty
    print with the same debug-info flags; the pretty-to-upstream ratio should be no worse than the
@@ -24,8 +25,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
+import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -104,6 +108,45 @@ def in_process(files: list[Path], runs: int) -> list[str]:
             *(f"{(decode + prints[n]) / base:.2f}" for n in ("pretty --local-scope", "pretty"))]
 
 
+IREE_OPT_MODES = {"generic": ["--mlir-print-op-generic", "--mlir-print-local-scope"],
+                  "pretty --local-scope": ["--mlir-print-local-scope"], "pretty": []}
+_TIMING = re.compile(r"([\d.]+) \(\s*[\d.]+%\)\s+(Parser|Output)")
+
+
+def iree_opt_row(files: list[Path], runs: int) -> list[str] | None:
+    """iree-opt's own times for the same files (`--mlir-timing`: its parse of the bytecode and its print,
+    each file's best of the rounds, summed): upstream's cost of each form, without its start-up."""
+    exe = iree_opt()
+    if exe is None:
+        return None
+    parse = dict.fromkeys(IREE_OPT_MODES, 0.0)
+    output = dict.fromkeys(IREE_OPT_MODES, 0.0)
+    for f in files:
+        for name, flags in IREE_OPT_MODES.items():
+            best_parse = best_output = float("inf")
+            for _ in range(max(runs, 5)):
+                proc = subprocess.run([exe, str(f), "--mlir-timing", "--mlir-print-debuginfo", *flags, "-o",
+                                       os.devnull], capture_output=True, text=True, check=False)
+                found = dict((what, float(t)) for t, what in _TIMING.findall(proc.stderr))
+                if proc.returncode or len(found) != 2:
+                    return None
+                best_parse = min(best_parse, found["Parser"])
+                best_output = min(best_output, found["Output"])
+            parse[name] += best_parse
+            output[name] += best_output
+    base = parse["generic"] + output["generic"]
+    return [f"{parse['generic']:.3f}", *(f"{output[n]:.3f}" for n in IREE_OPT_MODES),
+            *(f"{(parse[n] + output[n]) / base:.2f}" for n in ("pretty --local-scope", "pretty"))]
+
+
+def iree_opt() -> str | None:
+    spec = importlib.util.find_spec("iree.compiler")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    exe = Path(list(spec.submodule_search_locations)[0]) / "_mlir_libs" / "iree-opt"
+    return str(exe) if exe.is_file() else None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -114,6 +157,9 @@ def main() -> int:
     iree = sorted(p for p in (CORPUS / "iree").glob("*.mlirbc") if not re.search(r"\.v\d$", p.stem))
     rows = [[large.name, *in_process([large], args.runs)],
             [f"iree ({len(iree)} files)", *in_process(iree, args.runs)]]
+    upstream = iree_opt_row(iree, args.runs)
+    if upstream is not None:
+        rows.append([f"iree, iree-opt's own ({len(iree)})", *upstream])
     _table(f"in one process, CPU seconds (best of {args.runs} rounds, IREE {max(args.runs, SMALL_ROUNDS)}); "
            "ratio: decode + pretty print over decode + generic print (target <= 1.25)",
            ["file", "decode", *MODES, "ratio local", "ratio aliased"], rows)
