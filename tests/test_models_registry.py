@@ -73,6 +73,43 @@ def test_has_op_answers_as_op_does_without_building_models() -> None:
     assert asked["arith.addi"] and not asked["arith.nope"] and not asked["vcix.v.sv"]
 
 
+class _Scoped:
+    """A dialect's registered codec seen through a producer check of a test's choosing."""
+
+    def __init__(self, codec: Any, answer: Any) -> None:
+        self._codec = codec
+        self._answer = answer
+        self.dialect = codec.dialect
+
+    def accepts_producer(self, producer: str) -> bool:
+        if isinstance(self._answer, Exception):
+            raise self._answer
+        return bool(self._answer)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._codec, name)
+
+
+@pytest.mark.parametrize("answer", [True, False, RuntimeError("a plugin's bug")])
+def test_a_codec_that_refuses_a_producer_leaves_its_values_as_fallbacks(answer: Any) -> None:
+    from mlirbc.bytecode.reader import read_bytecode_file
+    from mlirbc.bytecode.writer import encode_bytecode
+
+    path = CORPUS / "vhlo" / "closed_over_constants.mlirbc"
+    assert not read_bytecode_file(path, models()).fallbacks
+    reg = models()
+    codec, origin = reg.attr_codec("vhlo")
+    assert codec is not None
+    reg.register_attr_codec(_Scoped(codec, answer), origin)  # type: ignore[arg-type]
+    m = read_bytecode_file(path, reg)
+    attrs = [n for n in m.fallbacks if n.kind == "attribute"]
+    if answer is True:
+        assert not m.fallbacks
+    else:  # refused, or a check that raised (not trusted): the vhlo attributes kept as they are stored
+        assert attrs and all("does not read files of producer 'StableHLO_v" in n.reason for n in attrs)
+    assert encode_bytecode(m, template=m, registry=reg) == path.read_bytes()
+
+
 def test_every_upstream_dialect_is_registered() -> None:
     reg = models(entry_points=False)
     dialects = set(reg.dialect_names())

@@ -128,10 +128,13 @@ class ProducerAware(Protocol):
 
 def producer_note(model: object, producer: str) -> str:
     """`model.producer_note(producer)` when the model has one, else ""; never raises."""
-    if not isinstance(model, ProducerAware):
+    # The method looked up, not `isinstance(model, ProducerAware)`: a runtime protocol check walks the
+    # protocol's members on every call (the reader asks per dialect attribute and type it decodes).
+    note = getattr(model, "producer_note", None)
+    if note is None:
         return ""
     try:
-        return str(model.producer_note(producer))
+        return str(note(producer))
     except Exception:  # a plugin's bug must not break reading
         return ""
 
@@ -146,10 +149,11 @@ class ProducerScoped(Protocol):
 
 def accepts_producer(model: object, producer: str) -> bool:
     """`model.accepts_producer(producer)`, True for a model without that method; never raises."""
-    if not isinstance(model, ProducerScoped):
+    accepts = getattr(model, "accepts_producer", None)  # as in `producer_note`
+    if accepts is None:
         return True
     try:
-        return bool(model.accepts_producer(producer))
+        return bool(accepts(producer))
     except Exception:  # a plugin's bug means: do not trust it with this file
         return False
 
