@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import os
 import re
 import statistics
@@ -38,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import CORPUS, REPO, load_note, lsp_convert, median_of, mlir_tool, our_env, ours  # noqa: E402
+from iree_bench import iree_opt  # noqa: E402
 
 sys.path.insert(0, str(REPO / "server"))
 
@@ -138,14 +138,6 @@ def iree_opt_row(files: list[Path], runs: int) -> list[str] | None:
     base = parse["generic"] + output["generic"]
     return [f"{parse['generic']:.3f}", *(f"{output[n]:.3f}" for n in IREE_OPT_MODES),
             *(f"{(parse[n] + output[n]) / base:.2f}" for n in ("pretty --local-scope", "pretty"))]
-
-
-def iree_opt() -> str | None:
-    spec = importlib.util.find_spec("iree.compiler")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    exe = Path(list(spec.submodule_search_locations)[0]) / "_mlir_libs" / "iree-opt"
-    return str(exe) if exe.is_file() else None
 
 
 def main() -> int:

@@ -30,6 +30,9 @@ whatever else the machine runs: read the ratios.
 `one-time load`: the cold open minus the warm one, the view's minus the stored view's: what the view adds
 to a process' first open, whatever the file.
 
+Upstream, when jaxlib is installed: the two last columns, jaxlib's own open of the file in a fresh process
+(`deserialize_portable_artifact` and its print with debug info and aliases; warm and first open).
+
 Targets (issue 25): open at most 1.5x the stored view's, edit + save of the 200 MB export under 2 s,
 memory as the stored view's.
 """
@@ -55,6 +58,30 @@ WARM_OPENS = 5
 """Warm opens timed per process for a file under 1 MB (their median), one for larger files."""
 EDITS = {"stablehlo": ("= stablehlo.add ", "= stablehlo.subtract "),
          "generic": ('= "vhlo.add_v1"', '= "vhlo.subtract_v1"')}
+
+
+def jaxlib_one(path: str) -> dict[str, float | int]:
+    """jaxlib's open of the artifact in this process (the upstream row): `deserialize_portable_artifact`
+    of the file's bytes, printed with debug info and aliases (what the view is compared with); its first open
+    and the median of the warm ones, as for ours (its context is made before, as our registry is)."""
+    clock = time.process_time if os.environ.get("MLIRBC_BENCH_CPU") else time.perf_counter
+    sys.path.insert(0, str(REPO / "tests"))
+    from jaxlib.mlir.dialects import stablehlo  # type: ignore[import-not-found,unused-ignore]
+
+    from stablehlo_oracle import context
+
+    ctx = context()
+
+    def open_once() -> float:
+        t0 = clock()
+        data = Path(path).read_bytes()
+        with ctx:
+            stablehlo.deserialize_portable_artifact(ctx, data).operation.get_asm(enable_debug_info=True)
+        return clock() - t0
+
+    cold = open_once()
+    warm = [open_once() for _ in range(WARM_OPENS if os.path.getsize(path) < 1_000_000 else 1)]
+    return {"open": statistics.median(warm), "cold_open": cold}
 
 
 def one(path: str, form: str, out_dir: str) -> dict[str, float | int]:
@@ -160,6 +187,8 @@ def large(given: str | None, tmp: Path) -> list[Path]:
     return list(tmp.rglob("const_200mb.mlirbc"))[:1]
 
 
+JAXLIB = importlib.util.find_spec("jaxlib") is not None
+"""Whether jaxlib's own open (the upstream tool's) is measured beside ours, per file row."""
 CPU = [False]
 """Time the phases in CPU seconds (`--cpu`)."""
 NO_PRELOAD = [False]
@@ -168,7 +197,8 @@ PROCESS_START = [0.0]
 """Seconds from the measuring script's launch of this process to the start of `one` (the interpreter)."""
 
 
-def row(name: str, mb: float, stored: dict[str, float], view: dict[str, float], rss0: int, rss1: int) -> str:
+def row(name: str, mb: float, stored: dict[str, float], view: dict[str, float], rss0: int, rss1: int,
+        upstream: dict[str, float] | None) -> str:
     es0 = f"{stored['edit_save']:.3f} s" if "edit_save" in stored else "-"
     es1 = f"{view['edit_save']:.3f} s" if "edit_save" in view else "-"
     load = (view["cold_open"] - view["open"]) - (stored["cold_open"] - stored["open"])
@@ -176,13 +206,16 @@ def row(name: str, mb: float, stored: dict[str, float], view: dict[str, float], 
             f"{view['open'] / stored['open']:>5.2f} {view['convert'] * 1e3:>7.1f} "
             f"{stored['cold_open'] * 1e3:>8.1f} {view['cold_open'] * 1e3:>8.1f} "
             f"{view['cold_open'] / stored['cold_open']:>5.2f} {load * 1e3:>7.1f} "
-            f"{rss0 / 1024:>6.0f} {rss1 / 1024:>6.0f} {es0:>10} {es1:>10}")
+            f"{rss0 / 1024:>6.0f} {rss1 / 1024:>6.0f} {es0:>10} {es1:>10}"
+            + ("" if upstream is None else
+               f" {upstream['open'] * 1e3:>8.1f} {upstream['cold_open'] * 1e3:>8.1f}"))
 
 
 def main() -> int:
     if len(sys.argv) == 6 and sys.argv[1] == "--one":
         PROCESS_START[0] = time.time() - float(sys.argv[5])
-        print(json.dumps(one(sys.argv[2], sys.argv[3], sys.argv[4])))
+        print(json.dumps(jaxlib_one(sys.argv[2]) if sys.argv[3] == "jaxlib" else
+                         one(sys.argv[2], sys.argv[3], sys.argv[4])))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -217,10 +250,11 @@ def main() -> int:
                       file=sys.stderr)
         classes.append(("large exports", [f for f in big if f.is_file()]))
         print(f"{'':<34} {'':>6} {'-- warm open --':>23} {'':>7} {'-- cold (first) open --':>23} "
-              f"{'one-time':>7} {'-- RSS MB --':>13} {'-- edit+save --':>21}")
+              f"{'one-time':>7} {'-- RSS MB --':>13} {'-- edit+save --':>21}"
+              + (f" {'warm':>8} {'cold':>8}" if JAXLIB else ""))
         print(f"{'file':<34} {'MB':>6} {'stored':>8} {'shlo':>8} {'ratio':>5} {'convert':>7} "
               f"{'stored':>8} {'shlo':>8} {'ratio':>5} {'load':>7} {'stored':>6} {'shlo':>6} "
-              f"{'stored':>10} {'shlo':>10}")
+              f"{'stored':>10} {'shlo':>10}" + (f" {'jaxlib':>8} {'jaxlib':>8}" if JAXLIB else ""))
         summary: list[tuple[str, list[float], list[float], list[float]]] = []
         starts: list[float] = []
         for name, files in classes:
@@ -235,7 +269,8 @@ def main() -> int:
                 cold.append(view["cold_open"] / stored["cold_open"])
                 loads.append((view["cold_open"] - view["open"]) - (stored["cold_open"] - stored["open"]))
                 if name != "small VHLO artifacts" or a.vhlo_rows:
-                    print(row(f.name, f.stat().st_size / 1e6, stored, view, rss0, rss1))
+                    upstream = measure(f, "jaxlib", a.runs, tmp)[0] if JAXLIB else None
+                    print(row(f.name, f.stat().st_size / 1e6, stored, view, rss0, rss1, upstream))
             if files:
                 summary.append((f"{name} ({len(files)})", warm, cold, loads))
         what = "imports" if a.no_preload else "imports of the whole package"

@@ -157,24 +157,27 @@ _aliases: ContextVar[AliasHook | None] = ContextVar("mlirbc_aliases", default=No
 def elision_scope(hook: ElisionHook | None) -> Iterator[None]:
     """Print with `hook` deciding which large values become placeholders (this thread/context only);
     inside an alias scope the aliases stay, and a dry run (`recording`) goes on recording."""
-    scope = _aliases.get()
-    if isinstance(_elision.get(), _Recording):
-        hook = _elision.get()  # a dry run records everything: nothing is elided
-    token = _elision.set(hook if scope is None else scope.with_elider(hook))
+    token = _elision.set(_elision_target(hook)[1])
     try:
         yield
     finally:
         _elision.reset(token)
 
 
-def render_with_elision(hook: ElisionHook | None, render: Callable[[Any], str], value: Any) -> str:
-    """`render(value)` inside `elision_scope(hook)`; no scope is entered when it would change nothing
-    (most values an op's printer prints: the hook in force is already that one)."""
+def _elision_target(hook: ElisionHook | None) -> tuple[ElisionHook | None, ElisionHook | None]:
+    """(the hook in force, the one `elision_scope(hook)` puts in force): inside an alias scope the aliases
+    stay; a dry run (`recording`) goes on recording, nothing is elided."""
     current = _elision.get()
     if isinstance(current, _Recording):
         hook = current
     scope = _aliases.get()
-    target = hook if scope is None else scope.with_elider(hook)
+    return current, (hook if scope is None else scope.with_elider(hook))
+
+
+def render_with_elision(hook: ElisionHook | None, render: Callable[[Any], str], value: Any) -> str:
+    """`render(value)` inside `elision_scope(hook)`; no scope is entered when it would change nothing
+    (most values an op's printer prints: the hook in force is already that one)."""
+    current, target = _elision_target(hook)
     if target is current:
         return render(value)
     token = _elision.set(target)
