@@ -13,18 +13,18 @@ does not print as mlir-tblgen's parser does (see `derive._type_resolution`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, cast
 
 from ...errors import TextError
 from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
-from ...ir.operation import BlockArgument, Operation, Region, Value
+from ...ir.operation import PROPS_DECODED, BlockArgument, Operation, Region, Value
 from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
-from .adaptor import OpView, attr_type
+from .adaptor import OpView, _by_name, attr_type
 from .api import (
     Argument,
     AsmParser,
@@ -38,6 +38,8 @@ from .api import (
 from .props import UnitPropPort, prop_port
 
 Element = list[Any]
+_Resolution = tuple[str, str, str, Callable[[list[Type]], list[Type]], bool]
+"""One type resolution of a format: value group, how, from what, the derivation, whether it gives a list."""
 NamesHook = Callable[[OpView], list[tuple[int, str]]]
 """getAsmResultNames of one op, given its view."""
 
@@ -81,8 +83,12 @@ class DeclarativeSyntax(SyntaxBase):
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
         self._dict_elided: tuple[frozenset[str], frozenset[str], bool] | None = None
+        self._dict_skip: frozenset[str] | None = None
+        """What `attr-dict` leaves out by name: what the format prints, and properties."""
         self._steps: list[_Step] | None = None
         """The format compiled (`_compile`), on first print."""
+        self._plan: list[_Resolution] | None = None
+        """The type resolutions an op's types are checked against (`_resolve_plan`), with the steps."""
         """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
         for every op of the kind (`_dict_rules`)."""
 
@@ -188,28 +194,44 @@ class DeclarativeSyntax(SyntaxBase):
         if self.unreadable is not None:
             raise SyntaxModelError(self.unreadable)
         view = OpView(op, self.data)
-        self._check_derived_types(view)
         steps = self._steps
         if steps is None:
-            steps = self._steps = self._compile(self.format, _PrintState(), None)
+            # Compiled on first print: what each op of the kind would otherwise look up in the syntax
+            # data again (the interpreter's cost is per op, and most ops print here).
+            plan = self._resolve_plan()
+            steps = self._compile(self.format, _PrintState(), None)
+            self._plan = plan
+            self._steps = steps
+        if self._plan is not None:
+            self._check_derived_types(view, self._plan)
         for step in steps:
             step(view, p)
 
-    def _check_derived_types(self, view: OpView) -> None:
+    def _resolve_plan(self) -> list[_Resolution] | None:
+        """The format's type resolutions, each with its transformer looked up once: (value group, how,
+        from what, the derivation, whether it gives a whole group's types).  None when there is nothing
+        to check."""
+        resolve: dict[str, list[Any]] = self.data.get("resolve", {})
+        if not resolve and not (self.data.get("infer") and self.name in typefns.INFER):
+            return None
+        return [(name, kind, what, typefns.deriver(transform), typefns.gives_list(transform))
+                for name, (kind, what, transform) in resolve.items()]
+
+    def _check_derived_types(self, view: OpView,
+                             plan: list[_Resolution]) -> None:
         """Refuse an op whose types the format leaves out but the op does not have as the format derives
         them (an op that does not verify): its custom form would read back as another op.  MLIR prints
         such an op generic (it verifies before printing a custom form)."""
         if self.data.get("infer") and self.name in typefns.INFER:
             self._check_inferred_types(view)
-        resolve: dict[str, list[Any]] = self.data.get("resolve", {})
-        if not resolve:
+        if not plan:
             return
         operands = view.operand_groups()
         results = view.result_groups()
-        for name, (kind, what, transform) in resolve.items():
-            group = operands.get(name)
-            actual = [v.type for v in (group if group is not None else results.get(name, ()))]
-            if not actual and not typefns.gives_list(transform):
+        for name, kind, what, derive, many in plan:
+            found = operands.get(name)
+            group: Sequence[Value] = found if found is not None else results.get(name, ())
+            if not group and not many:
                 continue
             if kind == "build":
                 base = [self._built_type(what)]
@@ -220,12 +242,12 @@ class DeclarativeSyntax(SyntaxBase):
                 source = operands.get(what)
                 base = [v.type for v in (source if source is not None else results.get(what, ()))]
             try:
-                derived = typefns.derive(transform, base)
+                derived = derive(base)
             except ValueError:
                 derived = []
-            if len(derived) == 1 and len(actual) != 1 and not typefns.gives_list(transform):
-                derived = derived * len(actual)
-            if derived != actual:
+            if len(derived) == 1 and len(group) != 1 and not many:
+                derived = derived * len(group)
+            if len(derived) != len(group) or any(d != v.type for d, v in zip(derived, group, strict=False)):
                 raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "
                                        f"derives from '{what}' (the op does not verify)")
 
@@ -305,7 +327,8 @@ class DeclarativeSyntax(SyntaxBase):
                     inner = anchor
                 printed_then = self._compile(then, st, inner)
                 printed_else = self._compile(els, st, None)
-                steps.append(partial(self._optional, anchor, inverted, printed_then, printed_else))
+                steps.append(partial(_optional, self._anchor_test(anchor), inverted, printed_then,
+                                     printed_else))
             elif kind == "oilist":
                 flush()
                 clauses = []
@@ -328,10 +351,23 @@ class DeclarativeSyntax(SyntaxBase):
         flush()
         return steps
 
-    def _optional(self, anchor: Element, inverted: bool, then: list[_Step], els: list[_Step], view: OpView,
-                  p: AsmPrinter) -> None:
-        for step in (els if self._anchor_present(anchor, view) == inverted else then):
-            step(view, p)
+    def _anchor_test(self, anchor: Element) -> Callable[[OpView], bool]:
+        """Whether an optional group's anchor is present, as `_anchor_present` says, with what it
+        looks up in the syntax data looked up once (the common anchors: a value group, an attribute)."""
+        kind = anchor[0]
+        name = anchor[1]
+        if kind == "operand":
+            return lambda view: bool(view.operands(name))
+        if kind == "result":
+            return lambda view: bool(view.results(name))
+        if kind in ("attr", "prop"):
+            info = self.data.get("attrs", {}).get(name)
+            plain = info is None and name not in self.data.get("props", {})
+            if info is not None and "default" not in info and "default_cpp" not in info:
+                plain = True
+            if plain:  # set or not (no default to compare with)
+                return lambda view: view.attr(name) is not None
+        return partial(_flipped, self._anchor_present, anchor)
 
     def _oilist(self, clauses: list[tuple[list[Element], list[_Step]]], view: OpView, p: AsmPrinter) -> None:
         for variables, clause in clauses:
@@ -343,12 +379,28 @@ class DeclarativeSyntax(SyntaxBase):
         """The step printing one variable or directive (its leading space written before it)."""
         kind = el[0]
         if kind == "attr":
-            return partial(self._print_attr, el[1], el[2])
+            name = el[1]
+            info = self.data.get("attrs", {}).get(name, {})
+            if "default" not in info:
+                return partial(_print_attr, name, info, el[2], self.name)
+            return partial(self._print_attr, name, el[2])
         if kind == "prop":
             return partial(self._print_prop, el[1])
+        # A declaration the format names but the op lacks is the interpreted step's error to raise,
+        # when an op reaches it.
         if kind == "operand":
-            return partial(self._print_operand, el[1])
+            decls = {n: k for n, k, _ in self.data.get("operands", [])}
+            if str(decls.get(el[1], "vov:")).startswith("vov:"):
+                return partial(self._print_operand, el[1])
+            return partial(_print_operands, el[1])
         if kind == "type":
+            arg = el[1]
+            if arg[0] in ("operand", "result"):
+                found = [(k, info) for n, k, info in self.data.get(arg[0] + "s", []) if n == arg[1]]
+                if found and found[0][0] == "single":
+                    info = found[0][1]
+                    strip = None if el[2] or "strip" not in info else str(info["strip"])
+                    return partial(_print_single_type, arg[0] == "operand", arg[1], strip)
             return partial(self._print_type_directive, el[1], el[2])
         if kind == "custom":
             from .directives import print_directive
@@ -462,16 +514,28 @@ class DeclarativeSyntax(SyntaxBase):
             out = [(k, v) for k, v in view.discardable() if k not in elided]
             p.optional_attr_dict(out, (), with_keyword)
             return
-        entries = view.discardable() if has_prop_dict else view.all_attrs()
-        props = self.data.get("props", {})
+        skip = self._dict_skip
+        if skip is None:
+            skip = self._dict_skip = elided | frozenset(self.data.get("props", {}))
         attrs = self.data.get("attrs", {})
-        out = []
-        for k, v in entries:
-            if k in elided or k in props:
-                continue
-            if k in attrs and self._elide_default(k, v):
-                continue
-            out.append((k, v))
+        if has_prop_dict:
+            entries = [(k, v) for k, v in view.discardable() if k not in skip]
+        else:
+            # `getAttrs()` without what the format prints, left out before sorting (most ops: nothing)
+            merged: dict[str, Attribute] = {}
+            op = view.op
+            props = op.properties
+            if props is not None and props.kind == PROPS_DECODED:
+                for k, v in props.values.items():
+                    if k not in skip:
+                        merged[k] = v
+            if op.attributes is not None:
+                for key, v in op.attributes.entries:
+                    k = key.text
+                    if k not in skip and k not in merged:
+                        merged[k] = v
+            entries = sorted(merged.items(), key=_by_name) if len(merged) > 1 else list(merged.items())
+        out = [(k, v) for k, v in entries if k not in attrs or not self._elide_default(k, v)]
         p.optional_attr_dict(out, (), with_keyword)
 
     def _elide_default(self, name: str, value: Attribute) -> bool:
@@ -681,6 +745,44 @@ def _write(text: str, view: OpView, p: AsmPrinter) -> None:
     p.write(text)
 
 
+def _optional(present: Callable[[OpView], bool], inverted: bool, then: list[_Step], els: list[_Step],
+              view: OpView, p: AsmPrinter) -> None:
+    for step in (els if present(view) == inverted else then):
+        step(view, p)
+
+
+def _flipped(test: Callable[[Element, OpView], bool], anchor: Element, view: OpView) -> bool:
+    return test(anchor, view)
+
+
+def _print_attr(name: str, info: dict[str, Any], qualified: bool, op_name: str, view: OpView,
+                p: AsmPrinter) -> None:
+    """An attribute variable with no default value (`DeclarativeSyntax._print_attr` for the others)."""
+    value = view.attr(name)
+    if value is None:
+        raise SyntaxModelError(f"{op_name}: attribute '{name}' is missing")
+    print_attr_value(p, value, info, qualified, name)
+
+
+def _print_operands(name: str, view: OpView, p: AsmPrinter) -> None:
+    """An operand variable (not a variadic of variadics): its values, comma separated."""
+    values = view.operands(name)
+    if len(values) == 1:
+        p.operand(values[0])
+    else:
+        interleave_comma(p, values, p.operand)
+
+
+def _print_single_type(operand: bool, name: str, strip: str | None, view: OpView, p: AsmPrinter) -> None:
+    """`type($x)` of a single operand or result: its type, stripped of `strip` where the format says so."""
+    values = view.operands(name) if operand else view.results(name)
+    t = values[0].type
+    if strip is None:
+        p.type(t)
+    else:
+        print_stripped(p, t, strip)
+
+
 def _newline(view: OpView, p: AsmPrinter) -> None:
     p.newline()
 
@@ -756,8 +858,6 @@ def _prop_is_default(prop: dict[str, Any], value: Attribute) -> bool:
 
 def _attr_dict_nonempty(op: Operation) -> bool:
     """`getAttrDictionary()` is not empty: inherent (properties) or discardable attributes."""
-    from ...ir.operation import PROPS_DECODED
-
     p = op.properties
     if p is not None and p.kind == PROPS_DECODED and p.values:
         return True

@@ -390,16 +390,25 @@ INFER: dict[str, InferFn] = {
 def derive(snippet: str | None, base: list[Type]) -> list[Type]:
     """The types a transformer snippet gives for `base` (a list transformer: for its one type); raises
     ValueError for a type the transformer does not take, KeyError for an unknown snippet."""
+    return deriver(snippet)(base)
+
+
+def deriver(snippet: str | None) -> Callable[[list[Type]], list[Type]]:
+    """`derive` for one snippet, looked up once (a format's printer checks every op it prints with it);
+    raises KeyError for an unknown snippet."""
     if snippet is None:
-        return list(base)
+        return list
     key = " ".join(snippet.split())
     many = LIST_TRANSFORMERS.get(key)
-    if many is None:
-        fn = TRANSFORMERS[key]
-        return [fn(t) for t in base]
-    if len(base) != 1:
-        raise ValueError("expected one type to derive a list of types from")
-    return many(base[0])
+    if many is not None:
+        def derive_list(base: list[Type]) -> list[Type]:
+            if len(base) != 1:
+                raise ValueError("expected one type to derive a list of types from")
+            return many(base[0])
+
+        return derive_list
+    fn = TRANSFORMERS[key]
+    return lambda base: [fn(t) for t in base]
 
 
 def gives_list(snippet: str | None) -> bool:
