@@ -6,13 +6,13 @@ Needs `torch` (a CPU wheel) and the `iree` extra in the same environment: IREE's
 torch-mlir's FX importer (`iree.compiler.extras.fx_importer`) and an iree-opt that registers torch-mlir's
 dialects (`torch`, `torch_c`, `tm_tensor`).  Each program of `PROGRAMS` is exported (`torch.export`),
 imported with its parameters frozen into `torch.vtensor.literal` ops and, a second time, as
-`torch.global`-style parameters, and written as bytecode by the importer's MLIR 24 bindings.  mlirbc has no
-models of torch-mlir's dialects: its ops decode as fallback ops, their types and attributes as dialect text.
-What must hold anyway (`pretty_heldout.compare`): every module read back from its view encodes to the
-importer's bytes, and decoding then writing gives them too; the view is compared line for line with
-`iree-opt --mlir-print-debuginfo [--mlir-print-local-scope]` (torch ops print generic in ours: those lines
-are counted by op, the rest must be identical).  Prints the counts, the fallback ops by name and the ops at
-each first differing line.
+`torch.global`-style parameters, and written as bytecode by the importer's MLIR 24 bindings.  mlirbc models
+torch-mlir's `torch` dialect (the `torch` plugin, generated from torch-mlir's ODS); an op of another
+dialect the importer writes would decode as a fallback op (counted by name).  What must hold
+(`pretty_heldout.compare`): every module read back from its view encodes to the importer's bytes, and
+decoding then writing gives them too; the view equals `iree-opt --mlir-print-debuginfo
+[--mlir-print-local-scope]` line for line.  Prints the counts, the fallback ops by name and the ops at each
+first differing line.
 """
 
 from __future__ import annotations

@@ -74,6 +74,26 @@ def folder_files(ops: dict[str, dict[str, Any]], header: dict[str, Any]) -> dict
     return out
 
 
+def write_folders(outputs: dict[Path, dict[str, bytes]], check: bool) -> list[str]:
+    """The files of each folder that differ from `outputs` (or are not in it), as paths from the root;
+    unless `check`, each folder is made exactly `outputs`' files."""
+    stale: list[str] = []
+    for folder, files in outputs.items():
+        existing = {p.name for p in folder.glob("*") if p.is_file()} if folder.is_dir() else set()
+        for name, data in files.items():
+            path = folder / name
+            if not path.exists() or path.read_bytes() != data:
+                stale.append(str(path.relative_to(ROOT)))
+        stale.extend(str((folder / n).relative_to(ROOT)) for n in sorted(existing - set(files)))
+        if not check:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name in existing - set(files):
+                (folder / name).unlink()
+            for name, data in files.items():
+                (folder / name).write_bytes(data)
+    return stale
+
+
 def upstream_ops(jobs: int) -> dict[str, dict[str, Any]]:
     mlir_dir = package_dir("mlir")
     llvm_dir = package_dir("llvm")
@@ -312,20 +332,7 @@ def main() -> int:
     outputs[STABLEHLO_OUT] = folder_files(stablehlo_ops(), {
         "generator": "server/tools/gen_syntax_data.py", "source": [f"shared/ods/{n}" for n in STABLEHLO_ODS]})
 
-    stale: list[str] = []
-    for folder, files in outputs.items():
-        existing = {p.name for p in folder.glob("*") if p.is_file()} if folder.is_dir() else set()
-        for name, data in files.items():
-            path = folder / name
-            if not path.exists() or path.read_bytes() != data:
-                stale.append(str(path.relative_to(ROOT)))
-        stale.extend(str((folder / n).relative_to(ROOT)) for n in sorted(existing - set(files)))
-        if not args.check:
-            folder.mkdir(parents=True, exist_ok=True)
-            for name in existing - set(files):
-                (folder / name).unlink()
-            for name, data in files.items():
-                (folder / name).write_bytes(data)
+    stale = write_folders(outputs, args.check)
     if args.check:
         if stale:
             print(f"out of date: {stale}", file=sys.stderr)
