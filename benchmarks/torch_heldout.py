@@ -42,7 +42,8 @@ from mlirbc.models.build import models  # noqa: E402
 def programs() -> dict[str, tuple[Any, tuple[Any, ...]]]:
     """Small PyTorch programs covering the importer's op kinds: linear layers, convolution with batch
     norm and pooling, attention with layer norm, a recurrent layer, and indexing, selection, scans and
-    dtype casts."""
+    dtype casts; the MLP once more with a dynamic batch size (`torch.symbolic_int`,
+    `torch.bind_symbolic_shape`)."""
     import torch
     from torch import nn
 
@@ -85,21 +86,29 @@ def programs() -> dict[str, tuple[Any, tuple[Any, ...]]]:
             return torch.gather(y, 1, i), y.topk(2, dim=1).values, torch.cat([y, y.flip(0)]).to(torch.float16)
 
     torch.manual_seed(0)
-    return {"mlp": (MLP(), (torch.randn(2, 16),)), "conv": (Conv().eval(), (torch.randn(1, 3, 8, 8),)),
+    return {"mlp": (MLP(), (torch.randn(2, 16),)), "mlp_dynamic": (MLP(), (torch.randn(4, 16),)),
+            "conv": (Conv().eval(), (torch.randn(1, 3, 8, 8),)),
             "attention": (Attention().eval(), (torch.randn(2, 5, 16),)),
             "gru": (GRU(), (torch.randn(2, 3, 8),)),
             "misc": (Misc(), (torch.randn(4, 6), torch.randint(0, 6, (4, 3))))}
 
 
-def exported(model: Any, args: tuple[Any, ...], frozen: bool) -> bytes:
+DYNAMIC = {"mlp_dynamic": lambda torch: ({0: torch.export.Dim("batch", min=2, max=64)},)}
+"""Programs exported with dynamic dimensions (their `dynamic_shapes`, made from the torch module)."""
+
+
+def exported(name: str, model: Any, args: tuple[Any, ...], frozen: bool) -> bytes:
     """The bytecode the FX importer's bindings write for one program."""
     import torch
     from iree.compiler import ir
     from iree.compiler.extras.fx_importer import FxImporter
 
-    program = torch.export.export(model, args)
+    dynamic = DYNAMIC.get(name)
+    program = torch.export.export(model, args, dynamic_shapes=dynamic(torch) if dynamic else None)
     importer = FxImporter(context=ir.Context())
-    (importer.import_frozen_program if frozen else importer.import_program)(program)
+    # a dynamic program's shapes as the importer can write them: symbolic ints bound to its tensors
+    options = {"import_symbolic_shape_expressions": True} if dynamic else {}
+    (importer.import_frozen_program if frozen else importer.import_program)(program, **options)
     out = io.BytesIO()
     importer.module.operation.write_bytecode(out)
     return out.getvalue()
@@ -137,7 +146,7 @@ def main() -> int:
             for frozen in (True, False):
                 where = f"{name} ({'frozen' if frozen else 'parameters'})"
                 try:
-                    data = exported(model, inputs, frozen)
+                    data = exported(name, model, inputs, frozen)
                 except Exception as exc:  # the importer's own limits (a GRU's parameter list, frozen)
                     tally.counts["the importer refuses"] += 1
                     print(f"{where}: the importer refuses: {type(exc).__name__}: {str(exc)[:120]}",

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Generate the models of torch-mlir's `torch` dialect (the `torch` plugin, `server/mlirbc/models/torch/`).
+"""Generate the models of torch-mlir's dialects (the `torch` plugin, `server/mlirbc/models/torch/`):
+`torch`, `torch_c` (TorchConversion) and `tm_tensor` (TMTensor).
 
-Input: the ODS JSON of torch-mlir's `TorchOps.td` (`server/tools/torch_ods/`, see its README for the
-command and commit).  Output: `models/torch/data/` (each op's layout: inherent attributes, operand and result
-groups, as `gen_newer_models.py` writes IREE's) and `models/torch/asm_data/` (each op's syntax data, as
-`gen_syntax_data.py` writes it); an op whose C++ printer is torch-mlir's `printDefaultTorchOp(printer, *this,
-N, M)` gets `"torch_default": [N, M]` in its syntax data (777 of 844 ops).  Deterministic output.
+Input: the ODS JSON of torch-mlir's `TorchOps.td`, `TorchConversionOps.td` and `TMTensorOps.td`
+(`server/tools/torch_ods/*.json.gz`, see its README for the command and commit).  Output:
+`models/torch/data/` (each op's layout: inherent attributes, operand and result groups, as
+`gen_newer_models.py` writes IREE's) and `models/torch/asm_data/` (each op's syntax data, as
+`gen_syntax_data.py` writes it).  An op whose C++ printer is torch-mlir's `printDefaultTorchOp(printer,
+*this, N, M)` gets `"torch_default": [N, M]` in its syntax data (777 of 844 `torch` ops), and every op
+`"legacy_attr_dict"` (its `attr-dict` keeps inherent attributes in `{...}` in MLIR 24).  Deterministic output.
 
-    python server/tools/gen_torch_models.py [--ods-json FILE] [--check]
+    python server/tools/gen_torch_models.py [--ods-json FILE ...] [--check]
 """
 
 from __future__ import annotations
@@ -25,14 +28,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_newer_models import index_json  # noqa: E402
 from gen_ods_models import ROOT, gzip_json  # noqa: E402
 from gen_syntax_data import folder_files, write_folders  # noqa: E402
-from newer_models import dialect_files  # noqa: E402
+from newer_models import dialect_files, with_added_optional  # noqa: E402
 
 from mlirbc.models.asm.derive import derive_all_syntax  # noqa: E402
 from mlirbc.models.ods_derive import derive_ops, dialects_of  # noqa: E402
 
-ODS_JSON = Path(__file__).resolve().parent / "torch_ods" / "TorchOps.json.gz"
+ODS_DIR = Path(__file__).resolve().parent / "torch_ods"
 OUT = ROOT / "server" / "mlirbc" / "models" / "torch"
 CATALOG = "catalog.json"
+ADDED_OPTIONAL: dict[str, list[tuple[str, str]]] = {
+    "torch.class_type": [("sym_visibility", "StringAttr")],
+}
+"""Optional attributes the MLIR that torch-mlir and IREE 3.13 build with gives symbol ops whose ODS does not
+declare them: iree-opt's `torch.class_type` stores an absent `sym_visibility` after `sym_name` and prints
+a present one (`torch.class_type "private" @c`).  Files of an older MLIR lack it (their `class_type` stays a
+fallback op)."""
+_VISIBILITY = {"kind": "typed", "optional": True, "storage": "::mlir::StringAttr", "type": "none"}
 _DEFAULT_PRINTER = re.compile(r"printDefaultTorchOp\(\s*printer\s*,\s*\*this\s*,\s*(\d+)\s*,\s*(\d+)\s*\)")
 
 
@@ -56,25 +67,44 @@ def default_printed(records: dict[str, Any]) -> dict[str, list[int]]:
     return out
 
 
-def outputs(ods_json: Path) -> dict[Path, dict[str, bytes]]:
-    records = read_records(ods_json)
-    source = {"ods_json": ods_json.name}
-    ops = derive_ops(records)
-    contents, entries = dialect_files(ops, dialects_of(records))
+def outputs(ods_json: list[Path]) -> dict[Path, dict[str, bytes]]:
+    ops: dict[str, Any] = {}
+    docs: dict[str, dict[str, str]] = {}
+    syntax: dict[str, Any] = {}
+    for path in ods_json:
+        records = read_records(path)
+        for full, op in derive_ops(records).items():
+            ops.setdefault(full, op)
+        for name, doc in dialects_of(records).items():
+            docs.setdefault(name, doc)
+        derived = derive_all_syntax(records)
+        for full, counts in default_printed(records).items():
+            if full in derived:
+                derived[full] = {**derived[full], "torch_default": counts}
+        for full, data in derived.items():
+            # torch-mlir's dialects print inherent attributes in `attr-dict` as `{...}` in MLIR 24 too (no
+            # strict properties in their assembly formats; checked with iree-opt)
+            syntax.setdefault(full, {**data, "legacy_attr_dict": True})
+    for full, added in ADDED_OPTIONAL.items():
+        ops[full] = with_added_optional(full, ops[full], added)
+    source = {"ods_json": [p.name for p in ods_json]}
+    contents, entries = dialect_files(ops, docs)
     layout = {fname: gzip_json(data) for fname, data in contents.items()}
     layout[CATALOG] = index_json({"generator": "server/tools/gen_torch_models.py", "set": "torch",
                                   "source": source, "dialects": entries})
-    syntax = derive_all_syntax(records)
-    for full, counts in default_printed(records).items():
-        if full in syntax:
-            syntax[full] = {**syntax[full], "torch_default": counts}
+    for full in ADDED_OPTIONAL:
+        # printed as MLIR 24 prints a symbol op's visibility: before its name (`"private" @c`)
+        data = syntax[full]
+        syntax[full] = {**data, "attrs": {**data.get("attrs", {}), "sym_visibility": _VISIBILITY},
+                        "format": [["optional", [["attr", "sym_visibility", False]], [], 0, False],
+                                   *data["format"]]}
     asm = folder_files(syntax, {"generator": "server/tools/gen_torch_models.py", "source": source})
     return {OUT / "data": layout, OUT / "asm_data": asm}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ods-json", type=Path, default=ODS_JSON)
+    ap.add_argument("--ods-json", type=Path, nargs="+", default=sorted(ODS_DIR.glob("*.json.gz")))
     ap.add_argument("--check", action="store_true", help="fail if the output would change")
     args = ap.parse_args()
     stale = write_folders(outputs(args.ods_json), args.check)

@@ -506,7 +506,7 @@ class DeclarativeSyntax(SyntaxBase):
 
     def _print_attr_dict(self, view: OpView, p: AsmPrinter, with_keyword: bool) -> None:
         elided, _, has_prop_dict = self._dict_rules()
-        if getattr(p, "keyvalue_props", False) and view.op.properties is not None:
+        if self.keyvalue_form(p) and view.op.properties is not None:
             # MLIR 24: the properties `attr-dict` covers print as a key-value list before the
             # discardable dictionary.
             if not has_prop_dict:
@@ -558,10 +558,16 @@ class DeclarativeSyntax(SyntaxBase):
                 out.append(kind[4:])
         return out
 
+    def keyvalue_form(self, p: object) -> bool:
+        """Whether `attr-dict` and `prop-dict` print properties as MLIR 24's key-value list: the printer
+        says so (`keyvalue_props`) and the op's dialect has strict properties in its assembly format (not
+        so torch-mlir's: its syntax data says `legacy_attr_dict`)."""
+        return bool(getattr(p, "keyvalue_props", False)) and not self.data.get("legacy_attr_dict")
+
     def _print_prop_dict(self, view: OpView, p: AsmPrinter, space_always: bool = True) -> None:
         # MLIR 24's `prop-dict` element: ` name = value, ...` when there is one, nothing at all when not
         # (`llvm.intr.ubsantrap failureKind = 3`; `pcf.loop ... } {hello = "world"}`)
-        bare = space_always and getattr(p, "keyvalue_props", False)
+        bare = space_always and self.keyvalue_form(p)
         if space_always and not bare:
             p.write(" ")
         elided = self._dict_rules()[1]
@@ -574,7 +580,7 @@ class DeclarativeSyntax(SyntaxBase):
             entries.append((k, v))
         if not entries:
             return
-        if getattr(p, "keyvalue_props", False):
+        if self.keyvalue_form(p):
             # MLIR 24: `<name = value, ...>` in the properties' declaration order, each value as its
             # declaration prints it.
             order = {n: i for i, n in enumerate(self.data.get("arg_order", ()))}

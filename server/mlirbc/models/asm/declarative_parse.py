@@ -95,14 +95,14 @@ class _Reader:
         elif kind == "successor":
             self.successor(el[1])
         elif kind == "attr-dict":
-            if getattr(p, "keyvalue_props", False) and p.parse_optional_punct("<"):
+            if self.model.keyvalue_form(p) and p.parse_optional_punct("<"):
                 self.keyvalue_props()
             d = p.parse_optional_attr_dict_with_keyword() if el[1] else p.parse_optional_attr_dict()
             if d is not None:
                 for k, v in d.entries:
                     parsed.attrs[k.text] = v
         elif kind == "prop-dict":
-            keyvalue = getattr(p, "keyvalue_props", False)
+            keyvalue = self.model.keyvalue_form(p)
             names = {*self.model.data.get("attrs", {}), *self.model.data.get("props", {})}
             if keyvalue and p.peek_text() in names:
                 self.keyvalue_props(bare=True)  # MLIR 24: ` name = value, ...` with no brackets

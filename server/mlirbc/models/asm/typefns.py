@@ -165,6 +165,24 @@ def _smt_func(t: Type) -> tuple[list[str], str]:
     raise ValueError("not an SMT function type")
 
 
+def function_inputs(t: Type) -> list[Type]:
+    """`cast<FunctionType>($_self).getInputs()` (func.call_indirect's operands from its callee's type)."""
+    from ...ir.types import FunctionType
+
+    if not isinstance(t, FunctionType):
+        raise ValueError("not a function type")
+    return list(t.inputs)
+
+
+def function_results(t: Type) -> list[Type]:
+    """`cast<FunctionType>($_self).getResults()`."""
+    from ...ir.types import FunctionType
+
+    if not isinstance(t, FunctionType):
+        raise ValueError("not a function type")
+    return list(t.results)
+
+
 def smt_func_domain(t: Type) -> list[Type]:
     return [_type(d) for d in _smt_func(t)[0]]
 
@@ -234,6 +252,27 @@ def pdl_value_of(t: Type) -> Type:
     return parse_type_text("!pdl.range<value>" if text.startswith("!pdl.range<") else "!pdl.value")
 
 
+def _torch_tensor_swap(t: Type, source: str, target: str) -> Type:
+    from ...syntax.attr_parser import parse_type_text
+    from ...syntax.attr_printer import print_type
+
+    text = print_type(t)
+    rest = text[len(source):]
+    if not text.startswith(source) or rest[:1] not in ("", "<"):
+        raise ValueError(f"not a {source} type")
+    return parse_type_text(target + rest)
+
+
+def torch_with_value_semantics(t: Type) -> Type:
+    """torch-mlir's `NonValueTensorType::getWithValueSemantics`: `!torch.tensor` to `!torch.vtensor`."""
+    return _torch_tensor_swap(t, "!torch.tensor", "!torch.vtensor")
+
+
+def torch_without_value_semantics(t: Type) -> Type:
+    """torch-mlir's `ValueTensorType::getWithoutValueSemantics`: `!torch.vtensor` to `!torch.tensor`."""
+    return _torch_tensor_swap(t, "!torch.vtensor", "!torch.tensor")
+
+
 TRANSFORMERS: dict[str, TypeFn] = {
     "$_self": identity,
     "::llvm::cast<Type>($_self)": identity,
@@ -258,6 +297,8 @@ TRANSFORMERS: dict[str, TypeFn] = {
     "VectorType(VectorType::Builder(::llvm::cast<VectorType>($_self)).setDim(::llvm::cast<VectorType>($_self)"
     ".getRank() - 1, 16))": svbool_shape,
     "pdl::RangeType::get($_self)": pdl_range,
+    "cast<NonValueTensorType>($_self).getWithValueSemantics()": torch_with_value_semantics,
+    "cast<ValueTensorType>($_self).getWithoutValueSemantics()": torch_without_value_semantics,
     "getGetValueTypeOpValueType($_self)": pdl_value_of,
     "cast<ShapedType>($_self).getElementType()": element_type,
     "getUnaryOpResultType($_self)": spirv_unary_result,
@@ -273,6 +314,8 @@ TRANSFORMERS: dict[str, TypeFn] = {
 }
 LIST_TRANSFORMERS: dict[str, Callable[[Type], list[Type]]] = {
     "cast<SMTFuncType>($_self).getDomainTypes()": smt_func_domain,
+    "::llvm::cast<FunctionType>($_self).getInputs()": function_inputs,
+    "::llvm::cast<FunctionType>($_self).getResults()": function_results,
 }
 """Transformers that give the types of a whole variadic group from one value's type."""
 
