@@ -134,7 +134,8 @@ class _OpWriter:
         return self.pp.naming.value(value)
 
     def operand(self, value: Value) -> None:
-        text = self.pp.naming.value(value)
+        naming = self.pp.naming
+        text = naming.texts.get(id(value)) or naming.value(value)
         length = len(text)
         if type(value) is BlockArgument:
             region = value.owner.parent
@@ -142,8 +143,10 @@ class _OpWriter:
                 # An argument of the op's own region printed in its head (`scf.for %iv = ...`,
                 # `gpu.launch blocks(%bx, ...)`): where the text defines it, as the parser reads it.
                 length = -length
-        self.uses.append((self._chunk(), self.length, length, value))
-        self.write(text)
+        at = self.length
+        self.uses.append((len(self.chunks), at, length, value))
+        self.buf.append(text)  # `write`, spelled out (one call per operand less)
+        self.length = at + len(text)
 
     def type(self, t: Type) -> None:
         self.write(print_type(t))
@@ -193,6 +196,8 @@ class _OpWriter:
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
+        if not entries:  # most ops: nothing to print
+            return
         skip = set(elided)
         kept = [(k, v) for k, v in entries if k not in skip]
         if not kept:
@@ -323,7 +328,11 @@ class _Recorder(_OpWriter):
 
     def type(self, t: Type) -> None:
         self.events.append((_TYPE, t, False))
-        self._put(print_type(t), _S_TYPE, (t,))
+        text = print_type(t)  # `_put`, spelled out: the most frequent value an op prints
+        start = self.length
+        self.length = end = start + len(text)
+        self.spots.append((len(self.chunks), start, end, _S_TYPE, (t,), ()))
+        self.buf.append(text)
 
     def attribute(self, a: Attribute, slot: str | None = None) -> None:
         self.events.append((_ATTR, a, False))
@@ -343,6 +352,8 @@ class _Recorder(_OpWriter):
 
     def optional_attr_dict(self, entries: Sequence[tuple[str, Attribute]], elided: Sequence[str] = (),
                            with_keyword: bool = False) -> None:
+        if not entries:
+            return
         skip = set(elided)
         values = tuple(v for k, v in entries if k not in skip)
         self.events.extend((_ATTR, v, False) for v in values)

@@ -88,6 +88,8 @@ class DeclarativeSyntax(SyntaxBase):
         self._steps: list[_Step] | None = None
         """The format compiled (`_compile`), on first print."""
         self._plan: list[_Resolution] | None = None
+        self._built_derived: dict[tuple[str, Callable[[list[Type]], list[Type]]], list[Type]] = {}
+        """The types derived from a type the format builds: (its text, the derivation) -> them."""
         """The type resolutions an op's types are checked against (`_resolve_plan`), with the steps."""
         """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
         for every op of the kind (`_dict_rules`)."""
@@ -234,17 +236,26 @@ class DeclarativeSyntax(SyntaxBase):
             if not group and not many:
                 continue
             if kind == "build":
-                base = [self._built_type(what)]
-            elif kind == "attr":
-                t = attr_type(view.attr(what))
-                base = [t] if t is not None else []
+                # a type the format builds, derived once (`index` for dynamic sizes, `i32`, ...)
+                built = self._built_derived.get((what, derive))
+                if built is None:
+                    try:
+                        built = derive([self._built_type(what)])
+                    except ValueError:
+                        built = []
+                    self._built_derived[(what, derive)] = built
+                derived = built
             else:
-                source = operands.get(what)
-                base = [v.type for v in (source if source is not None else results.get(what, ()))]
-            try:
-                derived = derive(base)
-            except ValueError:
-                derived = []
+                if kind == "attr":
+                    t = attr_type(view.attr(what))
+                    base = [t] if t is not None else []
+                else:
+                    source = operands.get(what)
+                    base = [v.type for v in (source if source is not None else results.get(what, ()))]
+                try:
+                    derived = derive(base)
+                except ValueError:
+                    derived = []
             if len(derived) == 1 and len(group) != 1 and not many:
                 derived = derived * len(group)
             if len(derived) != len(group) or any(d != v.type for d, v in zip(derived, group, strict=False)):
@@ -571,13 +582,25 @@ class DeclarativeSyntax(SyntaxBase):
         if space_always and not bare:
             p.write(" ")
         elided = self._dict_rules()[1]
-        entries = []
-        for k, v in view.inherent():
-            if k in elided:
-                continue
-            if k in self.data.get("attrs", {}) and self._elide_default(k, v):
-                continue
-            entries.append((k, v))
+        # the inherent attributes the format does not print, left out before sorting (most ops: none)
+        shown: dict[str, Attribute] = {}
+        op = view.op
+        props = op.properties
+        if props is not None and props.kind == PROPS_DECODED:
+            for k, v in props.values.items():
+                if k not in elided:
+                    shown[k] = v
+        if op.attributes is not None:
+            names = view.inherent_names()
+            for key, v in op.attributes.entries:
+                k = key.text
+                if k in names and k not in elided and k not in shown:
+                    shown[k] = v
+        if not shown:
+            return
+        attrs = self.data.get("attrs", {})
+        ordered = sorted(shown.items(), key=_by_name) if len(shown) > 1 else list(shown.items())
+        entries = [(k, v) for k, v in ordered if k not in attrs or not self._elide_default(k, v)]
         if not entries:
             return
         if self.keyvalue_form(p):
