@@ -156,7 +156,7 @@ class OpView:
             for k, v in self.op.attributes.entries:
                 if k.text in names:
                     out.setdefault(k.text, v)
-        return sorted(out.items(), key=_by_name)
+        return sorted(out.items(), key=by_name)
 
     def discardable(self) -> list[tuple[str, Attribute]]:
         """The attribute dictionary without inherent attributes (an old file keeps both there)."""
@@ -175,7 +175,7 @@ class OpView:
         if self.op.attributes is not None:
             for k, v in self.op.attributes.entries:
                 merged.setdefault(k.text, v)
-        return sorted(merged.items(), key=_by_name)
+        return sorted(merged.items(), key=by_name)
 
     # -- operands and results ---------------------------------------------------------------------
     def operand_groups(self) -> dict[str, list[Value]]:
@@ -222,7 +222,8 @@ class OpView:
         return out
 
 
-def _by_name(entry: tuple[str, Attribute]) -> bytes:
+def by_name(entry: tuple[str, Attribute]) -> bytes:
+    """The sort key of named attributes: the name's bytes (MLIR orders a dictionary so)."""
     return entry[0].encode("utf-8", "surrogateescape")
 
 

@@ -24,7 +24,7 @@ from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
-from .adaptor import OpView, _by_name, attr_type
+from .adaptor import OpView, attr_type, by_name
 from .api import (
     Argument,
     AsmParser,
@@ -83,16 +83,16 @@ class DeclarativeSyntax(SyntaxBase):
         self.unreadable = unreadable(name, data)
         """Why the text this model prints could not be read back (it then prints generic), or None."""
         self._dict_elided: tuple[frozenset[str], frozenset[str], bool] | None = None
+        """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
+        for every op of the kind (`_dict_rules`)."""
         self._dict_skip: frozenset[str] | None = None
         """What `attr-dict` leaves out by name: what the format prints, and properties."""
         self._steps: list[_Step] | None = None
         """The format compiled (`_compile`), on first print."""
         self._plan: list[_Resolution] | None = None
+        """The type resolutions an op's types are checked against (`_resolve_plan`), with the steps."""
         self._built_derived: dict[tuple[str, Callable[[list[Type]], list[Type]]], list[Type]] = {}
         """The types derived from a type the format builds: (its text, the derivation) -> them."""
-        """The type resolutions an op's types are checked against (`_resolve_plan`), with the steps."""
-        """What `attr-dict` and `prop-dict` leave out, and whether the format has a `prop-dict`: the same
-        for every op of the kind (`_dict_rules`)."""
 
     kind = "declarative format (ODS assemblyFormat)"
 
@@ -545,7 +545,7 @@ class DeclarativeSyntax(SyntaxBase):
                     k = key.text
                     if k not in skip and k not in merged:
                         merged[k] = v
-            entries = sorted(merged.items(), key=_by_name) if len(merged) > 1 else list(merged.items())
+            entries = sorted(merged.items(), key=by_name) if len(merged) > 1 else list(merged.items())
         out = [(k, v) for k, v in entries if k not in attrs or not self._elide_default(k, v)]
         p.optional_attr_dict(out, (), with_keyword)
 
@@ -599,7 +599,7 @@ class DeclarativeSyntax(SyntaxBase):
         if not shown:
             return
         attrs = self.data.get("attrs", {})
-        ordered = sorted(shown.items(), key=_by_name) if len(shown) > 1 else list(shown.items())
+        ordered = sorted(shown.items(), key=by_name) if len(shown) > 1 else list(shown.items())
         entries = [(k, v) for k, v in ordered if k not in attrs or not self._elide_default(k, v)]
         if not entries:
             return
