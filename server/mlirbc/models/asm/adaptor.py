@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ...errors import TextError
@@ -145,18 +146,10 @@ class OpView:
             return self.op.attributes.lookup(name)
         return None
 
-    def inherent(self) -> list[tuple[str, Attribute]]:
-        """The op's inherent attributes that are set, sorted by name."""
-        out: dict[str, Attribute] = {}
-        p = self.op.properties
-        if p is not None and p.kind == PROPS_DECODED:
-            out.update(p.values)
-        names = self.inherent_names()
-        if self.op.attributes is not None:
-            for k, v in self.op.attributes.entries:
-                if k.text in names:
-                    out.setdefault(k.text, v)
-        return sorted(out.items(), key=by_name)
+    def inherent(self, skip: AbstractSet[str] = frozenset()) -> list[tuple[str, Attribute]]:
+        """The op's inherent attributes that are set, sorted by name; those named in `skip` are left out
+        before sorting (a format's printer leaves most out)."""
+        return self._sorted(skip, True)
 
     def discardable(self) -> list[tuple[str, Attribute]]:
         """The attribute dictionary without inherent attributes (an old file keeps both there)."""
@@ -166,16 +159,30 @@ class OpView:
         names = self.inherent_names()
         return [(k.text, v) for k, v in attrs.entries if k.text not in names]
 
-    def all_attrs(self) -> list[tuple[str, Attribute]]:
-        """Inherent and discardable attributes in one sorted list (`Operation::getAttrs`)."""
-        merged: dict[str, Attribute] = {}
+    def all_attrs(self, skip: AbstractSet[str] = frozenset()) -> list[tuple[str, Attribute]]:
+        """Inherent and discardable attributes in one sorted list (`Operation::getAttrs`); those named in
+        `skip` are left out before sorting."""
+        return self._sorted(skip, False)
+
+    def _sorted(self, skip: AbstractSet[str], inherent_only: bool) -> list[tuple[str, Attribute]]:
+        """The properties, then the dictionary's attributes (inherent ones only, or all) of names not seen
+        yet, without those in `skip`, sorted by name."""
+        out: dict[str, Attribute] = {}
         p = self.op.properties
         if p is not None and p.kind == PROPS_DECODED:
-            merged.update(p.values)
+            if not skip:
+                out.update(p.values)
+            else:
+                for k, v in p.values.items():
+                    if k not in skip:
+                        out[k] = v
         if self.op.attributes is not None:
-            for k, v in self.op.attributes.entries:
-                merged.setdefault(k.text, v)
-        return sorted(merged.items(), key=by_name)
+            names = self.inherent_names() if inherent_only else None
+            for key, v in self.op.attributes.entries:
+                k = key.text
+                if (names is None or k in names) and k not in skip and k not in out:
+                    out[k] = v
+        return sorted(out.items(), key=by_name) if len(out) > 1 else list(out.items())
 
     # -- operands and results ---------------------------------------------------------------------
     def operand_groups(self) -> dict[str, list[Value]]:

@@ -24,7 +24,7 @@ from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
 from ...syntax.attr_printer import print_attribute
 from . import typefns
-from .adaptor import OpView, attr_type, by_name
+from .adaptor import OpView, attr_type
 from .api import (
     Argument,
     AsmParser,
@@ -528,24 +528,13 @@ class DeclarativeSyntax(SyntaxBase):
         skip = self._dict_skip
         if skip is None:
             skip = self._dict_skip = elided | frozenset(self.data.get("props", {}))
-        attrs = self.data.get("attrs", {})
         if has_prop_dict:
             entries = [(k, v) for k, v in view.discardable() if k not in skip]
         else:
-            # `getAttrs()` without what the format prints, left out before sorting (most ops: nothing)
-            merged: dict[str, Attribute] = {}
-            op = view.op
-            props = op.properties
-            if props is not None and props.kind == PROPS_DECODED:
-                for k, v in props.values.items():
-                    if k not in skip:
-                        merged[k] = v
-            if op.attributes is not None:
-                for key, v in op.attributes.entries:
-                    k = key.text
-                    if k not in skip and k not in merged:
-                        merged[k] = v
-            entries = sorted(merged.items(), key=by_name) if len(merged) > 1 else list(merged.items())
+            entries = view.all_attrs(skip)  # `getAttrs()` without what the format prints
+        if not entries:  # most ops
+            return
+        attrs = self.data.get("attrs", {})
         out = [(k, v) for k, v in entries if k not in attrs or not self._elide_default(k, v)]
         p.optional_attr_dict(out, (), with_keyword)
 
@@ -582,25 +571,11 @@ class DeclarativeSyntax(SyntaxBase):
         if space_always and not bare:
             p.write(" ")
         elided = self._dict_rules()[1]
-        # the inherent attributes the format does not print, left out before sorting (most ops: none)
-        shown: dict[str, Attribute] = {}
-        op = view.op
-        props = op.properties
-        if props is not None and props.kind == PROPS_DECODED:
-            for k, v in props.values.items():
-                if k not in elided:
-                    shown[k] = v
-        if op.attributes is not None:
-            names = view.inherent_names()
-            for key, v in op.attributes.entries:
-                k = key.text
-                if k in names and k not in elided and k not in shown:
-                    shown[k] = v
-        if not shown:
+        shown = view.inherent(elided)  # the inherent attributes the format does not print
+        if not shown:  # most ops
             return
         attrs = self.data.get("attrs", {})
-        ordered = sorted(shown.items(), key=by_name) if len(shown) > 1 else list(shown.items())
-        entries = [(k, v) for k, v in ordered if k not in attrs or not self._elide_default(k, v)]
+        entries = [(k, v) for k, v in shown if k not in attrs or not self._elide_default(k, v)]
         if not entries:
             return
         if self.keyvalue_form(p):

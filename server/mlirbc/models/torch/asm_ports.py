@@ -15,9 +15,19 @@ from ...ir.types import IntegerType, Type
 from ...syntax.attr_parser import parse_type_text
 from ...syntax.attr_printer import plain_attribute_text
 from ..asm.adaptor import OpView
-from ..asm.api import AsmParser, AsmPrinter, OperandRef, OpState, OpSyntax, SyntaxBase, SyntaxModelError
+from ..asm.api import (
+    AsmParser,
+    AsmPrinter,
+    OperandRef,
+    OpState,
+    OpSyntax,
+    SyntaxBase,
+    SyntaxModelError,
+    comma_list,
+)
 from ..asm.data import DataSyntaxProvider, SyntaxDataset
 from ..asm.declarative import ods_result_names
+from ..asm.directives import parse_type_list, parse_value_list, print_values
 from ..asm.names import NamesFn, int_value
 from ..asm.ports.base import print_types
 from ..asm.ports.scf import parse_arrow_types
@@ -49,10 +59,7 @@ class DefaultTorchOp(SyntaxBase):
                                    f"where its form reads {n} and {m}")
         if n:
             p.write(" ")
-            for i, v in enumerate(op.operands):
-                if i:
-                    p.write(", ")
-                p.operand(v)
+            print_values(p, list(op.operands))
         p.optional_attr_dict(OpView(op, self.data).all_attrs())
         p.write(" : ")
         if n:
@@ -66,32 +73,21 @@ class DefaultTorchOp(SyntaxBase):
         n, m = self.operands, self.results
         refs: list[OperandRef] = []
         if n:
-            refs.append(p.parse_operand())
-            while p.parse_optional_punct(","):
-                refs.append(p.parse_operand())
+            refs = comma_list(p, p.parse_operand(), p.parse_operand)
             if len(refs) != n:
                 raise p.error(f"expected {n} operands")
-        d = p.parse_optional_attr_dict()
-        if d is not None:
-            state.attributes.update((k.text, v) for k, v in d.entries)
+        _attrs_into(p, state)
         p.parse_punct(":")
         types: list[Type] = []
         if n:
-            types = _type_list(p)
+            types = parse_type_list(p)
             if len(types) != n:
                 raise p.error(f"{n} operands and {len(types)} types")
         if n and m:
             p.parse_punct("->")
         if m:
-            state.result_types.extend(_type_list(p))
+            state.result_types.extend(parse_type_list(p))
         p.resolve_operands(refs, types, state)
-
-
-def _type_list(p: AsmParser) -> list[Type]:
-    types = [p.parse_type()]
-    while p.parse_optional_punct(","):
-        types.append(p.parse_type())
-    return types
 
 
 _VALUE_DATA: dict[str, Any] = {"attrs": {"value": {}}}
@@ -122,14 +118,13 @@ class ConstantIntOp(SyntaxBase):
         value = p.parse_integer()
         if not -(1 << 63) <= value < (1 << 63):
             raise p.error(f"{value} does not fit a 64-bit integer")
-        d = p.parse_optional_attr_dict()
-        if d is not None:
-            state.attributes.update((k.text, v) for k, v in d.entries)
+        _attrs_into(p, state)
         state.attributes["value"] = IntegerAttr.get(self._I64, value & ((1 << 64) - 1))
         state.result_types.append(_torch_type("!torch.int"))
 
 
 def _attrs_into(p: AsmParser, state: OpState) -> None:
+    """An optional `{...}` into the attributes of the op being read."""
     d = p.parse_optional_attr_dict()
     if d is not None:
         state.attributes.update((k.text, v) for k, v in d.entries)
@@ -186,10 +181,7 @@ class BindSymbolicShapeOp(SyntaxBase):
         p.write(" ")
         p.operand(op.operands[0])
         p.write(", [")
-        for i, v in enumerate(op.operands[1:]):
-            if i:
-                p.write(", ")
-            p.operand(v)
+        print_values(p, list(op.operands[1:]))
         p.write("], " + text)
         p.optional_attr_dict(view.all_attrs(), ("shape_expressions",))
         p.write(" : ")
@@ -199,12 +191,8 @@ class BindSymbolicShapeOp(SyntaxBase):
         operand = p.parse_operand()
         p.parse_punct(",")
         p.parse_punct("[")
-        symbols: list[OperandRef] = []
-        if not p.parse_optional_punct("]"):
-            symbols.append(p.parse_operand())
-            while p.parse_optional_punct(","):
-                symbols.append(p.parse_operand())
-            p.parse_punct("]")
+        symbols = parse_value_list(p)
+        p.parse_punct("]")
         p.parse_punct(",")
         shape: Attribute = p.parse_attribute()
         if not plain_attribute_text(shape).startswith("affine_map<"):
@@ -227,23 +215,18 @@ class RotaryEmbeddingOp(SyntaxBase):
         if len(op.operands) != 9 or len(op.results) != 1 or OpView(op, _NO_DATA).all_attrs():
             raise SyntaxModelError(f"{self.name}: 9 operands, one result and no attributes are needed")
         p.write(" ")
-        for i, v in enumerate(op.operands):
-            if i:
-                p.write(", ")
-            p.operand(v)
+        print_values(p, list(op.operands))
         p.write(" : ")
         print_types(p, [v.type for v in op.operands])
         p.write(" -> ")
         p.type(op.results[0].type)
 
     def parse_op(self, p: AsmParser, state: OpState) -> None:
-        refs = [p.parse_operand()]
-        while p.parse_optional_punct(","):
-            refs.append(p.parse_operand())
+        refs = comma_list(p, p.parse_operand(), p.parse_operand)
         if len(refs) != 9:
             raise p.error("expected 9 operands")
         p.parse_punct(":")
-        types = _type_list(p)
+        types = parse_type_list(p)
         p.parse_punct("->")
         state.result_types.extend(parse_arrow_types(p))
         if len(types) != len(refs):
