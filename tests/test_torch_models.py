@@ -21,6 +21,7 @@ import pytest
 from iree_support import iree_opt, iree_opt_path
 from mlirbc.bytecode.reader import decode_bytecode
 from mlirbc.bytecode.writer import encode_bytecode
+from mlirbc.errors import DecodeError
 from mlirbc.models.build import models
 from mlirbc.models.torch.asm_names import float_name
 from mlirbc.view.aliasing import alias_rules
@@ -98,6 +99,35 @@ def test_a_default_form_with_the_wrong_operand_count_is_a_located_error() -> Non
     back = parse_module(bad, template=module, registry=reg, with_map=False)
     assert back.module is None and back.errors
     assert back.errors[0].span.start_line == line and "expected 1 operands" in back.errors[0].message
+
+
+def test_damaged_torch_bytes_and_text_give_located_errors() -> None:
+    """Truncated bytes of a file with every torch form: a DecodeError naming the byte, or a partial module
+    saying where it stopped; its pretty view cut or damaged: a module or located errors, never an
+    exception."""
+    data = (DATA / "forms.mlirbc").read_bytes()
+    reg = models()
+    rng = random.Random(38)
+    for cut in sorted({rng.randrange(len(data)) for _ in range(40)}):
+        try:
+            module = decode_bytecode(data[:cut], reg)
+        except DecodeError as exc:
+            assert "byte" in str(exc)
+            continue
+        assert module.error is None or "byte" in str(module.error)
+    module = decode_bytecode(data, reg)
+    text = _view(module, "pretty", False)
+    variants = [text[:rng.randrange(len(text))] for _ in range(30)]
+    for _ in range(30):
+        at = rng.randrange(len(text))
+        variants.append(text[:at] + rng.choice(["", "%", ",", "]", "[", "->", ":"]) + text[at + 1:])
+    errors = 0
+    for bad in variants:
+        back = parse_module(bad, template=module, registry=reg, with_map=False)
+        if back.module is None:
+            errors += 1
+            assert back.errors and all(e.span.start_line >= 0 for e in back.errors)
+    assert errors > len(variants) // 2
 
 
 @needs_iree_opt
