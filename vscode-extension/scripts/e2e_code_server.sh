@@ -282,6 +282,8 @@ check_bundled_server() {
 report_server_log() {
   echo "--- extension host / server log (last lines) ---"
   find "$RUN/data/logs" -name '*mlirbc*' -type f 2>/dev/null | while read -r f; do echo "# $f"; tail -n 30 "$f"; done
+  # when the extension never activated, its own log does not exist: the extension host's says why
+  find "$RUN/data/logs" -name 'exthost.log' -type f 2>/dev/null | while read -r f; do echo "# $f"; tail -n 30 "$f"; done
 }
 
 step "build .vsix" build_vsix

@@ -259,7 +259,18 @@ async function openFromExplorer(page, file) {
   if (!(await page.$('.explorer-folders-view:visible'))) await page.keyboard.press('Control+Shift+E'); // show the explorer
   const row = `.explorer-folders-view .monaco-list-row:has-text("${file}")`;
   await page.waitForSelector(row, { timeout: 30000 });
-  await page.dblclick(row);
+  // A double click that lands while the explorer re-renders its rows opens nothing (seen once in CI: no tab,
+  // no server started): click again until a tab of the file exists, then wait for its content.
+  const tabOf = `.editor-group-container .tab:has-text("${file}")`;
+  for (let attempt = 1; ; attempt++) {
+    await page.dblclick(row);
+    if (await until(`a tab of ${file}`, 20000, async () => page.$(tabOf)).catch(() => null)) break;
+    if (attempt === 3) {
+      const tabs = await page.$$eval('.editor-group-container .tab', (els) => els.map((e) => e.textContent.trim()));
+      throw new Error(`three double clicks on ${file} in the explorer opened no tab (tabs: ${JSON.stringify(tabs)}; ` +
+        `notifications: ${JSON.stringify(await notifications(page))})`);
+    }
+  }
   const outcome = await until('the text view or the custom editor error', 120000, async () => {
     const err = await webviewError(page);
     if (err) return { error: err };
@@ -268,6 +279,11 @@ async function openFromExplorer(page, file) {
     // the generic form (a StableHLO export with its models off) or the default pretty view (`module {`)
     if (tab && /builtin\.module|"[\w$]+\.[\w$.]+"\(|(^|\n)module\b/.test(text)) return { text };
     return undefined;
+  }).catch(async (err) => {
+    const tabs = await page.$$eval('.editor-group-container .tab', (els) => els.map((e) => e.textContent.trim())).catch(() => []);
+    const shown = (await visibleText(page)).slice(0, 200);
+    throw new Error(`${err.message} (tabs: ${JSON.stringify(tabs)}; the active editor shows: ${JSON.stringify(shown)}; ` +
+      `notifications: ${JSON.stringify(await notifications(page).catch(() => []))})`);
   });
   if (outcome.error) throw new Error(`the custom editor shows the server's error: ${outcome.error}`);
   return outcome.text;
