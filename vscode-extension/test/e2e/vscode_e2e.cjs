@@ -258,20 +258,8 @@ async function rendered(frame) {
 async function openFromExplorer(page, file) {
   if (!(await page.$('.explorer-folders-view:visible'))) await page.keyboard.press('Control+Shift+E'); // show the explorer
   const row = `.explorer-folders-view .monaco-list-row:has-text("${file}")`;
-  await page.waitForSelector(row, { timeout: 30000 });
-  // A double click that lands while the explorer re-renders its rows opens nothing (seen once in CI: no tab,
-  // no server started): click again until a tab of the file exists, then wait for its content.
   const tabOf = `.editor-group-container .tab:has-text("${file}")`;
-  for (let attempt = 1; ; attempt++) {
-    await page.dblclick(row);
-    if (await until(`a tab of ${file}`, 20000, async () => page.$(tabOf)).catch(() => null)) break;
-    if (attempt === 3) {
-      const tabs = await page.$$eval('.editor-group-container .tab', (els) => els.map((e) => e.textContent.trim()));
-      throw new Error(`three double clicks on ${file} in the explorer opened no tab (tabs: ${JSON.stringify(tabs)}; ` +
-        `notifications: ${JSON.stringify(await notifications(page))})`);
-    }
-  }
-  const outcome = await until('the text view or the custom editor error', 120000, async () => {
+  const viewOrError = async () => {
     const err = await webviewError(page);
     if (err) return { error: err };
     const tab = await page.$(`.editor-group-container.active .tab.active:has-text("${file}")`);
@@ -279,14 +267,37 @@ async function openFromExplorer(page, file) {
     // the generic form (a StableHLO export with its models off) or the default pretty view (`module {`)
     if (tab && /builtin\.module|"[\w$]+\.[\w$.]+"\(|(^|\n)module\b/.test(text)) return { text };
     return undefined;
-  }).catch(async (err) => {
+  };
+  const seen = async () => {
     const tabs = await page.$$eval('.editor-group-container .tab', (els) => els.map((e) => e.textContent.trim())).catch(() => []);
     const shown = (await visibleText(page)).slice(0, 200);
-    throw new Error(`${err.message} (tabs: ${JSON.stringify(tabs)}; the active editor shows: ${JSON.stringify(shown)}; ` +
-      `notifications: ${JSON.stringify(await notifications(page).catch(() => []))})`);
-  });
-  if (outcome.error) throw new Error(`the custom editor shows the server's error: ${outcome.error}`);
-  return outcome.text;
+    return `tabs: ${JSON.stringify(tabs)}; the active editor shows: ${JSON.stringify(shown)}; ` +
+      `notifications: ${JSON.stringify(await notifications(page).catch(() => []))}`;
+  };
+  // Seen once in CI: the double click opened nothing, or a tab that never showed the view (no server
+  // started).  A double click that lands while the explorer re-renders is lost, and a file opened before
+  // the workbench knows the extension's custom editor opens in the default one: close it and open it again.
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    await page.waitForSelector(row, { timeout: 30000 });
+    await page.dblclick(row);
+    const last = attempt === attempts;
+    const tab = await until(`a tab of ${file}`, 20000, async () => page.$(tabOf)).catch(() => null);
+    if (tab) {
+      const outcome = await until('the text view or the custom editor error', last ? 120000 : 45000, viewOrError)
+        .catch(async (err) => {
+          if (last) throw new Error(`${err.message} (${attempt} attempts; ${await seen()})`);
+          return undefined;
+        });
+      if (outcome && outcome.error) throw new Error(`the custom editor shows the server's error: ${outcome.error}`);
+      if (outcome) return outcome.text;
+    } else if (last) {
+      throw new Error(`${attempts} double clicks on ${file} in the explorer opened no tab (${await seen()})`);
+    }
+    console.log(`\n     (attempt ${attempt}: no view of ${file} yet: ${await seen()}; opening it again)`);
+    await runCommand(page, 'View: Close All Editors');
+    await until('no editor open', 10000, async () => !(await page.$(tabOf)));
+  }
 }
 
 /** An op's name in the view: quoted in the generic form, after `= ` (or first on its line) in a custom form. */
