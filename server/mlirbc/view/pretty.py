@@ -715,14 +715,31 @@ class _PrettyPrinter(_Printer):
                 for op in ops:
                     if not op.regions:
                         model = syntax.get(id(op.op_name), _UNKNOWN)
+                        if model is _UNKNOWN:
+                            model = self.syntax_of(op)
                         props = op.properties
-                        if model is not None and model is not _UNKNOWN and \
-                                (props is None or props.kind != PROPS_FALLBACK):
-                            shape = shapes.get(_template_key(op))
-                            if shape is not None and shape.replayed:
+                        if model is not None and (props is None or props.kind != PROPS_FALLBACK):
+                            key = _template_key(op)
+                            shape = shapes.get(key)
+                            if shape is not None:  # (visited when it was made)
                                 keys[id(op)] = shape
                                 locations.append(op.location)
                                 continue
+                            # The first op of its shape, here too (most ops of a small module): its
+                            # location, then what its model prints.
+                            if locations:
+                                c.visit_op_locations(locations)
+                                locations = []
+                            visit(op.location, True)
+                            shape = self._record(op, model, key, shapes)
+                            if shape is not None:
+                                shape.replayed = True
+                                if not c.visit_printed(shape.events) and shape.first is not None:
+                                    shape.first.plain = True
+                                continue
+                            work.append((3, ops))
+                            self._collect_generic(op, c, work)  # its model failed: it prints generic
+                            break
                     work.append((3, ops))
                     work.append((0, op))
                     break
@@ -770,24 +787,34 @@ class _PrettyPrinter(_Printer):
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
             return None, None
-        key = _template_key(op) if not op.regions else None
-        if key is not None:
+        if not op.regions:
+            key = _template_key(op)
             found = shapes.get(key)
             if found is not None:
                 self._keys[id(op)] = found
                 return found.events, found
+            shape = self._record(op, model, key, shapes)
+            return (None, None) if shape is None else (shape.events, shape)
         rec = _Recorder(self, op, 0)
         try:
             self._model_print(model, op, rec)
         except Exception:  # the op prints generic (the print pass says why)
             return None, None
-        if key is not None:
-            shape = shapes[key] = _Shape(key, rec.events, rec)
-            self._keys[id(op)] = shape
-            return rec.events, shape
-        if op.regions:
-            self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
+        self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
         return rec.events, None
+
+    def _record(self, op: Operation, model: asm.OpSyntax, key: tuple[object, ...],
+                shapes: dict[tuple[object, ...], _Shape]) -> _Shape | None:
+        """The shape of a new template key, its first op printed by its model (None: the model failed,
+        the op prints generic and the print pass says why)."""
+        rec = _Recorder(self, op, 0)
+        try:
+            self._model_print(model, op, rec)
+        except Exception:
+            return None
+        shape = shapes[key] = _Shape(key, rec.events, rec)
+        self._keys[id(op)] = shape
+        return shape
 
     def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
         tail: list[Event] = [(_TYPE, v.type, False) for v in op.operands]
