@@ -18,7 +18,7 @@ import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ..ir.attributes import (
     Attribute,
@@ -714,9 +714,9 @@ class _PrettyPrinter(_Printer):
                 locations: list[Attribute] = []
                 for op in ops:
                     if not op.regions:
-                        model = syntax.get(id(op.op_name), _UNKNOWN)
-                        if model is _UNKNOWN:
-                            model = self.syntax_of(op)
+                        found = syntax.get(id(op.op_name), _UNKNOWN)
+                        model = self.syntax_of(op) if found is _UNKNOWN else \
+                            cast("asm.OpSyntax | None", found)
                         props = op.properties
                         if model is not None and (props is None or props.kind != PROPS_FALLBACK):
                             key = _template_key(op)
@@ -734,7 +734,8 @@ class _PrettyPrinter(_Printer):
                             shape = self._record(op, model, key, shapes)
                             if shape is not None:
                                 shape.replayed = True
-                                if not c.visit_printed(shape.events) and shape.first is not None:
+                                deepest = c.visit_printed(shape.events)  # type: ignore[arg-type]
+                                if not deepest and shape.first is not None:
                                     shape.first.plain = True
                                 continue
                             work.append((3, ops))
