@@ -11,17 +11,23 @@ enums, segmented wait lists, mma shapes and PTX types).
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from iree_support import IREE_SKIP_REASON, iree_opt_path, run_iree
-from mlirbc.bytecode.reader import decode_bytecode
+from mlirbc.bytecode.reader import decode_bytecode, read_bytecode_file
 from mlirbc.bytecode.writer import encode_bytecode
+from mlirbc.models.asm import directives
+from mlirbc.models.asm.directive_index import INDEX
 from mlirbc.models.asm.directives import PARSERS, PRINTERS, can_parse
 from mlirbc.models.build import models
 from mlirbc.models.registry import Registry
+from mlirbc.view.aliasing import alias_rules
 from mlirbc.view.parser import parse_module
 from mlirbc.view.printer import print_module
 from oracle import SKIP_REASON, mlir_opt_path, run_mlir_opt
@@ -121,6 +127,45 @@ def test_every_custom_directive_has_a_printer_and_a_parser() -> None:
                  "omp.ScheduleClause", "omp.PrivateReductionRegion", "omp.ClauseAttr"):
         assert can_parse(name), name
     assert set(PRINTERS) == set(PARSERS)
+
+
+def test_directive_index_names_every_port() -> None:
+    """`directive_index.INDEX` (what lets a view import only the modules of the directives it prints)
+    names the module of every built-in port."""
+    directives._load()
+    found = {k: fn.__module__.rsplit(".", 1)[1] for table in (PRINTERS, PARSERS) for k, fn in table.items()
+             if fn.__module__.startswith("mlirbc.models.asm.directives_")}
+    if found != INDEX:
+        rows = "".join(f'    "{k}": "{v}",\n' for k, v in sorted(found.items()))
+        print("INDEX: dict[str, str] = {\n" + rows + "}")
+    assert found == INDEX
+
+
+_IMPORTED_BY_A_VIEW = """
+import json, sys
+from mlirbc.bytecode.reader import read_bytecode_file
+from mlirbc.view.aliasing import alias_rules
+from mlirbc.view.printer import print_module
+m = read_bytecode_file(sys.argv[1])
+text = print_module(m, form="pretty", aliases=alias_rules(m)).text
+ports = [n.rsplit(".", 1)[1] for n in sys.modules if n.startswith("mlirbc.models.asm.directives_")]
+print(json.dumps(sorted(ports)))
+print(text)
+"""
+
+
+def test_a_view_imports_only_the_directive_modules_it_prints() -> None:
+    """A fresh process printing an IREE file imports the modules of the directives its formats name, not
+    all thirteen, and prints what it prints with all of them loaded."""
+    path = Path(__file__).parent / "corpus" / "iree" / "convnet.input.mlirbc"
+    out = subprocess.run([sys.executable, "-c", _IMPORTED_BY_A_VIEW, str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    first, _, text = out.partition("\n")
+    loaded = set(json.loads(first))
+    assert loaded and loaded < set(directives._BUILTIN), loaded
+    directives._load()
+    assert text == print_module(read_bytecode_file(str(path)), form="pretty",
+                                aliases=alias_rules(read_bytecode_file(str(path)))).text + "\n"
 
 
 _LOAD = ('"affine.load"(%arg2, %arg0, %arg1) <{{map = affine_map<{}>}}> : '

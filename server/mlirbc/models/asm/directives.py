@@ -236,7 +236,14 @@ def parser(name: str) -> Callable[[ParseFn], ParseFn]:
 
 
 EXTRA_MODULES: list[str] = []
-"""Modules of plugins' directive ports, imported with the built-in ones (`add_directive_module`)."""
+"""Modules of plugins' directive ports, imported the first time any directive is needed
+(`add_directive_module`)."""
+
+_BUILTIN = ("directives_acc", "directives_async", "directives_cf", "directives_dialects", "directives_gpu",
+            "directives_iree", "directives_iree_lists", "directives_iree_pcf", "directives_iree_regions",
+            "directives_iree_types", "directives_omp", "directives_pdl", "directives_upstream")
+_imported: set[str] = set()
+"""The modules of ports imported so far (built-in ones by their short name, plugins' by their full one)."""
 
 
 def add_directive_module(name: str) -> None:
@@ -244,53 +251,69 @@ def add_directive_module(name: str) -> None:
     imported the first time a directive is needed."""
     if name not in EXTRA_MODULES:
         EXTRA_MODULES.append(name)
-        if _LOADED:
-            import importlib
+        _keys.clear()  # it may register a dialect's own port of a name found before
+        if _imported:
+            _import(name)
 
-            importlib.import_module(name)
+
+def _import(name: str) -> None:
+    if name not in _imported:
+        import importlib
+
+        importlib.import_module(name if "." in name else f"{__package__}.{name}")
+        _imported.add(name)
 
 
 def _load() -> None:
+    """Every module of ports: the built-in ones and plugins'."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        import importlib
+        for name in (*_BUILTIN, *EXTRA_MODULES):
+            _import(name)
 
-        from . import (  # noqa: F401  (they register)
-            directives_acc,
-            directives_async,
-            directives_cf,
-            directives_dialects,
-            directives_gpu,
-            directives_iree,
-            directives_iree_lists,
-            directives_iree_pcf,
-            directives_iree_regions,
-            directives_iree_types,
-            directives_omp,
-            directives_pdl,
-            directives_upstream,
-        )
 
-        for name in EXTRA_MODULES:
-            importlib.import_module(name)
+def _load_for(name: str, op_name: str) -> None:
+    """The modules that may serve `custom<name>` in op `op_name`: plugins' (a plugin may register the
+    dialect's own port of a shared name), then the built-in module of the dialect's own port and of the
+    shared one (`directive_index`); all of them for a name the index does not know."""
+    if _LOADED:
+        return
+    for extra in EXTRA_MODULES:
+        _import(extra)
+    from .directive_index import INDEX
+
+    known = False
+    for key in (f"{op_name.split('.', 1)[0]}.{name}", name):
+        module = INDEX.get(key)
+        if module is not None:
+            _import(module)
+            known = True
+    if not known:
+        _load()
+
+
+_keys: dict[tuple[str, str], str] = {}
+"""(directive, op name) -> its registration, once found (`_key` is on the path of every op printed)."""
 
 
 def _key(name: str, op_name: str) -> str:
     """The registration serving `custom<name>` in op `op_name`: the dialect's own, else the shared one."""
-    qualified = f"{op_name.split('.', 1)[0]}.{name}"
-    return qualified if qualified in PRINTERS else name
+    key = _keys.get((name, op_name))
+    if key is None:
+        _load_for(name, op_name)
+        qualified = f"{op_name.split('.', 1)[0]}.{name}"
+        key = _keys[name, op_name] = qualified if qualified in PRINTERS else name
+    return key
 
 
 def can_parse(name: str, op_name: str = "") -> bool:
-    _load()
     key = _key(name, op_name)
     return key in PARSERS and key in PRINTERS
 
 
 def print_directive(name: str, args: list[Element], model: DeclarativeSyntax, view: OpView,
                     p: AsmPrinter) -> None:
-    _load()
     fn = PRINTERS.get(_key(name, model.name))
     if fn is None:
         raise SyntaxModelError(f"custom<{name}> has no port")
@@ -299,7 +322,6 @@ def print_directive(name: str, args: list[Element], model: DeclarativeSyntax, vi
 
 def parse_directive(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
                     parsed: Parsed, state: OpState) -> None:
-    _load()
     fn = PARSERS.get(_key(name, model.name))
     if fn is None:
         raise p.error(f"custom<{name}> cannot be read")
@@ -308,7 +330,6 @@ def parse_directive(name: str, args: list[Element], model: DeclarativeSyntax, p:
 
 def parse_directive_optional(name: str, args: list[Element], model: DeclarativeSyntax, p: AsmParser,
                              parsed: Parsed, state: OpState) -> bool:
-    _load()
     fn = PARSERS.get(_key(name, model.name))
     if fn is None:
         raise p.error(f"custom<{name}> cannot be read")
