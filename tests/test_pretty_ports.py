@@ -168,6 +168,35 @@ def test_a_view_imports_only_the_directive_modules_it_prints() -> None:
                                 aliases=alias_rules(read_bytecode_file(str(path)))).text + "\n"
 
 
+_PLUGIN_PORT = """
+from mlirbc.models.asm.directives import printer
+
+@printer("SizeAwareType")
+def size_aware_type(p, args):
+    p.write("plugin")
+"""
+
+_PRECEDENCE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from mlirbc.models.asm import directives
+if sys.argv[2] == "built-in first":
+    directives.can_parse("SizeAwareType", "stream.resource.size")  # imports the built-in module
+directives.add_directive_module("plugin_ports")
+directives.can_parse("SizeAwareType", "stream.resource.size")
+directives._load()
+print(directives.PRINTERS["SizeAwareType"].__module__)
+"""
+
+
+@pytest.mark.parametrize("order", ["built-in first", "plugin first"])
+def test_a_plugins_port_replaces_the_built_in_one_whichever_loads_first(tmp_path: Path, order: str) -> None:
+    (tmp_path / "plugin_ports.py").write_text(_PLUGIN_PORT)
+    out = subprocess.run([sys.executable, "-c", _PRECEDENCE, str(tmp_path), order], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "plugin_ports"
+
+
 _LOAD = ('"affine.load"(%arg2, %arg0, %arg1) <{{map = affine_map<{}>}}> : '
          "(memref<?x?xf32>, index, index) -> f32")
 AFFINE_UNREADABLE = "\n".join([

@@ -221,16 +221,28 @@ PARSERS: dict[str, ParseFn] = {}
 _LOADED = False
 
 
+def _builtin(fn: Callable[..., Any]) -> bool:
+    return fn.__module__.startswith(f"{__package__}.directives_")
+
+
+def _register(table: dict[str, Any], name: str, fn: Callable[..., Any]) -> None:
+    # A plugin's port replaces a built-in one of the same name whichever module is imported first (the
+    # built-in modules are imported as formats need them); among plugins the later registration wins.
+    old = table.get(name)
+    if old is None or _builtin(old) or not _builtin(fn):
+        table[name] = fn
+
+
 def printer(name: str) -> Callable[[PrintFn], PrintFn]:
     def deco(fn: PrintFn) -> PrintFn:
-        PRINTERS[name] = fn
+        _register(PRINTERS, name, fn)
         return fn
     return deco
 
 
 def parser(name: str) -> Callable[[ParseFn], ParseFn]:
     def deco(fn: ParseFn) -> ParseFn:
-        PARSERS[name] = fn
+        _register(PARSERS, name, fn)
         return fn
     return deco
 
@@ -239,16 +251,10 @@ EXTRA_MODULES: list[str] = []
 """Modules of plugins' directive ports, imported the first time any directive is needed
 (`add_directive_module`)."""
 
-_BUILTIN = ("directives_acc", "directives_async", "directives_cf", "directives_dialects", "directives_gpu",
-            "directives_iree", "directives_iree_lists", "directives_iree_pcf", "directives_iree_regions",
-            "directives_iree_types", "directives_omp", "directives_pdl", "directives_upstream")
-_imported: set[str] = set()
-"""The modules of ports imported so far (built-in ones by their short name, plugins' by their full one)."""
-
 
 def add_directive_module(name: str) -> None:
     """A plugin's module of `custom<...>` ports (it registers with `@printer`/`@parser` when imported),
-    imported the first time a directive is needed."""
+    imported the first time a directive is needed (its ports replace built-in ones of the same name)."""
     if name not in EXTRA_MODULES:
         EXTRA_MODULES.append(name)
         _keys.clear()  # it may register a dialect's own port of a name found before
@@ -256,11 +262,18 @@ def add_directive_module(name: str) -> None:
             _import(name)
 
 
+_BUILTIN = ("directives_acc", "directives_async", "directives_cf", "directives_dialects", "directives_gpu",
+            "directives_iree", "directives_iree_lists", "directives_iree_pcf", "directives_iree_regions",
+            "directives_iree_types", "directives_omp", "directives_pdl", "directives_upstream")
+_imported: set[str] = set()
+"""The modules of ports imported so far (built-in ones by their short name, plugins' by their full one)."""
+
+
 def _import(name: str) -> None:
     if name not in _imported:
         import importlib
 
-        importlib.import_module(name if "." in name else f"{__package__}.{name}")
+        importlib.import_module(f"{__package__}.{name}" if name in _BUILTIN else name)
         _imported.add(name)
 
 
@@ -274,9 +287,9 @@ def _load() -> None:
 
 
 def _load_for(name: str, op_name: str) -> None:
-    """The modules that may serve `custom<name>` in op `op_name`: plugins' (a plugin may register the
-    dialect's own port of a shared name), then the built-in module of the dialect's own port and of the
-    shared one (`directive_index`); all of them for a name the index does not know."""
+    """The modules that may serve `custom<name>` in op `op_name`: plugins', the built-in module of the
+    dialect's own port and of the shared one (`directive_index`); all of them for a name the index does not
+    know."""
     if _LOADED:
         return
     for extra in EXTRA_MODULES:
