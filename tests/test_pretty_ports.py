@@ -164,8 +164,8 @@ def test_a_view_imports_only_the_directive_modules_it_prints() -> None:
     loaded = set(json.loads(first))
     assert loaded and loaded < set(directives._BUILTIN), loaded
     directives._load()
-    assert text == print_module(read_bytecode_file(str(path)), form="pretty",
-                                aliases=alias_rules(read_bytecode_file(str(path)))).text + "\n"
+    module = read_bytecode_file(str(path))
+    assert text == print_module(module, form="pretty", aliases=alias_rules(module)).text + "\n"
 
 
 _PLUGIN_PORT = """

@@ -550,15 +550,14 @@ class _Template:
 
 
 class _Shape:
-    """The ops of one template key as the alias pass found them: what their model prints, whether that
-    was visited, and their template once the print pass made it (no hashing of the key per op)."""
+    """The ops of one template key as the alias pass found them (what their model prints, visited when the
+    shape was made), and their template once the print pass made it (no hashing of the key per op)."""
 
-    __slots__ = ("key", "events", "replayed", "template", "first")
+    __slots__ = ("key", "events", "template", "first")
 
     def __init__(self, key: tuple[object, ...], events: list[Event], first: _Recorder) -> None:
         self.key = key
         self.events = events
-        self.replayed = False
         self.template: _Template | None = None
         self.first: _Recorder | None = first
         """The alias pass's text of the first op of the shape: the print pass makes the template from
@@ -707,8 +706,9 @@ class _PrettyPrinter(_Printer):
         while work:
             kind, item = work.pop()
             if kind == 3:
-                # A block's ops: those of a template already replayed print only their location (most
-                # ops of a large module), visited here in bulk; any other op goes through (0, op).
+                # A block's ops: those of a template already visited add only their location (most ops
+                # of a large module), visited here in bulk; the first of a template is printed and visited
+                # here too; an op with regions or printed generic goes through (0, op).
                 ops = item
                 assert isinstance(ops, Iterator)
                 locations: list[Attribute] = []
@@ -731,12 +731,7 @@ class _PrettyPrinter(_Printer):
                                 c.visit_op_locations(locations)
                                 locations = []
                             visit(op.location, True)
-                            shape = self._record(op, model, key, shapes)
-                            if shape is not None:
-                                shape.replayed = True
-                                deepest = c.visit_printed(shape.events)  # type: ignore[arg-type]
-                                if not deepest and shape.first is not None:
-                                    shape.first.plain = True
+                            if self._record(op, model, key, shapes, c):
                                 continue
                             work.append((3, ops))
                             self._collect_generic(op, c, work)  # its model failed: it prints generic
@@ -749,19 +744,11 @@ class _PrettyPrinter(_Printer):
                 op = item
                 assert isinstance(op, Operation)
                 visit(op.location, True)
-                events, shape = self._events(op, shapes)
+                events = self._events(op, shapes, c)
                 if events is None:
                     self._collect_generic(op, c, work)
                 elif op.regions:
                     work.append((2, iter(events)))
-                elif shape is None or not shape.replayed:
-                    # Ops of one template print the same values: once visited (not deferred), visiting
-                    # them again changes nothing.
-                    if shape is not None:
-                        shape.replayed = True
-                    deepest = c.visit_printed(events)  # type: ignore[arg-type]
-                    if not deepest and shape is not None and shape.first is not None:
-                        shape.first.plain = True
             elif kind == 1:
                 assert isinstance(item, _RegionMark)
                 self._collect_region(item, c, work)
@@ -780,41 +767,49 @@ class _PrettyPrinter(_Printer):
                         work.append((1, value))
                         break
 
-    def _events(self, op: Operation, shapes: dict[tuple[object, ...], _Shape]) \
-            -> tuple[list[Event] | None, _Shape | None]:
-        """What the op's syntax model prints (None when the op prints generic), and the shape of the ops
-        of its template key (none for an op with regions)."""
+    def _events(self, op: Operation, shapes: dict[tuple[object, ...], _Shape], c: AliasCollector) \
+            -> list[Event] | None:
+        """What the op's syntax model prints (None when the op prints generic); a region-free op's values are
+        visited here, with its shape's (`_record`)."""
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
-            return None, None
+            return None
         if not op.regions:
             key = _template_key(op)
             found = shapes.get(key)
             if found is not None:
                 self._keys[id(op)] = found
-                return found.events, found
-            shape = self._record(op, model, key, shapes)
-            return (None, None) if shape is None else (shape.events, shape)
-        rec = _Recorder(self, op, 0)
-        try:
-            self._model_print(model, op, rec)
-        except Exception:  # the op prints generic (the print pass says why)
-            return None, None
-        self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
-        return rec.events, None
+                return found.events
+            shape = self._record(op, model, key, shapes, c)
+            return None if shape is None else shape.events
+        rec = self._recorded(op, model)
+        if rec is not None:
+            self._written[id(op)] = rec  # the print pass reuses it when no alias changes its text
+        return None if rec is None else rec.events
 
-    def _record(self, op: Operation, model: asm.OpSyntax, key: tuple[object, ...],
-                shapes: dict[tuple[object, ...], _Shape]) -> _Shape | None:
-        """The shape of a new template key, its first op printed by its model (None: the model failed,
-        the op prints generic and the print pass says why)."""
+    def _recorded(self, op: Operation, model: asm.OpSyntax) -> _Recorder | None:
+        """The op printed by its model for the alias pass (None: the model failed, the op prints generic
+        and the print pass says why)."""
         rec = _Recorder(self, op, 0)
         try:
             self._model_print(model, op, rec)
         except Exception:
             return None
+        return rec
+
+    def _record(self, op: Operation, model: asm.OpSyntax, key: tuple[object, ...],
+                shapes: dict[tuple[object, ...], _Shape], c: AliasCollector) -> _Shape | None:
+        """The shape of a new template key, its first op printed by its model and what it printed visited
+        (ops of one template print the same values: visiting them again would change nothing); None when
+        the model failed."""
+        rec = self._recorded(op, model)
+        if rec is None:
+            return None
         shape = shapes[key] = _Shape(key, rec.events, rec)
         self._keys[id(op)] = shape
+        if not c.visit_printed(rec.events):  # type: ignore[arg-type]
+            rec.plain = True
         return shape
 
     def _collect_generic(self, op: Operation, c: AliasCollector, work: list[tuple[int, object]]) -> None:
