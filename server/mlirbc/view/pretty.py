@@ -940,10 +940,15 @@ class _PrettyPrinter(_Printer):
                 if depth:
                     changed.append(spot)
                     break
-        if rec.elided and changed:
-            return False
-        scratch = _OpWriter(self, rec.op, rec.base_indent)
-        texts = [_replay(scratch, spot[3], spot[4]) for spot in changed]
+        if changed:
+            if rec.elided:
+                return False
+            scratch = _OpWriter(self, rec.op, rec.base_indent)
+            texts = [_replay(scratch, spot[3], spot[4]) for spot in changed]
+        elif not rec.broke_lines or indent == rec.base_indent:
+            return True  # (most ops: nothing in their text has an alias)
+        else:
+            texts = []
         if rec.broke_lines and indent != rec.base_indent:
             # its line breaks one level deeper per level the op is printed deeper (`newline`)
             pad = "\n" + "  " * (indent - rec.base_indent)
