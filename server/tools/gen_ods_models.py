@@ -386,7 +386,7 @@ def _dialect_files(ops: dict[str, dict[str, Any]], dialect_docs: dict[str, dict[
         fname = f"{dialect}.json.gz"
         doc = dialect_docs.get(dialect, {"summary": "", "description": ""})
         files_out[fname] = gzip_json({"dialect": dialect, **doc, "ops": dops})
-        entry = {"file": fname, "ops": sorted(dops), "summary": doc["summary"]}
+        entry: dict[str, Any] = {"file": fname, "ops": sorted(dops), "summary": doc["summary"]}
         if registered is not None:
             entry["registered_by_mlir_opt"] = dialect in registered
         index["dialects"][dialect] = entry

@@ -49,7 +49,7 @@ _DEFAULT_PRINTER = re.compile(r"printDefaultTorchOp\(\s*printer\s*,\s*\*this\s*,
 
 def read_records(path: Path) -> dict[str, Any]:
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as f:
         records: dict[str, Any] = json.load(f)
     return records
 

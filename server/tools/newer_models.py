@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Set
 from pathlib import Path
 from typing import Any
 
@@ -279,7 +280,7 @@ def _binding_exception(full: str, current: Op, b: BindingOp) -> bool:
 
 
 def dialect_files(ops: dict[str, Op], docs: dict[str, dict[str, str]],
-                  extension_of_upstream: set[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]]:
+                  extension_of_upstream: Set[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]]:
     """(dialect -> file content, dialect -> index entry) for ops keyed by full name."""
     by_dialect: dict[str, dict[str, Op]] = {}
     for op in ops.values():
