@@ -45,7 +45,7 @@ from ..ir.operation import (
     Region,
     Value,
 )
-from ..ir.types import Type
+from ..ir.types import FloatType, NoneType, Type
 from ..models.asm import api as asm
 from ..models.asm.api import SyntaxModelError
 from ..models.asm.declarative import ods_result_names
@@ -412,15 +412,11 @@ def attribute_without_type(a: Attribute) -> str:
             return text.rsplit(" : ", 1)[0]
         return text
     if isinstance(a, FloatAttr):
-        from ..ir.types import FloatType
-
         if isinstance(a.type, FloatType):
             return print_float_bits(a.bits, a.type.name)
     if isinstance(a, StringAttr | DenseElementsAttr | DenseStringElementsAttr):
         text = print_attribute(a)
         if isinstance(a, StringAttr):
-            from ..ir.types import NoneType
-
             if isinstance(a.type, NoneType):
                 return text
         head, sep, _ = text.rpartition(" : ")

@@ -18,11 +18,11 @@ from functools import partial
 from typing import Any, cast
 
 from ...errors import TextError
-from ...ir.attributes import Attribute, DialectAttr, IntegerAttr, UnitAttr
-from ...ir.operation import PROPS_DECODED, BlockArgument, Operation, Region, Value
-from ...ir.types import IntegerType, Type
+from ...ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, UnitAttr
+from ...ir.operation import PROPS_DECODED, BlockArgument, Operation, OpResult, Region, Value
+from ...ir.types import FunctionType, IntegerType, Type
 from ...syntax.attr_parser import parse_attribute_text, parse_type_text
-from ...syntax.attr_printer import print_attribute
+from ...syntax.attr_printer import plain_attribute_text, print_attribute
 from . import typefns
 from .adaptor import OpView, attr_type
 from .api import (
@@ -36,6 +36,7 @@ from .api import (
     interleave_comma,
 )
 from .props import UnitPropPort, prop_port
+from .stripped import print_stripped_form
 
 Element = list[Any]
 _Resolution = tuple[str, str, str, Callable[[list[Type]], list[Type]], bool]
@@ -229,10 +230,13 @@ class DeclarativeSyntax(SyntaxBase):
         if not plan:
             return
         operands = view.operand_groups()
-        results = view.result_groups()
+        results: dict[str, list[OpResult]] | None = None  # (most plans name operands only)
         for name, kind, what, derive, many in plan:
-            found = operands.get(name)
-            group: Sequence[Value] = found if found is not None else results.get(name, ())
+            group: Sequence[Value] | None = operands.get(name)
+            if group is None:
+                if results is None:
+                    results = view.result_groups()
+                group = results.get(name, ())
             if not group and not many:
                 continue
             if kind == "build":
@@ -250,13 +254,21 @@ class DeclarativeSyntax(SyntaxBase):
                     t = attr_type(view.attr(what))
                     base = [t] if t is not None else []
                 else:
-                    source = operands.get(what)
-                    base = [v.type for v in (source if source is not None else results.get(what, ()))]
+                    source: Sequence[Value] | None = operands.get(what)
+                    if source is None:
+                        if results is None:
+                            results = view.result_groups()
+                        source = results.get(what, ())
+                    base = [v.type for v in source]
                 try:
                     derived = derive(base)
                 except ValueError:
                     derived = []
-            if len(derived) == 1 and len(group) != 1 and not many:
+            if len(derived) == 1 and not many:
+                # one type for every value of the group (types are mostly uniqued: `is` decides)
+                t = derived[0]
+                if all(v.type is t or t == v.type for v in group):
+                    continue
                 derived = derived * len(group)
             if len(derived) != len(group) or any(d != v.type for d, v in zip(derived, group, strict=False)):
                 raise SyntaxModelError(f"{self.name}: the types of '{name}' are not the ones its format "
@@ -871,8 +883,6 @@ def _attr_dict_nonempty(op: Operation) -> bool:
 # -- shared printing helpers (used by hand-written models too) --------------------------------------
 def print_functional_type(p: AsmPrinter, inputs: list[Type], results: list[Type]) -> None:
     """`(inputs) -> result` or `(inputs) -> (results)` (printFunctionalType)."""
-    from ...ir.types import FunctionType
-
     p.write("(")
     interleave_comma(p, inputs, p.type)
     p.write(") -> ")
@@ -896,8 +906,6 @@ def print_stripped(p: AsmPrinter, value: Attribute | Type, prefix: str, lead_spa
     it is of the class that prefix names (else in full).  `lead_space`: whether a value whose full form is
     `#dialect<mnemonic body>` keeps the space before its body (MLIR 22's generated printers write it; the
     MLIR of jaxlib does not: its syntax data says `lead_space: false`)."""
-    from .stripped import print_stripped_form
-
     if print_stripped_form(p, value, prefix):
         return
     stripped = getattr(p, "stripped", None)
@@ -935,11 +943,26 @@ def bit_enum_words(bits: int, enum: dict[str, Any]) -> list[str]:
     return words
 
 
+_ENUM_TEXTS: dict[tuple[int, int], tuple[dict[str, Any], str]] = {}
+"""(id(enum data), value) -> (the enum data, its text): an enum's data lives as long as its model (the
+process); the data is kept so that its id stays its own."""
+
+
 def enum_text(value: Attribute, enum: dict[str, Any]) -> str:
     """The keyword (or quoted string) of an integer enum attribute (its symbolizer's text)."""
     if not isinstance(value, IntegerAttr):
         raise SyntaxModelError(f"an enum attribute is not an integer: {value!r}")
-    bits = value.bits
+    key = (id(enum), value.bits)
+    found = _ENUM_TEXTS.get(key)
+    if found is not None and found[0] is enum:
+        return found[1]
+    text = _enum_text(value.bits, enum)
+    if len(_ENUM_TEXTS) < 65536:  # (hostile values cannot grow it without bound)
+        _ENUM_TEXTS[key] = (enum, text)
+    return text
+
+
+def _enum_text(bits: int, enum: dict[str, Any]) -> str:
     cases: list[list[Any]] = enum["cases"]
     if enum.get("bit"):
         if bits == 0:
@@ -966,8 +989,6 @@ def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qual
     if kind == "enum":
         p.write(enum_text(value, info["enum"]))
     elif kind == "symbol":
-        from ...ir.attributes import StringAttr
-
         if not isinstance(value, StringAttr):
             raise SyntaxModelError("a symbol name is not a string")
         p.symbol_name(value.value)
@@ -979,8 +1000,6 @@ def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qual
         print_stripped(p, value, info["strip"], info.get("lead_space", True))
     elif kind == "bare":
         # the case alone, as MLIR 24 prints an NVVM or ROCDL enum in an op's format (`bfly`)
-        from ...syntax.attr_printer import plain_attribute_text
-
         text = plain_attribute_text(value)
         prefix = info["strip"] + "<"
         body = text[len(prefix):-1]
@@ -988,8 +1007,6 @@ def print_attr_value(p: AsmPrinter, value: Attribute, info: dict[str, Any], qual
             raise SyntaxModelError(f"{text[:60]} is not a {info['strip']} case")
         p.write(body)
     else:
-        from ...ir.attributes import DenseArrayAttr
-
         if isinstance(value, DenseArrayAttr) and "DenseArray" not in info.get("storage", "") and \
                 "Dense" not in info.get("storage", ""):
             p.attribute(value, slot)

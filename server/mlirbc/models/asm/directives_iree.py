@@ -22,7 +22,7 @@ from ...ir.types import DYNAMIC as DYN_DIM
 from ...ir.types import FunctionType, IndexType, RankedTensorType, Type
 from ...syntax.aliases import skip_body
 from ...syntax.attr_parser import parse_type_text
-from ...syntax.attr_printer import plain_type_text
+from ...syntax.attr_printer import plain_type_text, print_type
 from .api import AsmParser, AsmPrinter, OperandRef, SyntaxModelError
 from .directives import ParseArgs, PrintArgs, parser, printer
 
@@ -145,8 +145,6 @@ def _dynamic_dims(t: Type) -> int | None:
     shape = getattr(t, "shape", None)
     if isinstance(shape, tuple):
         return sum(1 for d in shape if d == DYN_DIM)
-    from ...syntax.attr_printer import print_type
-
     text = print_type(t)
     if text.startswith(("!stream.resource", "!hal.buffer", "!util.buffer", "!stream.file",
                         "!stream.staging")):

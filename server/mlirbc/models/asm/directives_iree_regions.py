@@ -5,7 +5,7 @@ of `hal.executable.condition`), `custom<SizeAwareType>` (Util: `type{%size}`).""
 
 from __future__ import annotations
 
-from ...ir.attributes import ArrayAttr, Attribute
+from ...ir.attributes import ArrayAttr, Attribute, IntegerAttr
 from ...ir.operation import Region, Value
 from ...ir.types import IndexType, IntegerType, Type
 from .api import Argument, AsmParser, AsmPrinter, OperandRef, SyntaxModelError
@@ -283,8 +283,6 @@ _ACCESS = {3: "rw", 1: "ro", 2: "wo", 0: ""}
 #                             $resource_lengths, $resource_accesses) (stream.cmd.dispatch) ---------------
 @printer("DispatchResources")
 def print_dispatch_resources(p: AsmPrinter, a: PrintArgs) -> None:
-    from ...ir.attributes import ArrayAttr, IntegerAttr
-
     resources, sizes, offsets, lengths = a.values(0), a.values(2), a.values(3), a.values(4)
     accesses = a.attr(5)
     n = len(resources)
@@ -314,8 +312,6 @@ def print_dispatch_resources(p: AsmPrinter, a: PrintArgs) -> None:
 
 @parser("DispatchResources")
 def parse_dispatch_resources(p: AsmParser, a: ParseArgs, optional: bool) -> bool:
-    from ...ir.attributes import ArrayAttr, IntegerAttr
-
     bits = {v: k for k, v in _ACCESS.items()}
     resources: list[OperandRef] = []
     types: list[Type] = []

@@ -58,27 +58,30 @@ def print_index_list(p: AsmPrinter, integers: list[int], values: list[Value],
     """printDynamicIndexList: each static integer, or the next value where it holds kDynamic (with its
     type, and in brackets where scalable, when those are given), between `delims`; `exact`: values left
     over are an error too."""
-    p.write(delims[0])
+    text = [delims[0]]  # static text between values, written in one piece (most lists are all static)
     at = 0
     for i, n in enumerate(integers):
         if i:
-            p.write(", ")
+            text.append(", ")
         scalable = scalables is not None and i < len(scalables) and scalables[i]
         if scalable:
-            p.write("[")
+            text.append("[")
         if n == DYNAMIC:
             if at >= len(values):
                 raise SyntaxModelError("fewer values than dynamic entries")
+            p.write("".join(text))
+            text = []
             p.operand(values[at])
             if value_types:
                 p.write(" : ")
                 p.type(value_types[at])
             at += 1
         else:
-            p.write(str(n))
+            text.append(str(n))
         if scalable:
-            p.write("]")
-    p.write(delims[1])
+            text.append("]")
+    text.append(delims[1])
+    p.write("".join(text))
     if exact and at != len(values):
         raise SyntaxModelError("more values than dynamic entries")
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ...ir.attributes import IntegerAttr, StringAttr
 from ...ir.operation import OpResult
 from ...ir.types import FunctionType, IndexType, IntegerType, Type
+from ...syntax.attr_printer import print_type
 from .adaptor import OpView
 
 NamesFn = Callable[[OpView], list[tuple[int, str]]]
@@ -32,8 +33,6 @@ def int_value(a: IntegerAttr) -> int:
 
 
 def type_suffix(t: Type) -> str:
-    from ...syntax.attr_printer import print_type
-
     return print_type(t)
 
 

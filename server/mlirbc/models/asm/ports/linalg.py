@@ -16,6 +16,7 @@ from ....ir.attributes import ArrayAttr, Attribute, DialectAttr, DictionaryAttr,
 from ....ir.operation import Block, BlockArgument, Operation, Region
 from ....ir.types import FloatType, IntegerType, Type, bit_width
 from ....syntax.attr_parser import parse_attribute_text
+from ....syntax.attr_printer import plain_attribute_text
 from ..adaptor import OpView, dict_attr
 from ..api import AsmParser, AsmPrinter, OpState, OpSyntax, SyntaxModelError
 from ..directives_upstream import i64_array, i64s
@@ -230,8 +231,6 @@ DEFAULT_MAPS = {
 
 def _text(a: Attribute) -> str:
     """An attribute's text without aliases or placeholders (what it is, whichever pass prints it)."""
-    from ....syntax.attr_printer import plain_attribute_text
-
     return plain_attribute_text(a)
 
 
