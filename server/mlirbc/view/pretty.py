@@ -440,6 +440,7 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 
 _UNKNOWN = object()
+_Namer = Callable[[Operation], list[tuple[int, str]]]
 
 
 def _offset(name: tuple[int, int, int, object]) -> int:
@@ -628,24 +629,26 @@ class _PrettyPrinter(_Printer):
 
     # -- naming ---------------------------------------------------------------------------------
     def number(self, root: Operation) -> None:
-        quiet: dict[int, bool] = {}  # id(op name) -> its model names no results (most: no call per op)
+        # id(op name) -> the functions naming its ops' results, tried in order (None: its model names
+        # none): looked up once per kind, not per op
+        namers: dict[int, tuple[_Namer, ...] | None] = {}
 
         def result_names(op: Operation) -> list[tuple[int, str]]:
             key = id(op.op_name)
-            if quiet.get(key):
+            found = namers.get(key, _UNKNOWN)
+            fns = self._namers(op) if found is _UNKNOWN else cast("tuple[_Namer, ...] | None", found)
+            if found is _UNKNOWN:
+                namers[key] = fns
+            if fns is None:
                 return []
-            model = self.syntax_of(op)
-            if model is None:
-                return self._generic_result_names(op)
             try:
-                if key not in quiet:
-                    quiet[key] = asm.names_no_results(model)
-                names = asm.result_names(model, op)
-                if not names:
-                    names = asm.ods_result_names(model, op)
-                return names
+                for f in fns:
+                    names = f(op)
+                    if names:
+                        return names
             except Exception:  # a model that cannot name an op leaves it numbered
-                return []
+                pass
+            return []
 
         def block_arg_names(op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
             model = self.syntax_of(op)
@@ -660,6 +663,20 @@ class _PrettyPrinter(_Printer):
         self.block_names = {k: v for k, v in self.naming.block_names.items()}
         self.block_order = self.naming.block_order
         # The generic printer reads names from `names`, which `_generic` fills for the ops it prints.
+
+    def _namers(self, op: Operation) -> tuple[_Namer, ...] | None:
+        """What names the results of ops of `op`'s kind: its model's `getAsmResultNames`, then the ODS
+        names of its results; for an op without a model, the ODS names alone."""
+        model = self.syntax_of(op)
+        if model is None:
+            return (self._generic_result_names,)
+        try:
+            if asm.names_no_results(model):
+                return None
+        except Exception:  # (cannot tell: the model is asked per op)
+            pass
+        found = [getattr(model, "result_names", None), getattr(model, "ods_result_names", None)]
+        return tuple(f for f in found if callable(f))
 
     def _generic_result_names(self, op: Operation) -> list[tuple[int, str]]:
         """The ODS result names of a registered op with no model of its custom form (MLIR names the results
@@ -957,7 +974,8 @@ class _PrettyPrinter(_Printer):
         chunks = rec.chunks
         # Shifts per chunk: (end of a replaced span in the old text, what it and those before it added).
         shifts: dict[int, tuple[list[int], list[int]]] = {}
-        changed_at = sorted(range(len(changed)), key=lambda i: (changed[i][0], changed[i][1]))
+        changed_at = [0] if len(changed) == 1 else \
+            sorted(range(len(changed)), key=lambda i: (changed[i][0], changed[i][1]))
         at_chunk = -1
         parts: list[str] = []
         at = 0

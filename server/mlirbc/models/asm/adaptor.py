@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -109,14 +110,24 @@ def _shape(data: dict[str, Any]) -> _Shape:
     return found
 
 
-def _groups(values: list[Any], names: list[str], kinds: list[str] | None, sizes: list[int] | None,
+def _groups(values: Sequence[Any], names: list[str], kinds: list[str] | None, sizes: list[int] | None,
             what: str) -> dict[str, list[Any]]:
     """The values by declaration; `kinds` None: every declaration is a single value."""
     if kinds is None:
-        if len(values) != len(names):
-            raise SyntaxModelError(f"expected {len(names)} {what}s, found {len(values)}")
-        return {n: [v] for n, v in zip(names, values, strict=True)}  # most ops: one value per declaration
-    return dict(zip(names, split_groups(values, kinds, sizes, what), strict=True))
+        return _singles(values, names, what)
+    return dict(zip(names, split_groups(list(values), kinds, sizes, what), strict=True))
+
+
+def _singles(values: Sequence[Any], names: list[str], what: str) -> dict[str, list[Any]]:
+    """The values of declarations that are each one value (most ops; most of those declare one or none)."""
+    n = len(names)
+    if len(values) != n:
+        raise SyntaxModelError(f"expected {n} {what}s, found {len(values)}")
+    if n == 1:
+        return {names[0]: [values[0]]}
+    if not n:
+        return {}
+    return {name: [v] for name, v in zip(names, values, strict=True)}
 
 
 class OpView:
@@ -193,7 +204,7 @@ class OpView:
                 sizes = segment_sizes(self.attr("operandSegmentSizes"))
                 if sizes is None:
                     raise SyntaxModelError("the op has no valid operandSegmentSizes")
-            self._operands = _groups(list(self.op.operands), shape.operand_names, shape.operand_kinds, sizes,
+            self._operands = _groups(self.op.operands, shape.operand_names, shape.operand_kinds, sizes,
                                      "operand")
         return self._operands
 
@@ -205,7 +216,7 @@ class OpView:
                 sizes = segment_sizes(self.attr("resultSegmentSizes"))
                 if sizes is None:
                     raise SyntaxModelError("the op has no valid resultSegmentSizes")
-            self._results = _groups(list(self.op.results), shape.result_names, shape.result_kinds, sizes,
+            self._results = _groups(self.op.results, shape.result_names, shape.result_kinds, sizes,
                                     "result")
         return self._results
 
