@@ -92,6 +92,10 @@ class _RegionMark:
 class _OpWriter:
     """The op printer a syntax model prints one op into (text between regions, and the regions)."""
 
+    # one per op printed (two with aliases): slots make them cheaper to make and to use
+    __slots__ = ("pp", "op", "indent_level", "base_indent", "chunks", "buf", "length", "elided", "uses",
+                 "succs", "attr_dict", "cacheable")
+
     def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
         self.pp = pp
         self.op = op
@@ -295,6 +299,8 @@ class _Recorder(_OpWriter):
     region arguments printed in a signature, regions (the alias pass of `_PrettyPrinter.collect`); and where
     in its text each value was printed (`spots`), so the print pass can put aliases in without running the
     op's model again (`_PrettyPrinter._with_aliases`)."""
+
+    __slots__ = ("events", "spots", "broke_lines", "breaks", "plain")
 
     def __init__(self, pp: _PrettyPrinter, op: Operation, indent: int) -> None:
         super().__init__(pp, op, indent)
