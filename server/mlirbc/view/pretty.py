@@ -513,11 +513,20 @@ class _Template:
     @classmethod
     def of(cls, op: Operation, w: _OpWriter, text: str) -> _Template | None:
         holes: list[tuple[int, int, bool, int]] = []
-        if w.uses:
-            index = {id(v): i for i, v in enumerate(op.operands)}
-            for _, off, length, v in w.uses:
+        uses = w.uses
+        if uses:
+            operands = op.operands
+            index: dict[int, int] | None = None
+            for k, (_, off, length, v) in enumerate(uses):
+                if length < 0:
+                    return None
+                if k < len(operands) and operands[k] is v and index is None:
+                    holes.append((off, length, False, k))  # (most formats print operands in order)
+                    continue
+                if index is None:
+                    index = {id(u): i for i, u in enumerate(operands)}
                 i = index.get(id(v))
-                if i is None or length < 0:
+                if i is None:
                     return None
                 holes.append((off, length, False, i))
         if w.succs:
@@ -1100,15 +1109,17 @@ class _PrettyPrinter(_Printer):
         loc_at = n + 1
         end = loc_at + len(loc) + 5
         self.pos = end + 1
-        op_pieces = (-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n)
-        if successors or (results and len(results) > 1):
-            if uses:
-                m.value_uses(uses)
-            if tpl.symbol is not None:
-                m.symbol(tpl.symbol)
-            m.close_op(end, pieces=op_pieces, name=(name_at, name_end))
-        else:
-            m.leaf_op(op, start, end, (name_at, name_end), op_pieces, results, results_end, uses, tpl.symbol)
+        if not successors and len(results) <= 1:
+            m.leaf_template_op(op, start, end, name_at, name_end, dict_piece[0], dict_piece[1], loc_at, n,
+                               results, results_end, uses, tpl.symbol)
+            return
+        # (opened above: an op with successors or several results)
+        if uses:
+            m.value_uses(uses)
+        if tpl.symbol is not None:
+            m.symbol(tpl.symbol)
+        m.close_op(end, pieces=(-1, -1, dict_piece[0], dict_piece[1], -1, -1, loc_at, end, name_end, n),
+                   name=(name_at, name_end))
 
     def _result_groups_text(self, op: Operation, start: int, parts: list[str]) -> int:
         """The results of an op of several, by group (`%a, %b:2 = `), appended to `parts` and recorded

@@ -1016,6 +1016,49 @@ class MapBuilder:
         if symbol is not None:
             seg.sym[i] = symbol
 
+    def leaf_template_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int,
+                         dict_start: int, dict_end: int, loc_at: int, custom_end: int,
+                         results: Sequence[OpResult], results_end: int, uses: list[tuple[int, int, Value]],
+                         symbol: str | None) -> None:
+        """`leaf_op` of an op printed from a template (most ops of a pretty view), whose pieces are its
+        attribute dictionary (where it has one), its location (up to `end`) and its custom form (from
+        the end of its name to `custom_end`)."""
+        stack = self._stack
+        if len(stack) <= (0 if self._single else 1):
+            self.leaf_op(op, start, end, (name_at, name_end),
+                         (-1, -1, dict_start, dict_end, -1, -1, loc_at, end, name_end, custom_end), results,
+                         results_end, uses, symbol)
+            return
+        seg, base, parent = stack[-1]
+        i = len(seg.ops)
+        seg.ops.append(op)
+        seg.op_start.append(start - base)
+        seg.op_end.append(end - base)
+        seg.name_start.append(name_at - base)
+        seg.name_end.append(name_end - base)
+        seg.parent.append(parent)
+        if dict_start >= 0:
+            seg.pieces.extend((-1, -1, dict_start - base, dict_end - base, -1, -1, loc_at - base, end - base,
+                               name_end - base, custom_end - base))
+        else:
+            seg.pieces.extend((-1, -1, -1, -1, -1, -1, loc_at - base, end - base, name_end - base,
+                               custom_end - base))
+        starts, ends, targets, flags = seg.occ_start, seg.occ_end, seg.occ_target, seg.occ_flags
+        if results:
+            k = len(targets)
+            starts.append(start - base)
+            ends.append(results_end - base)
+            targets.append(results[0])
+            flags.append(_DEF)
+            seg.defs[results[0]] = k
+        for s, e, v in uses:
+            starts.append(s - base)
+            ends.append(e - base)
+            targets.append(v)
+            flags.append(0)
+        if symbol is not None:
+            seg.sym[i] = symbol
+
     def set_op(self, op: Operation) -> None:
         seg, _, i = self._stack[-1]
         seg.ops[i] = op
@@ -1180,6 +1223,12 @@ class NoMapBuilder(MapBuilder):
     def leaf_op(self, op: Operation, start: int, end: int, name: tuple[int, int],
                 pieces: tuple[int, ...], results: Sequence[OpResult], results_end: int,
                 uses: list[tuple[int, int, Value]], symbol: str | None) -> None:
+        pass
+
+    def leaf_template_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int,
+                         dict_start: int, dict_end: int, loc_at: int, custom_end: int,
+                         results: Sequence[OpResult], results_end: int, uses: list[tuple[int, int, Value]],
+                         symbol: str | None) -> None:
         pass
 
     def define(self, handle: NameHandle, *targets: Value | Block) -> None:
