@@ -565,11 +565,13 @@ class _Shape:
     """The ops of one template key as the alias pass found them (what their model prints, visited when the
     shape was made), and their template once the print pass made it (no hashing of the key per op)."""
 
-    __slots__ = ("key", "events", "template", "first")
+    __slots__ = ("key", "events", "template", "first", "ops")
 
     def __init__(self, key: tuple[object, ...], events: list[Event], first: _Recorder) -> None:
         self.key = key
         self.events = events
+        self.ops = 1
+        """How many ops of the view have this shape (one: no template is made for it)."""
         self.template: _Template | None = None
         self.first: _Recorder | None = first
         """The alias pass's text of the first op of the shape: the print pass makes the template from
@@ -751,6 +753,7 @@ class _PrettyPrinter(_Printer):
                             shape = shapes.get(key)
                             if shape is not None:  # (visited when it was made)
                                 keys[id(op)] = shape
+                                shape.ops += 1
                                 locations.append(op.location)
                                 continue
                             # The first op of its shape, here too (most ops of a small module): its
@@ -808,6 +811,7 @@ class _PrettyPrinter(_Printer):
             found = shapes.get(key)
             if found is not None:
                 self._keys[id(op)] = found
+                found.ops += 1
                 return found.events
             shape = self._record(op, model, key, shapes, c)
             return None if shape is None else shape.events
@@ -893,7 +897,8 @@ class _PrettyPrinter(_Printer):
             first = shape.first
             shape.first = None
             if self._with_aliases(first, indent):
-                self._commit_written(op, model, first, key, indent)
+                if shape.ops != 1 or not self._commit_alone(op, first, indent):
+                    self._commit_written(op, model, first, key, indent)
                 return
         if self._written:
             done = self._written.pop(id(op), None)
@@ -941,6 +946,58 @@ class _PrettyPrinter(_Printer):
                 self._commit_template(op, tpl, indent)
                 return
         self._commit(op, model, writer, chunks, indent)
+
+    def _commit_alone(self, op: Operation, w: _OpWriter, indent: int) -> bool:
+        """The only op of its shape, committed as `_commit_template` would commit the template made of its
+        text (without making one: most shapes of a small module have one op); False when its text would
+        not make a template or the op takes the long way there (successors, several results)."""
+        chunks = w.chunks
+        results = op.results
+        if not w.cacheable or len(chunks) != 1 or w.succs or op.successors or len(results) > 1:
+            return False
+        text = chunks[0]
+        if not isinstance(text, str):
+            return False
+        operands = op.operands
+        for k, (_, off, length, v) in enumerate(w.uses):
+            # what `_Template.of` refuses: a value that is not an operand, a definition, a dictionary
+            # that a value's name would cut
+            if length < 0 or not (k < len(operands) and operands[k] is v or any(v is o for o in operands)):
+                return False
+            if w.attr_dict is not None and off < w.attr_dict[2] and off + length > w.attr_dict[1]:
+                return False
+        if w.elided:
+            self.elider.count += w.elided  # type: ignore[union-attr]
+        pad = _PADS[indent] if indent < _NPADS else "  " * indent
+        if results and results[0].use_order is not None:
+            self._uselist(op, pad)
+        start = self.pos + len(pad)
+        name = self._op_name_text(op, self.dialects[-1])
+        if results:
+            r0 = results[0]
+            head = self.naming.texts.get(id(r0)) or self.naming.value(r0)
+            results_end = start + len(head)
+            name_at = results_end + 3
+            parts = [pad, head, " = ", name, text, " loc("]
+        else:
+            results_end = name_at = start
+            parts = [pad, name, text, " loc("]
+        name_end = name_at + len(name)
+        n = name_end + len(text)
+        uses = [(name_end + off, name_end + off + length, v) for _, off, length, v in w.uses]
+        dict_start = dict_end = -1
+        if w.attr_dict is not None:
+            dict_start, dict_end = name_end + w.attr_dict[1], name_end + w.attr_dict[2]
+        loc = print_location(op.location)
+        parts.append(loc)
+        parts.append(")\n")
+        self.out.append("".join(parts))
+        loc_at = n + 1
+        end = loc_at + len(loc) + 5
+        self.pos = end + 1
+        self.map.leaf_template_op(op, start, end, name_at, name_end, dict_start, dict_end, loc_at, n, results,
+                                  results_end, uses, symbol_of(op))
+        return True
 
     def _with_aliases(self, rec: _Recorder, indent: int) -> bool:
         """Make an op's text from the alias pass (printed before aliases were known) its text now: each
