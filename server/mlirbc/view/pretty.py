@@ -874,7 +874,17 @@ class _PrettyPrinter(_Printer):
             keys = self._keys
             if keys:
                 shape = keys.pop(id(op), None)
-                if shape is not None:
+                if shape is not None and shape.ops == 1 and shape.first is not None and shape.first.op is op:
+                    # the only op of its shape (most ops of a small module): its text from the alias pass
+                    first = shape.first
+                    shape.first = None
+                    if self._with_aliases(first, indent):
+                        if not self._commit_alone(op, first, indent):
+                            found = cast("asm.OpSyntax", self.syntax_of(op))  # (it has one: it has a shape)
+                            self._commit_written(op, found, first, shape.key, indent)
+                        return
+                    key = shape.key  # (printed again below)
+                elif shape is not None:
                     tpl = shape.template
                     if tpl is None:
                         tpl = shape.template = self._templates.get(shape.key)
@@ -897,8 +907,7 @@ class _PrettyPrinter(_Printer):
             first = shape.first
             shape.first = None
             if self._with_aliases(first, indent):
-                if shape.ops != 1 or not self._commit_alone(op, first, indent):
-                    self._commit_written(op, model, first, key, indent)
+                self._commit_written(op, model, first, key, indent)
                 return
         if self._written:
             done = self._written.pop(id(op), None)
