@@ -447,6 +447,7 @@ def dense_array_stripped(a: DenseArrayAttr) -> str | None:
 
 _UNKNOWN = object()
 _Namer = Callable[[Operation], list[tuple[int, str]]]
+_ArgNamer = Callable[[Operation, Region], list[tuple[BlockArgument, str]]]
 
 
 def _offset(name: tuple[int, int, int, object]) -> int:
@@ -667,12 +668,19 @@ class _PrettyPrinter(_Printer):
                 pass
             return []
 
+        arg_namers: dict[int, _ArgNamer | None] = {}  # id(op name) -> its model's, looked up once
+
         def block_arg_names(op: Operation, region: Region) -> list[tuple[BlockArgument, str]]:
-            model = self.syntax_of(op)
-            if model is None:
+            key = id(op.op_name)
+            found = arg_namers.get(key, _UNKNOWN)
+            if found is _UNKNOWN:
+                model = self.syntax_of(op)
+                f = None if model is None else getattr(model, "block_arg_names", None)
+                found = arg_namers[key] = f if callable(f) else None
+            if found is None:
                 return []
             try:
-                return asm.block_arg_names(model, op, region)
+                return cast("_ArgNamer", found)(op, region)
             except Exception:
                 return []
 

@@ -178,8 +178,11 @@ class OpView:
     def _sorted(self, skip: AbstractSet[str], inherent_only: bool) -> list[tuple[str, Attribute]]:
         """The properties, then the dictionary's attributes (inherent ones only, or all) of names not seen
         yet, without those in `skip`, sorted by name."""
-        out: dict[str, Attribute] = {}
         p = self.op.properties
+        if p is not None and p.kind == PROPS_DECODED and self.op.attributes is None and \
+                p.values.keys() <= skip:
+            return []  # (most ops: their format prints every property)
+        out: dict[str, Attribute] = {}
         if p is not None and p.kind == PROPS_DECODED:
             if not skip:
                 out.update(p.values)
