@@ -876,30 +876,30 @@ class _PrettyPrinter(_Printer):
     # -- ops ----------------------------------------------------------------------------------------
     def op(self, op: Operation, indent: int) -> None:
         key = None
-        shape = None
         if not op.regions:
             # A key from the alias pass: the op has a model and no fallback properties.
             keys = self._keys
             if keys:
                 shape = keys.pop(id(op), None)
-                if shape is not None and shape.ops == 1 and shape.first is not None and shape.first.op is op:
-                    # the only op of its shape (most ops of a small module): its text from the alias pass
+                if shape is not None:
                     first = shape.first
-                    shape.first = None
-                    if self._with_aliases(first, indent):
-                        if not self._commit_alone(op, first, indent):
-                            found = cast("asm.OpSyntax", self.syntax_of(op))  # (it has one: it has a shape)
-                            self._commit_written(op, found, first, shape.key, indent)
-                        return
-                    key = shape.key  # (printed again below)
-                elif shape is not None:
-                    tpl = shape.template
-                    if tpl is None:
-                        tpl = shape.template = self._templates.get(shape.key)
-                    if tpl is not None:
-                        self._commit_template(op, tpl, indent)
-                        return
-                    key = shape.key
+                    if first is not None and first.op is op:
+                        # the first op of its shape (most ops of a small module): its text from the alias
+                        # pass, the template of the others made from it (none when it is the only one)
+                        shape.first = None
+                        if self._with_aliases(first, indent):
+                            if shape.ops != 1 or not self._commit_alone(op, first, indent):
+                                found = cast("asm.OpSyntax", self.syntax_of(op))  # (it has one: a shape)
+                                self._commit_written(op, found, first, shape.key, indent)
+                            return
+                    else:
+                        tpl = shape.template
+                        if tpl is None:
+                            tpl = shape.template = self._templates.get(shape.key)
+                        if tpl is not None:
+                            self._commit_template(op, tpl, indent)
+                            return
+                    key = shape.key  # (printed below: its text from the alias pass could not be used)
         model = self.syntax_of(op)
         props = op.properties
         if model is None or (props is not None and props.kind == PROPS_FALLBACK):
@@ -910,12 +910,6 @@ class _PrettyPrinter(_Printer):
             tpl = self._templates.get(key)
             if tpl is not None:
                 self._commit_template(op, tpl, indent)
-                return
-        if shape is not None and shape.first is not None and shape.first.op is op:
-            first = shape.first
-            shape.first = None
-            if self._with_aliases(first, indent):
-                self._commit_written(op, model, first, key, indent)
                 return
         if self._written:
             done = self._written.pop(id(op), None)
@@ -964,6 +958,18 @@ class _PrettyPrinter(_Printer):
                 return
         self._commit(op, model, writer, chunks, indent)
 
+    def _end_line(self, op: Operation, parts: list[str], n: int) -> tuple[int, int]:
+        """Close an op's line whose `parts` end in ` loc(` at offset `n`: its location, then the line
+        written; (where the location starts, where the op ends)."""
+        loc = print_location(op.location)
+        parts.append(loc)
+        parts.append(")\n")
+        self.out.append("".join(parts))
+        loc_at = n + 1
+        end = loc_at + len(loc) + 5
+        self.pos = end + 1
+        return loc_at, end
+
     def _commit_alone(self, op: Operation, w: _OpWriter, indent: int) -> bool:
         """The only op of its shape, committed as `_commit_template` would commit the template made of its
         text (without making one: most shapes of a small module have one op); False when its text would
@@ -1005,15 +1011,9 @@ class _PrettyPrinter(_Printer):
         dict_start = dict_end = -1
         if w.attr_dict is not None:
             dict_start, dict_end = name_end + w.attr_dict[1], name_end + w.attr_dict[2]
-        loc = print_location(op.location)
-        parts.append(loc)
-        parts.append(")\n")
-        self.out.append("".join(parts))
-        loc_at = n + 1
-        end = loc_at + len(loc) + 5
-        self.pos = end + 1
-        self.map.leaf_template_op(op, start, end, name_at, name_end, dict_start, dict_end, loc_at, n, results,
-                                  results_end, uses, symbol_of(op))
+        loc_at, end = self._end_line(op, parts, n)
+        self.map.leaf_op(op, start, end, name_at, name_end, dict_start, dict_end, loc_at, n, results,
+                         results_end, uses, symbol_of(op))
         return True
 
     def _with_aliases(self, rec: _Recorder, indent: int) -> bool:
@@ -1175,17 +1175,11 @@ class _PrettyPrinter(_Printer):
             piece = pieces[i]
             parts.append(piece)
             n += len(piece)
-        loc = print_location(op.location)
         parts.append(" loc(")
-        parts.append(loc)
-        parts.append(")\n")
-        self.out.append("".join(parts))
-        loc_at = n + 1
-        end = loc_at + len(loc) + 5
-        self.pos = end + 1
+        loc_at, end = self._end_line(op, parts, n)
         if not successors and len(results) <= 1:
-            m.leaf_template_op(op, start, end, name_at, name_end, dict_piece[0], dict_piece[1], loc_at, n,
-                               results, results_end, uses, tpl.symbol)
+            m.leaf_op(op, start, end, name_at, name_end, dict_piece[0], dict_piece[1], loc_at, n,
+                      results, results_end, uses, tpl.symbol)
             return
         # (opened above: an op with successors or several results)
         if uses:

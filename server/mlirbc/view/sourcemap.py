@@ -72,7 +72,6 @@ _SYMBOL_PIECES = (PIECE_PROPERTIES, PIECE_ATTRIBUTES, PIECE_LOCATION, PIECE_CUST
 
 _DEF = 1
 _BLOCK = 2
-_NO_PIECES = (-1,) * (2 * _PIECES)
 
 
 Aliases = tuple[dict[str, Attribute], dict[str, Type]]
@@ -964,11 +963,13 @@ class MapBuilder:
         seg.pieces.extend((-1,) * (2 * _PIECES))
         self._stack.append((seg, base, i))
 
-    def leaf_op(self, op: Operation, start: int, end: int, name: tuple[int, int],
-                pieces: tuple[int, ...], results: Sequence[OpResult], results_end: int,
+    def leaf_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int, dict_start: int,
+                dict_end: int, loc_at: int, custom_end: int, results: Sequence[OpResult], results_end: int,
                 uses: list[tuple[int, int, Value]], symbol: str | None) -> None:
-        """An op without regions at once: `open_op`, `results` (its results' name at `start`, when it
-        has results), `value_uses`, `symbol` and `close_op` (the pretty printer's hot path)."""
+        """An op of one line without regions, successors or several results at once (the pretty
+        printer's hot path): `open_op`, `results` (its result's name at `start`), `value_uses`, `symbol`
+        and `close_op` with its pieces: its attribute dictionary (where it has one), its location (up to
+        `end`) and its custom form (from the end of its name to `custom_end`)."""
         stack = self._stack
         if len(stack) <= (0 if self._single else 1):  # a segment of its own, or the root
             self.open_op(start, op)
@@ -977,57 +978,8 @@ class MapBuilder:
             self.value_uses(uses)
             if symbol is not None:
                 self.symbol(symbol)
-            self.close_op(end, pieces=pieces, name=name)
-            return
-        seg, base, parent = stack[-1]
-        i = len(seg.ops)
-        seg.ops.append(op)
-        seg.op_start.append(start - base)
-        seg.op_end.append(end - base)
-        seg.name_start.append(name[0] - base)
-        seg.name_end.append(name[1] - base)
-        seg.parent.append(parent)
-        if len(pieces) == 2 * _PIECES:  # spelled out: no list made per op
-            p0, p1, p2, p3, p4, p5, p6, p7, p8, p9 = pieces
-            seg.pieces.extend((p0 - base if p0 >= 0 else -1, p1 - base if p1 >= 0 else -1,
-                               p2 - base if p2 >= 0 else -1, p3 - base if p3 >= 0 else -1,
-                               p4 - base if p4 >= 0 else -1, p5 - base if p5 >= 0 else -1,
-                               p6 - base if p6 >= 0 else -1, p7 - base if p7 >= 0 else -1,
-                               p8 - base if p8 >= 0 else -1, p9 - base if p9 >= 0 else -1))
-        else:
-            seg.pieces.extend([x - base if x >= 0 else -1 for x in pieces])
-            if len(pieces) < 2 * _PIECES:
-                seg.pieces.extend(_NO_PIECES[len(pieces):])
-        starts, ends, targets, flags = seg.occ_start, seg.occ_end, seg.occ_target, seg.occ_flags
-        if results:
-            k = len(targets)
-            starts.append(start - base)
-            ends.append(results_end - base)
-            targets.append(results[0])
-            flags.append(_DEF)
-            defs = seg.defs
-            for r in results:
-                defs[r] = k
-        for s, e, v in uses:
-            starts.append(s - base)
-            ends.append(e - base)
-            targets.append(v)
-            flags.append(0)
-        if symbol is not None:
-            seg.sym[i] = symbol
-
-    def leaf_template_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int,
-                         dict_start: int, dict_end: int, loc_at: int, custom_end: int,
-                         results: Sequence[OpResult], results_end: int, uses: list[tuple[int, int, Value]],
-                         symbol: str | None) -> None:
-        """`leaf_op` of an op printed from a template (most ops of a pretty view), whose pieces are its
-        attribute dictionary (where it has one), its location (up to `end`) and its custom form (from
-        the end of its name to `custom_end`)."""
-        stack = self._stack
-        if len(stack) <= (0 if self._single else 1):
-            self.leaf_op(op, start, end, (name_at, name_end),
-                         (-1, -1, dict_start, dict_end, -1, -1, loc_at, end, name_end, custom_end), results,
-                         results_end, uses, symbol)
+            self.close_op(end, name=(name_at, name_end),
+                          pieces=(-1, -1, dict_start, dict_end, -1, -1, loc_at, end, name_end, custom_end))
             return
         seg, base, parent = stack[-1]
         i = len(seg.ops)
@@ -1220,15 +1172,9 @@ class NoMapBuilder(MapBuilder):
                    is_block: bool) -> NameHandle:
         return self.root, -1
 
-    def leaf_op(self, op: Operation, start: int, end: int, name: tuple[int, int],
-                pieces: tuple[int, ...], results: Sequence[OpResult], results_end: int,
+    def leaf_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int, dict_start: int,
+                dict_end: int, loc_at: int, custom_end: int, results: Sequence[OpResult], results_end: int,
                 uses: list[tuple[int, int, Value]], symbol: str | None) -> None:
-        pass
-
-    def leaf_template_op(self, op: Operation, start: int, end: int, name_at: int, name_end: int,
-                         dict_start: int, dict_end: int, loc_at: int, custom_end: int,
-                         results: Sequence[OpResult], results_end: int, uses: list[tuple[int, int, Value]],
-                         symbol: str | None) -> None:
         pass
 
     def define(self, handle: NameHandle, *targets: Value | Block) -> None:
